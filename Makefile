@@ -1,0 +1,31 @@
+# The two commands of the README: `make demo` and `make test`. Both build .venv
+# from nothing on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test bench lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+demo: $(VENV)/.installed
+	$(BIN)/simcore games
+	$(BIN)/simcore run zwergen --games 200000 --seed 1 --out demo-zwergen.parquet
+	$(BIN)/simcore run zwergen --set players=4 --set pro=true --policy greedy --policy 1=random \
+		--games 200000 --seed 1 --out demo-zwergen4.parquet
+
+test: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q
+
+bench: $(VENV)/.installed
+	$(BIN)/simcore bench --json benchmarks/results.json
+
+clean:
+	rm -rf $(VENV) demo-*.parquet .pytest_cache

@@ -1,0 +1,241 @@
+"""Run configurations: TOML files and command-line overrides -> validated runs.
+
+A config file::
+
+    game = "zwergen"
+    games = 100000          # optional
+    seed = 1                # optional
+    variant = "default"     # optional name written to every result row
+
+    [policies]              # optional: "all" (or "*") for every seat, a seat number for one seat
+    all = "greedy"
+    1 = "random"
+
+    [params]                # the game's parameters; grouped ones as nested tables
+    players = 4
+    [params.deck]
+    add = 4
+
+Everything is checked before any game is played; a problem raises
+:class:`ConfigError` with a one-line message naming the key, the value and
+what is allowed.
+"""
+
+import difflib
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from simcore import games as registry
+
+MAX_GAMES = 10**12
+MAX_SEED = 2**63 - 1
+TOP_KEYS = ("game", "games", "seed", "variant", "policies", "params")
+ALL_SEATS = ("all", "*")
+
+
+class ConfigError(ValueError):
+    """A config problem, described in one line."""
+
+
+@dataclass
+class RunConfig:
+    """A resolved, validated run: one game, one parameter set, one policy per seat."""
+
+    game: str
+    params: dict                     # every parameter, dotted names, resolved
+    policies: list                   # one policy name per seat
+    games: int = 10_000
+    seed: int = 0
+    variant: str = "default"
+    module: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def players(self):
+        return len(self.policies)
+
+    def params_array(self):
+        return self.module.params_array(self.params)
+
+    def policies_array(self):
+        ids = [self.module.GAME.policies.index(name) for name in self.policies]
+        return np.array(ids + [0] * (self.module.MAX_SEATS - len(ids)), np.int64)
+
+    def to_toml(self):
+        """The resolved config as TOML text (it loads back to the same run)."""
+        lines = [f"game = {toml_value(self.game)}", f"games = {self.games}", f"seed = {self.seed}",
+                 f"variant = {toml_value(self.variant)}", "", "[policies]"]
+        lines += [f'{seat} = {toml_value(name)}' for seat, name in enumerate(self.policies)]
+        groups = {}
+        for name, value in self.params.items():
+            group, _, key = name.rpartition(".")
+            groups.setdefault(group, []).append((key, value))
+        for group, items in groups.items():
+            lines += ["", f"[params.{group}]" if group else "[params]"]
+            lines += [f"{key} = {toml_value(value)}" for key, value in items]
+        return "\n".join(lines) + "\n"
+
+
+def toml_value(value):
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        if "\n" in value:
+            return '"""\n' + value.replace("\\", "\\\\") + '"""'
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return repr(value)
+
+
+def flatten(table, prefix=""):
+    flat = {}
+    for key, value in table.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(flatten(value, name + "."))
+        else:
+            flat[name] = value
+    return flat
+
+
+def _unknown(what, name, known):
+    close = difflib.get_close_matches(name, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return ConfigError(f"unknown {what} {name!r}{hint}; allowed: {', '.join(known)}")
+
+
+def parse_value(text):
+    """A ``--set`` value: a TOML value (42, true, "x", [1, 2]) or else a bare string."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def parse_assignment(text, option="--set"):
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise ConfigError(f"{option} {text!r} is not KEY=VALUE")
+    return key.strip(), parse_value(value.strip())
+
+
+def check_param(param, value):
+    """The value of one parameter, or a ConfigError saying what is allowed."""
+    kind = param.kind
+    ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+    if ok and param.choices:
+        ok = value in param.choices
+    elif ok and kind is int:
+        ok = param.low <= value <= param.high
+    if not ok:
+        raise ConfigError(f"parameter {param.name} = {value!r} is not allowed; allowed: {param.allowed()}")
+    return value
+
+
+def load_file(path):
+    """The raw table of a TOML config file."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise ConfigError(f"cannot read config {path}: {e.strerror or e}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"config {path} is not valid TOML: {e}") from None
+
+
+def resolve(game=None, table=None, sets=(), policies=(), games=None, seed=None, variant=None):
+    """Merge a config table, ``--set`` overrides and options into a :class:`RunConfig`.
+
+    ``sets`` are ``(key, value)`` pairs; ``policies`` are ``(seat or "all", name)``
+    pairs applied in order after the table's. Later sources win.
+    """
+    table = dict(table or {})
+    for key in table:
+        if key not in TOP_KEYS:
+            raise _unknown("config key", key, TOP_KEYS)
+    file_game = table.get("game")
+    if game and file_game and game != file_game:
+        raise ConfigError(f"the config is for game {file_game!r}, not {game!r}")
+    game = game or file_game
+    if not game:
+        raise ConfigError("no game given; allowed: " + ", ".join(registry.names()))
+    try:
+        module = registry.load(game)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+    info = module.GAME
+
+    raw = table.get("params", {})
+    if not isinstance(raw, dict):
+        raise ConfigError("[params] must be a table")
+    values = info.defaults()
+    for name, value in list(flatten(raw).items()) + list(sets):
+        if name not in info.param_index:
+            raise _unknown(f"parameter of {game}", name, list(info.param_index))
+        values[name] = check_param(info.param_index[name], value)
+    try:
+        module.check(values)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
+
+    players = values["players"] if "players" in values else info.player_counts[0]
+    seats = _policies(info, players, _policy_items(table.get("policies", {})) + list(policies))
+    return RunConfig(
+        game=game,
+        params=values,
+        policies=seats,
+        games=_count("games", table.get("games", 10_000) if games is None else games, 1, MAX_GAMES),
+        seed=_count("seed", table.get("seed", 0) if seed is None else seed, 0, MAX_SEED),
+        variant=_variant(table.get("variant", "default") if variant is None else variant),
+        module=module,
+    )
+
+
+def _count(name, value, low, high):
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"{name} = {value!r} is not allowed; allowed: an integer from {low} to {high}")
+    return value
+
+
+def _variant(value):
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"variant = {value!r} is not allowed; allowed: a non-empty string")
+    return value
+
+
+def _policy_items(table):
+    if not isinstance(table, dict):
+        raise ConfigError("[policies] must be a table of seat = policy name")
+    return list(table.items())
+
+
+def parse_policy(text):
+    """``--policy NAME`` (every seat) or ``--policy SEAT=NAME``."""
+    seat, sep, name = text.partition("=")
+    return (seat.strip(), name.strip()) if sep else ("all", text.strip())
+
+
+def _policies(info, players, items):
+    seats = [info.policies[0]] * players
+    for seat, name in items:
+        if name not in info.policies:
+            raise _unknown(f"policy of {info.name}", str(name), info.policies)
+        if str(seat) in ALL_SEATS:
+            seats = [name] * players
+            continue
+        try:
+            index = int(seat)
+        except ValueError:
+            raise ConfigError(f"policy seat {seat!r} is not a seat; allowed: all or 0 to {players - 1}") from None
+        if not 0 <= index < players:
+            raise ConfigError(f"policy seat {index} is not a seat of a {players}-player game; "
+                              f"allowed: all or 0 to {players - 1}")
+        seats[index] = name
+    return seats
+
+
+def from_file(path, **overrides):
+    return resolve(table=load_file(path), **overrides)

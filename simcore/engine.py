@@ -1,0 +1,59 @@
+"""Runs N games of a game module in parallel, fixed-size chunks.
+
+Every game module has its own jitted ``run_batch(params, policies, seed,
+start, out)``: a ``prange`` over chunks of ``CHUNK`` games calling the
+module's ``play_game`` (the form that keeps numba's cache working, see the
+design's known traps). This module prepares the arrays, hands out blocks of
+games, and never loops over single games in Python.
+
+The result of one game is one row of an ``int64`` matrix laid out as::
+
+    | first_seat | n_turns | timeout | win_0 .. win_{M-1} | score_0 .. score_{M-1} | extras ... |
+
+with ``M = module.MAX_SEATS`` and the extras named by ``module.EXTRA_COLUMNS``.
+Rows depend only on ``(params, policies, seed, game_index)``: a block, a chunk
+or a thread never changes them.
+"""
+
+import numpy as np
+
+CHUNK = 256            # games per prange task; fixed, never derived from the thread count
+BLOCK = 1 << 16        # games per call into the jitted code (progress and memory granularity)
+
+O_FIRST_SEAT = 0
+O_N_TURNS = 1
+O_TIMEOUT = 2
+O_WIN = 3
+
+
+def score_offset(max_seats):
+    return O_WIN + max_seats
+
+
+def extra_offset(max_seats):
+    return O_WIN + 2 * max_seats
+
+
+def width(module):
+    return extra_offset(module.MAX_SEATS) + len(module.EXTRA_COLUMNS)
+
+
+def run_blocks(module, params, policies, seed, n_games, start=0, block=BLOCK):
+    """Play games ``start .. start+n_games-1``; yield ``(first_index, rows)`` per block."""
+    params = np.ascontiguousarray(params, dtype=np.int64)
+    policies = np.ascontiguousarray(policies, dtype=np.int64)
+    done = 0
+    while done < n_games:
+        n = min(block, n_games - done)
+        out = np.zeros((n, width(module)), dtype=np.int64)
+        module.run_batch(params, policies, np.int64(seed), np.int64(start + done), out)
+        yield start + done, out
+        done += n
+
+
+def run(module, params, policies, seed, n_games, start=0):
+    """All rows of ``n_games`` games in one matrix (for tests and small runs)."""
+    blocks = [rows for _, rows in run_blocks(module, params, policies, seed, n_games, start)]
+    if not blocks:
+        return np.zeros((0, width(module)), dtype=np.int64)
+    return np.concatenate(blocks)

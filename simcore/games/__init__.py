@@ -1,0 +1,81 @@
+"""The game registry: every game announces its name, players and parameters.
+
+Modelled on OpenSpiel's registry: a game module defines one :class:`GameType`
+named ``GAME`` and is listed in :data:`MODULES`. ``simcore games`` reads the
+registry; the config layer validates user input against ``GAME.params``; the
+engine calls the module's jitted ``run_batch``.
+
+A game module provides:
+
+``GAME``            its :class:`GameType`
+``MAX_SEATS``       the largest player count (fixes the result layout)
+``EXTRA_COLUMNS``   ``(name, kind, meaning)`` of its game-specific result columns
+``params_array``    resolved parameter dict -> flat ``int64`` array
+``check``           resolved parameter dict -> raise ``ValueError`` if inconsistent
+``run_batch``       jitted: ``(params, policies, seed, start, out)`` fills ``out``
+"""
+
+import importlib
+from dataclasses import dataclass, field
+
+MODULES = {
+    "zwergen": "simcore.games.zwergen",
+}
+
+
+@dataclass(frozen=True)
+class Param:
+    """One named parameter of a game: its default, meaning and allowed values."""
+
+    name: str                 # dotted for grouped parameters: "deck.add"
+    default: object
+    help: str
+    low: int | None = None    # inclusive bounds for ints
+    high: int | None = None
+    choices: tuple = ()       # allowed values for ints or strings, if a set
+
+    @property
+    def kind(self):
+        return type(self.default)
+
+    def allowed(self):
+        """Human-readable description of the allowed values."""
+        if self.choices:
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.kind is bool:
+            return "true or false"
+        if self.kind is int:
+            return f"an integer from {self.low} to {self.high}"
+        return f"a {self.kind.__name__}"
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What a game announces about itself."""
+
+    name: str
+    long_name: str
+    rulebook: str
+    player_counts: tuple
+    policies: tuple           # policy names; position = policy id in the jitted code
+    params: tuple             # of Param
+    summary: str = ""
+    decisions: str = "../shared/rules/decisions.md"
+    param_index: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "param_index", {p.name: p for p in self.params})
+
+    def defaults(self):
+        return {p.name: p.default for p in self.params}
+
+
+def names():
+    return list(MODULES)
+
+
+def load(name):
+    """The module of game ``name`` (imported on first use)."""
+    if name not in MODULES:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(MODULES)}")
+    return importlib.import_module(MODULES[name])

@@ -1,0 +1,142 @@
+"""Parquet output: one row per game, written in row groups as blocks finish.
+
+Columns, in this order (documented in the README):
+
+    game, variant, seed, game_index, n_players, first_seat, n_turns, timeout,
+    win_0 .. win_{n-1}, score_0 .. score_{n-1}, <the game's extra columns>
+
+The file's key-value metadata holds the resolved config as TOML text
+(``simcore.config``), the seed, the simcore version, the policies and the
+parameter values as JSON. A file is written under a temporary name in the same
+folder and renamed when complete: a crash or an error leaves no partial file
+under the final name.
+"""
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simcore import __version__, engine
+
+ROW_GROUP = 1 << 20          # rows buffered per Parquet row group
+
+_TYPES = {"int": pa.int32(), "bool": pa.bool_()}
+
+
+class OutputError(OSError):
+    """The output file cannot be written (one-line message)."""
+
+
+def schema(config):
+    module = config.module
+    n = config.players
+    fields = [
+        pa.field("game", pa.string()),
+        pa.field("variant", pa.string()),
+        pa.field("seed", pa.int64()),
+        pa.field("game_index", pa.int64()),
+        pa.field("n_players", pa.int8()),
+        pa.field("first_seat", pa.int8()),
+        pa.field("n_turns", pa.int32()),
+        pa.field("timeout", pa.bool_()),
+    ]
+    fields += [pa.field(f"win_{i}", pa.bool_()) for i in range(n)]
+    fields += [pa.field(f"score_{i}", pa.int32()) for i in range(n)]
+    fields += [pa.field(name, _TYPES[kind]) for name, kind, _ in module.EXTRA_COLUMNS]
+    return pa.schema(fields, metadata=metadata(config))
+
+
+def metadata(config):
+    return {
+        "simcore.version": __version__,
+        "simcore.game": config.game,
+        "simcore.variant": config.variant,
+        "simcore.seed": str(config.seed),
+        "simcore.policies": json.dumps(config.policies),
+        "simcore.params": json.dumps(config.params),
+        "simcore.config": config.to_toml(),
+    }
+
+
+def table(config, first_index, rows):
+    """The Arrow table of one block of result rows (see ``engine`` for the layout)."""
+    module = config.module
+    n = config.players
+    count = rows.shape[0]
+    score = engine.score_offset(module.MAX_SEATS)
+    extra = engine.extra_offset(module.MAX_SEATS)
+    columns = [
+        pa.array([config.game] * count, pa.string()),
+        pa.array([config.variant] * count, pa.string()),
+        pa.array(np.full(count, config.seed, np.int64)),
+        pa.array(np.arange(first_index, first_index + count, dtype=np.int64)),
+        pa.array(np.full(count, n, np.int8)),
+        pa.array(rows[:, engine.O_FIRST_SEAT].astype(np.int8)),
+        pa.array(rows[:, engine.O_N_TURNS].astype(np.int32)),
+        pa.array(rows[:, engine.O_TIMEOUT].astype(bool)),
+    ]
+    columns += [pa.array(rows[:, engine.O_WIN + i].astype(bool)) for i in range(n)]
+    columns += [pa.array(rows[:, score + i].astype(np.int32)) for i in range(n)]
+    for j, (_, kind, _) in enumerate(module.EXTRA_COLUMNS):
+        columns.append(pa.array(rows[:, extra + j].astype(bool if kind == "bool" else np.int32)))
+    return pa.Table.from_arrays(columns, schema=schema(config))
+
+
+class ResultWriter:
+    """Writes one result file; the final name appears only when it is complete.
+
+    Use as a context manager: leaving it by an exception deletes the temporary
+    file and leaves any existing file at ``path`` untouched.
+    """
+
+    def __init__(self, path, config):
+        self.path = Path(path)
+        self.config = config
+        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        self.buffer = []
+        self.buffered = 0
+        self.writer = None
+
+    def __enter__(self):
+        if self.path.is_dir():
+            raise OutputError(f"cannot write {self.path}: it is a folder; give a file name ending in .parquet")
+        try:
+            self.writer = pq.ParquetWriter(self.tmp, schema(self.config), compression="zstd")
+        except OSError as e:
+            raise OutputError(f"cannot write {self.path}: {e.strerror or e}") from None
+        return self
+
+    def add(self, first_index, rows):
+        self.buffer.append(table(self.config, first_index, rows))
+        self.buffered += rows.shape[0]
+        if self.buffered >= ROW_GROUP:
+            self._flush()
+
+    def _flush(self):
+        if self.buffer:
+            self.writer.write_table(pa.concat_tables(self.buffer), row_group_size=ROW_GROUP)
+            self.buffer, self.buffered = [], 0
+
+    def __exit__(self, kind, value, traceback):
+        try:
+            if kind is None:
+                self._flush()
+            self.writer.close()
+            if kind is None:
+                os.replace(self.tmp, self.path)
+        finally:
+            if self.tmp.exists():
+                self.tmp.unlink()
+        return False
+
+
+def read(path):
+    """``(table, metadata)`` of a result file; metadata keys without the ``simcore.`` prefix."""
+    t = pq.read_table(path)
+    meta = {k.decode().removeprefix("simcore."): v.decode() for k, v in (t.schema.metadata or {}).items()
+            if k.startswith(b"simcore.")}
+    return t, meta

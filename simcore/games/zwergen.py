@@ -661,28 +661,33 @@ def choose(state, params, policy, seat, moves, n, scores, streams):
 
 
 @njit(cache=True, nogil=True)
+def finish_turn(state, params, policies, streams, mover):
+    """Count the turn, end the round if a team is in the fence; return the match winner or -1."""
+    state[S_TURN] += 1
+    lost = loser(state, params)
+    if lost < 0:
+        state[S_SEAT] = (mover + 1) % params[P_PLAYERS]
+        return -1
+    state[S_ROUNDS + 1 - lost] += 1
+    if state[S_ROUNDS + 1 - lost] >= params[P_ROUNDS_TO_WIN]:
+        return 1 - lost
+    start_round(state, params, policies, streams, next_starter(params, mover, lost))
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def play_game(params, policies, seed, game_index, state, streams, moves, scores, row):
     """Play one match and write its result row."""
     rng.seed_streams(streams, seed, game_index)
     setup(state, params, streams)
-    players = params[P_PLAYERS]
     start_round(state, params, policies, streams, params[P_FIRST_SEAT])
     winner = -1
-    while state[S_TURN] < params[P_MAX_TURNS]:
+    while winner < 0 and state[S_TURN] < params[P_MAX_TURNS]:
         seat = state[S_SEAT]
         n = legal_moves(state, params, seat, moves)
         i, mask = choose(state, params, policies[seat], seat, moves, n, scores, streams)
         apply_move(state, params, seat, moves[i, 0], moves[i, 1], moves[i, 2], mask, streams)
-        state[S_TURN] += 1
-        lost = loser(state, params)
-        if lost < 0:
-            state[S_SEAT] = (seat + 1) % players
-            continue
-        state[S_ROUNDS + 1 - lost] += 1
-        if state[S_ROUNDS + 1 - lost] >= params[P_ROUNDS_TO_WIN]:
-            winner = 1 - lost
-            break
-        start_round(state, params, policies, streams, next_starter(params, seat, lost))
+        winner = finish_turn(state, params, policies, streams, seat)
     write_row(state, params, winner, row)
 
 

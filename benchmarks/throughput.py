@@ -1,0 +1,135 @@
+"""Throughput: games per second of the jitted engine and of the pure-Python reference.
+
+    simcore bench [--game zwergen] [--games N] [--repeats R] [--json out.json]
+
+For every benchmark case: the jitted engine on 1 thread and on all cores, the
+plain-Python reference implementation (``benchmarks/reference/<game>.py``) on
+the same rules, seeds and policies, the ratios, and the wall time of a fresh
+``simcore run`` process whose config differs from every earlier one (numba
+cache warm, so this is import + cache load + the run itself). Each figure is
+the median of ``repeats`` measurements.
+"""
+
+import importlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numba
+
+from simcore import config as cfg
+from simcore import engine
+
+# name -> (game, parameter overrides, policy, games for the Python reference)
+CASES = {
+    "zwergen-2p-random": ("zwergen", {}, "random", 3_000),
+    "zwergen-2p-greedy": ("zwergen", {}, "greedy", 2_000),
+    "zwergen-4p-pro-greedy": ("zwergen", {"players": 4, "pro": True}, "greedy", 2_000),
+}
+# game -> (parameter, values) to make each warm-start run a config not seen before
+FRESH_CONFIG = {"zwergen": ("max_turns", (1001, 1002, 1003, 1004, 1005, 1006, 1007))}
+SEED = 12345
+
+
+def nested(values):
+    """Dotted parameter names -> nested dicts, as the reference implementations take them."""
+    out = {}
+    for name, value in values.items():
+        *groups, key = name.split(".")
+        table = out
+        for g in groups:
+            table = table.setdefault(g, {})
+        table[key] = value
+    return out
+
+
+def _median_rate(fn, n, repeats):
+    rates = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        rates.append(n / (time.perf_counter() - t))
+    return statistics.median(rates)
+
+
+def _jitted_rate(run, threads, games, repeats):
+    numba.set_num_threads(threads)
+    params, policies = run.params_array(), run.policies_array()
+
+    def go():
+        for _ in engine.run_blocks(run.module, params, policies, SEED, games):
+            pass
+
+    engine.run(run.module, params, policies, SEED, 1000)  # compile or load from cache
+    return _median_rate(go, games, repeats)
+
+
+def _python_rate(run, games, repeats):
+    reference = importlib.import_module(f"benchmarks.reference.{run.game}")
+    params = nested(run.params)
+    return _median_rate(lambda: reference.run(params, run.policies, SEED, games), games, repeats)
+
+
+def _warm_start_seconds(game, repeats):
+    """Wall time of ``simcore run`` with a config it has not run before, cache warm."""
+    key, values = FRESH_CONFIG[game]
+    times = []
+    for value in values[:repeats + 1]:
+        cmd = [sys.executable, "-m", "simcore.cli", "run", game, "--set", f"{key}={value}",
+               "--games", "1000", "--quiet"]
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, env=os.environ.copy())
+        times.append(time.perf_counter() - t)
+    return statistics.median(times[1:])  # the first may compile: the cache is warm after it
+
+
+def measure(games_filter=None, games=None, repeats=5):
+    figures = []
+    cores = numba.config.NUMBA_NUM_THREADS
+    for name, (game, params, policy, python_games) in CASES.items():
+        if games_filter and game not in games_filter:
+            continue
+        run = cfg.resolve(game, sets=list(params.items()), policies=[("all", policy)])
+        n = games or 200_000
+        one = _jitted_rate(run, 1, n, repeats)
+        every = _jitted_rate(run, cores, n, repeats)
+        numba.set_num_threads(cores)
+        python = _python_rate(run, python_games, max(1, min(repeats, 3)))
+        figures.append({
+            "case": name, "game": game, "policy": policy, "params": params,
+            "jit_1_thread": one, f"jit_{cores}_threads": every, "python": python,
+            "jit_vs_python": one / python, "cores_vs_1_thread": every / one, "cores": cores,
+        })
+    for game in sorted({f["game"] for f in figures}):
+        for f in figures:
+            if f["game"] == game:
+                f["warm_start_s"] = _warm_start_seconds(game, max(3, min(repeats, 6)))
+                break
+    return figures
+
+
+def render(figures):
+    if not figures:
+        return "no benchmark case selected"
+    cores = figures[0]["cores"]
+    head = (f"{'case':<24} {'jit 1 thread':>14} {f'jit {cores} threads':>14} {'pure Python':>12} "
+            f"{'jit/Python':>11} {f'{cores} thr/1 thr':>11} {'warm start':>11}")
+    lines = [head, "-" * len(head)]
+    for f in figures:
+        warm = f"{f['warm_start_s']:.2f} s" if "warm_start_s" in f else ""
+        lines.append(f"{f['case']:<24} {f['jit_1_thread']:>12,.0f}/s {f[f'jit_{cores}_threads']:>12,.0f}/s "
+                     f"{f['python']:>10,.0f}/s {f['jit_vs_python']:>10.0f}x {f['cores_vs_1_thread']:>10.2f}x "
+                     f"{warm:>11}")
+    lines.append("games per second, median of the repeats; warm start = wall time of a fresh "
+                 "`simcore run` (1000 games) with an unseen config")
+    return "\n".join(lines)
+
+
+def write_json(figures, path):
+    with open(path, "w") as f:
+        json.dump({"machine": {"cores": os.cpu_count(), "python": sys.version.split()[0],
+                               "numba": numba.__version__}, "figures": figures}, f, indent=2)
+        f.write("\n")

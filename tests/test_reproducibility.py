@@ -48,3 +48,11 @@ def test_thread_count_does_not_change_rows(cli, tmp_path):
         tables.append(pq.read_table(out))
     assert tables[0].equals(tables[1])
     assert tables[0].schema.metadata == tables[1].schema.metadata
+
+
+def test_a_new_variant_does_not_recompile():
+    """Parameters travel as one int64 array: every config is served by one compiled signature."""
+    from simcore.games import zwergen as z
+    for params in ({}, {"players": 4, "pro": True}, {"track_half": 12, "deck.add": 1, "re_moves_rope": True}):
+        simcore.simulate("zwergen", games=300, seed=2, params=params, policies={"*": "greedy"})
+    assert len(z.run_batch.signatures) == 1

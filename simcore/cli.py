@@ -35,6 +35,23 @@ def games_command():
         click.echo()
 
 
+@main.command("formations")
+def formations_command():
+    """Draw every shipped Zwai formation with its name and cell count."""
+    from simcore.games import zwai
+
+    try:
+        shipped = {name: (description, zwai.parse_formation(art, name))
+                   for name, (description, art) in zwai.shipped_formations().items()}
+    except (OSError, ValueError, KeyError) as e:
+        _fail(f"cannot read the formations of {zwai.FORMATIONS_FILE}: {e}")
+    for name, (description, cells) in shipped.items():
+        click.echo(f"{name}: {len(cells)} cells. {description}")
+        for line in zwai.draw_formation(cells).splitlines():
+            click.echo("    " + line)
+        click.echo()
+
+
 def _threads(n):
     if n is not None:
         import numba

@@ -122,6 +122,11 @@ def parse_assignment(text, option="--set"):
 
 def check_param(param, value):
     """The value of one parameter, or a ConfigError saying what is allowed."""
+    if param.validator is not None:
+        try:
+            return param.validator(value)
+        except ValueError as e:
+            raise ConfigError(f"parameter {param.name} = {_short(value)}: {e}") from None
     kind = param.kind
     ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
     if ok and param.choices:
@@ -131,6 +136,12 @@ def check_param(param, value):
     if not ok:
         raise ConfigError(f"parameter {param.name} = {value!r} is not allowed; allowed: {param.allowed()}")
     return value
+
+
+def _short(value):
+    """A value for a one-line message (ASCII art is folded onto one line)."""
+    text = repr(value).replace("\\n", "/")
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def load_file(path):

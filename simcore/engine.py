@@ -10,7 +10,8 @@ The result of one game is one row of an ``int64`` matrix laid out as::
 
     | first_seat | n_turns | timeout | win_0 .. win_{M-1} | score_0 .. score_{M-1} | extras ... |
 
-with ``M = module.MAX_SEATS`` and the extras named by ``module.EXTRA_COLUMNS``.
+with ``M = module.MAX_SEATS`` and the extras named by ``module.EXTRA_COLUMNS`` (a name
+with ``{seat}`` is one column per seat and takes ``M`` slots).
 Rows depend only on ``(params, policies, seed, game_index)``: a block, a chunk
 or a thread never changes them.
 """
@@ -34,8 +35,25 @@ def extra_offset(max_seats):
     return O_WIN + 2 * max_seats
 
 
+def _slots(module, name):
+    """A per-seat extra column (its name has ``{seat}``) takes ``MAX_SEATS`` slots."""
+    return module.MAX_SEATS if "{seat}" in name else 1
+
+
 def width(module):
-    return extra_offset(module.MAX_SEATS) + len(module.EXTRA_COLUMNS)
+    return extra_offset(module.MAX_SEATS) + sum(_slots(module, name) for name, _, _ in module.EXTRA_COLUMNS)
+
+
+def extra_columns(module, players):
+    """``(column name, kind, row offset)`` of a game's extra columns for ``players`` seats."""
+    offset = extra_offset(module.MAX_SEATS)
+    for name, kind, _ in module.EXTRA_COLUMNS:
+        if "{seat}" in name:
+            for seat in range(players):
+                yield name.format(seat=seat), kind, offset + seat
+        else:
+            yield name, kind, offset
+        offset += _slots(module, name)
 
 
 def run_blocks(module, params, policies, seed, n_games, start=0, block=BLOCK):

@@ -46,7 +46,7 @@ def schema(config):
     ]
     fields += [pa.field(f"win_{i}", pa.bool_()) for i in range(n)]
     fields += [pa.field(f"score_{i}", pa.int32()) for i in range(n)]
-    fields += [pa.field(name, _TYPES[kind]) for name, kind, _ in module.EXTRA_COLUMNS]
+    fields += [pa.field(name, _TYPES[kind]) for name, kind, _ in engine.extra_columns(module, n)]
     return pa.schema(fields, metadata=metadata(config))
 
 
@@ -68,7 +68,6 @@ def table(config, first_index, rows):
     n = config.players
     count = rows.shape[0]
     score = engine.score_offset(module.MAX_SEATS)
-    extra = engine.extra_offset(module.MAX_SEATS)
     columns = [
         pa.array([config.game] * count, pa.string()),
         pa.array([config.variant] * count, pa.string()),
@@ -81,8 +80,8 @@ def table(config, first_index, rows):
     ]
     columns += [pa.array(rows[:, engine.O_WIN + i].astype(bool)) for i in range(n)]
     columns += [pa.array(rows[:, score + i].astype(np.int32)) for i in range(n)]
-    for j, (_, kind, _) in enumerate(module.EXTRA_COLUMNS):
-        columns.append(pa.array(rows[:, extra + j].astype(bool if kind == "bool" else np.int32)))
+    for _, kind, offset in engine.extra_columns(module, n):
+        columns.append(pa.array(rows[:, offset].astype(bool if kind == "bool" else np.int32)))
     return pa.Table.from_arrays(columns, schema=schema(config))
 
 

@@ -15,11 +15,13 @@ A game module provides:
 ``run_batch``       jitted: ``(params, policies, seed, start, out)`` fills ``out``
 """
 
+import copy
 import importlib
 from dataclasses import dataclass, field
 
 MODULES = {
     "zwergen": "simcore.games.zwergen",
+    "zwai": "simcore.games.zwai",
 }
 
 
@@ -33,6 +35,8 @@ class Param:
     low: int | None = None    # inclusive bounds for ints
     high: int | None = None
     choices: tuple = ()       # allowed values for ints or strings, if a set
+    validator: object = None  # value -> normalised value, or ValueError saying what is wrong
+    allowed_text: str = ""    # what the validator accepts, for messages
 
     @property
     def kind(self):
@@ -40,6 +44,8 @@ class Param:
 
     def allowed(self):
         """Human-readable description of the allowed values."""
+        if self.allowed_text:
+            return self.allowed_text
         if self.choices:
             return "one of " + ", ".join(repr(c) for c in self.choices)
         if self.kind is bool:
@@ -67,7 +73,7 @@ class GameType:
         object.__setattr__(self, "param_index", {p.name: p for p in self.params})
 
     def defaults(self):
-        return {p.name: p.default for p in self.params}
+        return {p.name: copy.deepcopy(p.default) for p in self.params}
 
 
 def names():

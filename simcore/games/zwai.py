@@ -1,0 +1,636 @@
+"""Zwai (fish shoal and two sharks), 2-4 players, with "Alarm in the Shoal" formations.
+
+The rules as simulated, step by step and with the order of random draws, are
+in ``docs/zwai.md``; the rulebook is ``zwai.rulebook.txt`` and the gaps are
+filled by ``decisions.md``. Seat s plays colour s.
+
+The shoal lies on a 15 x 15 grid; the first card of a round goes on the centre
+(7, 7), so any formation of at most 8 x 8 cells fits around it. The sharks
+mark one row and one column::
+
+            column shark
+                 v
+        . . . . . . . . .
+        . . [1][3][0][2] .
+    >   . . [4][2][3][2] .   <- row shark: the row with the most fish
+        . . [0][1][.][.] .
+        . . . . . . . . .
+
+A translation (dr, dc) lays the formation's cell (fr, fc) on (fr+dr, fc+dc);
+the feasible translations are those that still cover every card placed.
+
+The state of one game is one flat ``int64`` array::
+
+    S_HAND      [MAX_SEATS x MAX_FISH]  hand: cards per fish value
+    S_PILE_N    [MAX_SEATS]             cards in each pile
+    S_PILE      [MAX_SEATS x MAX_SET]   piles of fish values, top card last
+    S_GRID      [225]                   shoal: 0 empty, else owner * 16 + fish + 1
+    S_ROW_FISH, S_COL_FISH [15 each]    fish per row / column, any colour
+    S_ROW_OWN, S_COL_OWN [MAX_SEATS x 15]  fish per row / column of each colour
+    S_OWN_FISH  [MAX_SEATS]             fish of each colour in the shoal
+    S_FEAS      [64], S_N_FEAS          feasible translations, dr * 16 + dc
+    S_PLACED .. S_SKIPS                 scalars (sharks, bounding box, seat, turn, ...)
+    S_SCORE, S_CARDS [MAX_SEATS]        the scoring pile: own fish / own cards
+    S_REMOVED   [MAX_ROUNDS]            cards the sharks removed per round
+"""
+
+import tomllib
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from simcore import rng
+from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
+from simcore.games import GameType, Param
+
+MAX_SEATS = 4
+MAX_FISH = 10             # fish values 0..9 on a card
+MAX_SET = 64              # cards per colour
+MAX_DIM = 8               # a formation fits in 8 x 8
+GRID = 2 * MAX_DIM - 1
+CENTRE = MAX_DIM - 1
+N_GRID = GRID * GRID
+MAX_ROUNDS = 5
+MAX_CELLS = MAX_DIM * MAX_DIM
+O_SCORE = score_offset(MAX_SEATS)
+O_EXTRA = extra_offset(MAX_SEATS)
+
+POLICY_RANDOM, POLICY_GREEDY = 0, 1
+
+FORMATIONS_FILE = Path(__file__).resolve().parents[2] / "configs" / "formations.toml"
+
+# --- formations ----------------------------------------------------------------
+
+
+def parse_formation(text, name="custom"):
+    """ASCII art -> sorted formation cells (fr, fc), trimmed to the bounding box.
+
+    Raises ValueError naming the formation when it is empty, not made of '#'
+    and '.', larger than 8 x 8 or not orthogonally connected.
+    """
+    rows = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    bad = sorted({ch for line in rows for ch in line} - set("#."))
+    if bad:
+        raise ValueError(f"formation {name!r} has {''.join(bad)!r}; allowed: '#' (cell) and '.' (empty)")
+    cells = [(r, c) for r, line in enumerate(rows) for c, ch in enumerate(line) if ch == "#"]
+    if not cells:
+        raise ValueError(f"formation {name!r} is empty; allowed: at least one '#'")
+    top, left = min(r for r, _ in cells), min(c for _, c in cells)
+    cells = sorted((r - top, c - left) for r, c in cells)
+    height, width = max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
+    if height > MAX_DIM or width > MAX_DIM:
+        raise ValueError(f"formation {name!r} is {height}x{width}; allowed: at most {MAX_DIM}x{MAX_DIM}")
+    seen, todo = {cells[0]}, [cells[0]]
+    while todo:
+        r, c = todo.pop()
+        for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if nb in cells and nb not in seen:
+                seen.add(nb)
+                todo.append(nb)
+    if len(seen) != len(cells):
+        raise ValueError(f"formation {name!r} is not orthogonally connected; allowed: one connected shape")
+    return cells
+
+
+def draw_formation(cells):
+    height, width = max(r for r, _ in cells) + 1, max(c for _, c in cells) + 1
+    return "\n".join("".join("#" if (r, c) in cells else "." for c in range(width)) for r in range(height))
+
+
+def shipped_formations():
+    """name -> (description, ASCII art) of ``configs/formations.toml``."""
+    with open(FORMATIONS_FILE, "rb") as f:
+        table = tomllib.load(f)
+    return {name: (entry.get("description", ""), entry["cells"]) for name, entry in table.items()}
+
+
+def formation_cells(value):
+    """The cells of a formation parameter: a shipped name or ASCII art."""
+    if "#" in value or "." in value:
+        return parse_formation(value)
+    shipped = shipped_formations()
+    if value not in shipped:
+        raise ValueError(f"formation {value!r} is not shipped; allowed: {', '.join(shipped)} "
+                         "or ASCII art of '#' and '.'")
+    return parse_formation(shipped[value][1], value)
+
+
+def _check_formation(value):
+    if not isinstance(value, str):
+        raise ValueError("not allowed; allowed: a formation name or ASCII art of '#' and '.'")
+    formation_cells(value)
+    return value if not ("#" in value or "." in value) else draw_formation(parse_formation(value))
+
+
+def _check_fish_counts(value):
+    if (not isinstance(value, list) or not 1 <= len(value) <= MAX_FISH
+            or any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in value)
+            or not 1 <= sum(value) <= MAX_SET):
+        raise ValueError(f"not allowed; allowed: a list of 1 to {MAX_FISH} card counts (index = fish), "
+                         f"1 to {MAX_SET} cards in all")
+    return list(value)
+
+
+# --- parameters ---------------------------------------------------------------
+
+GAME = GameType(
+    name="zwai",
+    long_name="Zwai (fish shoal and sharks)",
+    rulebook="zwai.rulebook.txt",
+    player_counts=(2, 3, 4),
+    policies=("random", "greedy"),
+    summary="Place your fish into a shared shoal where the two sharks will not catch them; 3 rounds.",
+    params=(
+        Param("players", 2, "players, each with one colour set", choices=(2, 3, 4)),
+        Param("first_seat", 0, "seat that begins round 1", 0, 3),
+        Param("max_turns", 1000, "a game still running after this many placements is a timeout", 1, 1_000_000),
+        Param("rounds", 3, "rounds in a game (rulebook: 3)", 1, MAX_ROUNDS),
+        Param("hand_size_2", 11, "hand size with 2 players (rulebook: 11)", 1, MAX_SET),
+        Param("hand_size_3", 8, "hand size with 3 players (rulebook: 8)", 1, MAX_SET),
+        Param("hand_size_4", 7, "hand size with 4 players (rulebook: 7)", 1, MAX_SET),
+        Param("fish_counts", [3, 6, 6, 5, 3], "cards per colour showing 0, 1, 2, ... fish (decisions: 23 cards)",
+              validator=_check_fish_counts,
+              allowed_text=f"a list of 1 to {MAX_FISH} card counts, 1 to {MAX_SET} cards in all"),
+        Param("formation", "square", "shoal shape: a name from configs/formations.toml or ASCII art (#/.)",
+              validator=_check_formation,
+              allowed_text="a shipped formation name or connected ASCII art of '#' and '.' within 8x8"),
+        Param("shark_moves_on_tie", False, "a shark also moves to a row/column that ties its own (decisions: no)"),
+        Param("removed_cards", "return", "cards the sharks remove: back under the owner's pile, or discarded",
+              choices=("return", "discard")),
+    ),
+)
+
+EXTRA_COLUMNS = (
+    ("cards_{seat}", "int", "cards of seat i's colour in the scoring pile (the tie-break)"),
+    ("removed_1", "int", "cards the sharks removed at the end of round 1"),
+    ("removed_2", "int", "... round 2"),
+    ("removed_3", "int", "... round 3"),
+    ("removed_4", "int", "... round 4 (0 unless rounds >= 4)"),
+    ("removed_5", "int", "... round 5 (0 unless rounds = 5)"),
+    ("skips", "int", "turns skipped because the seat had no card"),
+    ("n_rounds", "int", "rounds finished"),
+)
+
+P_PLAYERS, P_FIRST_SEAT, P_MAX_TURNS, P_ROUNDS = range(4)
+P_HAND = 4                 # hand sizes for 2, 3, 4 players
+P_SHARK_TIE = 7
+P_DISCARD_REMOVED = 8
+P_N_FISH = 9
+P_FISH_COUNTS = 10         # MAX_FISH entries
+P_N_CELLS = P_FISH_COUNTS + MAX_FISH
+P_CELLS = P_N_CELLS + 1    # formation cells fr * MAX_DIM + fc, P_N_CELLS of them
+P_MASK = P_CELLS + MAX_CELLS  # formation mask, MAX_DIM x MAX_DIM
+N_PARAMS = P_MASK + MAX_CELLS
+
+
+def check(values):
+    if values["first_seat"] >= values["players"]:
+        raise ValueError(f"first_seat = {values['first_seat']} is not a seat; allowed: 0 to {values['players'] - 1}")
+
+
+def params_array(values):
+    p = np.zeros(N_PARAMS, np.int64)
+    p[P_PLAYERS] = values["players"]
+    p[P_FIRST_SEAT] = values["first_seat"]
+    p[P_MAX_TURNS] = values["max_turns"]
+    p[P_ROUNDS] = values["rounds"]
+    p[P_HAND:P_HAND + 3] = values["hand_size_2"], values["hand_size_3"], values["hand_size_4"]
+    p[P_SHARK_TIE] = values["shark_moves_on_tie"]
+    p[P_DISCARD_REMOVED] = values["removed_cards"] == "discard"
+    fish = values["fish_counts"]
+    p[P_N_FISH] = len(fish)
+    p[P_FISH_COUNTS:P_FISH_COUNTS + len(fish)] = fish
+    cells = formation_cells(values["formation"])
+    p[P_N_CELLS] = len(cells)
+    for k, (r, c) in enumerate(cells):
+        p[P_CELLS + k] = r * MAX_DIM + c
+        p[P_MASK + r * MAX_DIM + c] = 1
+    return p
+
+
+# --- state layout -------------------------------------------------------------
+
+S_HAND = 0
+S_PILE_N = S_HAND + MAX_SEATS * MAX_FISH
+S_PILE = S_PILE_N + MAX_SEATS
+S_GRID = S_PILE + MAX_SEATS * MAX_SET
+S_ROW_FISH = S_GRID + N_GRID
+S_COL_FISH = S_ROW_FISH + GRID
+S_ROW_OWN = S_COL_FISH + GRID
+S_COL_OWN = S_ROW_OWN + MAX_SEATS * GRID
+S_OWN_FISH = S_COL_OWN + MAX_SEATS * GRID
+S_FEAS = S_OWN_FISH + MAX_SEATS
+S_N_FEAS = S_FEAS + MAX_CELLS
+S_PLACED = S_N_FEAS + 1          # cards in the shoal
+S_SHARK_ROW = S_PLACED + 1
+S_SHARK_COL = S_SHARK_ROW + 1
+S_TOP = S_SHARK_COL + 1          # bounding box of the shoal: top, bottom, left, right
+S_BOTTOM = S_TOP + 1
+S_LEFT = S_BOTTOM + 1
+S_RIGHT = S_LEFT + 1
+S_SEAT = S_RIGHT + 1             # seat to move
+S_TURN = S_SEAT + 1              # placements in the game
+S_ROUND_STARTER = S_TURN + 1
+S_LAST_PLACER = S_ROUND_STARTER + 1
+S_N_ROUNDS = S_LAST_PLACER + 1   # rounds finished
+S_SKIPS = S_N_ROUNDS + 1
+S_SCORE = S_SKIPS + 1
+S_CARDS = S_SCORE + MAX_SEATS
+S_REMOVED = S_CARDS + MAX_SEATS
+S_SCRATCH = S_REMOVED + MAX_ROUNDS  # cards being shuffled under a pile
+STATE_SIZE = S_SCRATCH + 2 * MAX_SET
+
+
+class View:
+    """Named views into one flat state array (for tests, debugging, notebooks)."""
+
+    def __init__(self, state):
+        self.state = state
+        self.hands = state[S_HAND:S_PILE_N].reshape(MAX_SEATS, MAX_FISH)
+        self.pile_sizes = state[S_PILE_N:S_PILE]
+        self.grid = state[S_GRID:S_ROW_FISH].reshape(GRID, GRID)
+        self.row_fish = state[S_ROW_FISH:S_COL_FISH]
+        self.col_fish = state[S_COL_FISH:S_ROW_OWN]
+        self.score = state[S_SCORE:S_CARDS]
+        self.cards = state[S_CARDS:S_REMOVED]
+        self.removed = state[S_REMOVED:S_SCRATCH]
+
+    def pile(self, seat):
+        start = S_PILE + seat * MAX_SET
+        return self.state[start:start + self.state[S_PILE_N + seat]]
+
+    def shoal(self):
+        """{(row, col): (owner, fish)} of the cards in the shoal."""
+        return {(r, c): divmod(int(v) - 1, 16) for (r, c), v in np.ndenumerate(self.grid) if v}
+
+    def __getattr__(self, name):
+        offset = globals().get("S_" + name.upper())
+        if offset is None:
+            raise AttributeError(name)
+        return int(self.state[offset])
+
+
+def new_state():
+    return np.zeros(STATE_SIZE, np.int64)
+
+
+# --- cards --------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def hand_size(params):
+    return params[P_HAND + params[P_PLAYERS] - 2]
+
+
+@njit(cache=True, nogil=True)
+def hand_count(state, seat):
+    total = 0
+    for v in range(MAX_FISH):
+        total += state[S_HAND + seat * MAX_FISH + v]
+    return total
+
+
+@njit(cache=True, nogil=True)
+def draw(state, seat, k):
+    """Draw ``k`` cards from the top of the seat's own pile (fewer if it runs out)."""
+    base = S_PILE + seat * MAX_SET
+    for _ in range(k):
+        if state[S_PILE_N + seat] == 0:
+            return
+        state[S_PILE_N + seat] -= 1
+        state[S_HAND + seat * MAX_FISH + state[base + state[S_PILE_N + seat]]] += 1
+
+
+@njit(cache=True, nogil=True)
+def hand_under_pile(state, seat, streams):
+    """Shuffle the seat's hand (with the cards it got back) and put it under its pile."""
+    n = 0
+    for v in range(MAX_FISH):
+        for _ in range(state[S_HAND + seat * MAX_FISH + v]):
+            state[S_SCRATCH + n] = v
+            n += 1
+        state[S_HAND + seat * MAX_FISH + v] = 0
+    rng.shuffle(streams, rng.DECK, state[S_SCRATCH:S_SCRATCH + n], n)
+    base = S_PILE + seat * MAX_SET
+    old = state[S_PILE_N + seat]
+    for i in range(old - 1, -1, -1):   # make room at the bottom
+        state[base + n + i] = state[base + i]
+    for i in range(n):
+        state[base + i] = state[S_SCRATCH + i]
+    state[S_PILE_N + seat] = old + n
+
+
+# --- setup --------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def clear_shoal(state):
+    state[S_GRID:S_FEAS] = 0
+    state[S_N_FEAS] = 0
+    state[S_PLACED] = 0
+    state[S_SHARK_ROW] = -1
+    state[S_SHARK_COL] = -1
+
+
+@njit(cache=True, nogil=True)
+def setup(state, params, streams):
+    """Every seat shuffles its colour set into a pile and draws a hand (rulebook: Setup)."""
+    state[:] = 0
+    players = params[P_PLAYERS]
+    for seat in range(players):
+        base = S_PILE + seat * MAX_SET
+        n = 0
+        for v in range(params[P_N_FISH]):
+            for _ in range(params[P_FISH_COUNTS + v]):
+                state[base + n] = v
+                n += 1
+        rng.shuffle(streams, rng.DECK, state[base:base + n], n)
+        state[S_PILE_N + seat] = n
+    for seat in range(players):
+        draw(state, seat, hand_size(params))
+    clear_shoal(state)
+    state[S_SEAT] = params[P_FIRST_SEAT]
+    state[S_ROUND_STARTER] = params[P_FIRST_SEAT]
+    state[S_LAST_PLACER] = -1
+
+
+# --- legal cells ----------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def covered(params, dr, dc, r, c):
+    """Does the formation laid with translation (dr, dc) cover cell (r, c)?"""
+    fr = r - dr
+    fc = c - dc
+    if fr < 0 or fr >= MAX_DIM or fc < 0 or fc >= MAX_DIM:
+        return False
+    return params[P_MASK + fr * MAX_DIM + fc] == 1
+
+
+@njit(cache=True, nogil=True)
+def fits(state, params, r, c):
+    """Is (r, c) inside the formation at some translation that covers the whole shoal?"""
+    for k in range(state[S_N_FEAS]):
+        t = state[S_FEAS + k]
+        if covered(params, t // 16, t % 16, r, c):
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def occupied(state, r, c):
+    return 0 <= r < GRID and 0 <= c < GRID and state[S_GRID + r * GRID + c] != 0
+
+
+@njit(cache=True, nogil=True)
+def legal_cells(state, params, cells):
+    """Fill ``cells`` (r * GRID + c) with the legal cells, row-major; return how many."""
+    if state[S_PLACED] == 0:
+        cells[0] = CENTRE * GRID + CENTRE   # the first card: the table is unbounded
+        return 1
+    n = 0
+    for r in range(max(0, state[S_TOP] - 1), min(GRID, state[S_BOTTOM] + 2)):
+        for c in range(max(0, state[S_LEFT] - 1), min(GRID, state[S_RIGHT] + 2)):
+            if state[S_GRID + r * GRID + c] != 0:
+                continue
+            # Rulebook: 'Every further card must always be placed horizontally or vertically against cards
+            # already laid out.' Decisions: the placed cells must fit inside the formation.
+            if (occupied(state, r - 1, c) or occupied(state, r + 1, c) or occupied(state, r, c - 1)
+                    or occupied(state, r, c + 1)) and fits(state, params, r, c):
+                cells[n] = r * GRID + c
+                n += 1
+    return n
+
+
+# --- step ---------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def shark_target(state, params, marked, totals, line, added):
+    """Where a shark stands after ``added`` fish land on ``line`` (rulebook: 'at least 1 greater')."""
+    if marked < 0 or line == marked:
+        return line
+    new = state[totals + line] + added
+    old = state[totals + marked]
+    if new > old or (params[P_SHARK_TIE] == 1 and new == old):
+        return line
+    return marked
+
+
+@njit(cache=True, nogil=True)
+def place(state, params, seat, fish, cell):
+    """Put a card of ``seat`` showing ``fish`` on ``cell``, then check the sharks."""
+    r = cell // GRID
+    c = cell % GRID
+    if state[S_PLACED] == 0:
+        # Decisions: the sharks first mark the row and the column of the first card.
+        n = 0
+        for k in range(params[P_N_CELLS]):
+            f = params[P_CELLS + k]
+            state[S_FEAS + n] = (r - f // MAX_DIM) * 16 + (c - f % MAX_DIM)
+            n += 1
+        state[S_N_FEAS] = n
+        state[S_TOP] = r
+        state[S_BOTTOM] = r
+        state[S_LEFT] = c
+        state[S_RIGHT] = c
+    else:
+        n = 0
+        for k in range(state[S_N_FEAS]):
+            t = state[S_FEAS + k]
+            if covered(params, t // 16, t % 16, r, c):
+                state[S_FEAS + n] = t
+                n += 1
+        state[S_N_FEAS] = n
+        state[S_TOP] = min(state[S_TOP], r)
+        state[S_BOTTOM] = max(state[S_BOTTOM], r)
+        state[S_LEFT] = min(state[S_LEFT], c)
+        state[S_RIGHT] = max(state[S_RIGHT], c)
+    state[S_SHARK_ROW] = shark_target(state, params, state[S_SHARK_ROW], S_ROW_FISH, r, fish)
+    state[S_SHARK_COL] = shark_target(state, params, state[S_SHARK_COL], S_COL_FISH, c, fish)
+    state[S_GRID + cell] = seat * 16 + fish + 1
+    state[S_HAND + seat * MAX_FISH + fish] -= 1
+    state[S_ROW_FISH + r] += fish
+    state[S_COL_FISH + c] += fish
+    state[S_ROW_OWN + seat * GRID + r] += fish
+    state[S_COL_OWN + seat * GRID + c] += fish
+    state[S_OWN_FISH + seat] += fish
+    state[S_PLACED] += 1
+
+
+@njit(cache=True, nogil=True)
+def end_round(state, params, streams):
+    """Sharks eat their row and column, the rest scores, hands go under the piles (rulebook: Round End).
+
+    Returns True when that was the last round.
+    """
+    discard = params[P_DISCARD_REMOVED] == 1
+    removed = 0
+    for r in range(GRID):
+        for c in range(GRID):
+            v = state[S_GRID + r * GRID + c]
+            if v == 0:
+                continue
+            owner = (v - 1) // 16
+            fish = (v - 1) % 16
+            if r == state[S_SHARK_ROW] or c == state[S_SHARK_COL]:
+                removed += 1
+                if not discard:
+                    state[S_HAND + owner * MAX_FISH + fish] += 1   # mixed with the hand below
+            else:
+                state[S_SCORE + owner] += fish
+                state[S_CARDS + owner] += 1
+    state[S_REMOVED + state[S_N_ROUNDS]] = removed
+    state[S_N_ROUNDS] += 1
+    placed = state[S_PLACED]
+    clear_shoal(state)
+    if state[S_N_ROUNDS] >= params[P_ROUNDS]:
+        return True
+    players = params[P_PLAYERS]
+    for seat in range(players):
+        hand_under_pile(state, seat, streams)
+    for seat in range(players):
+        draw(state, seat, hand_size(params))
+    # The new round begins with whoever is next clockwise.
+    if placed > 0:
+        state[S_ROUND_STARTER] = (state[S_LAST_PLACER] + 1) % players
+    state[S_SEAT] = state[S_ROUND_STARTER]
+    return False
+
+
+@njit(cache=True, nogil=True)
+def nobody_has_cards(state, params):
+    for seat in range(params[P_PLAYERS]):
+        if hand_count(state, seat) > 0:
+            return False
+    return True
+
+
+# --- policies -----------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def surviving_fish(state, params, seat, fish, cell):
+    """Own fish in the shoal outside the sharks' row and column if ``fish`` went on ``cell`` now."""
+    r = cell // GRID
+    c = cell % GRID
+    sr = shark_target(state, params, state[S_SHARK_ROW], S_ROW_FISH, r, fish)
+    sc = shark_target(state, params, state[S_SHARK_COL], S_COL_FISH, c, fish)
+    in_row = state[S_ROW_OWN + seat * GRID + sr] + (fish if sr == r else 0)
+    in_col = state[S_COL_OWN + seat * GRID + sc] + (fish if sc == c else 0)
+    if sr == r and sc == c:
+        both = fish
+    else:
+        v = state[S_GRID + sr * GRID + sc]
+        both = (v - 1) % 16 if v != 0 and (v - 1) // 16 == seat else 0
+    return state[S_OWN_FISH + seat] + fish - in_row - in_col + both
+
+
+@njit(cache=True, nogil=True)
+def choose(state, params, policy, seat, cells, streams):
+    """A policy's placement: (fish value, cell)."""
+    stream = rng.POLICY + seat
+    n = legal_cells(state, params, cells)
+    hand = S_HAND + seat * MAX_FISH
+    if policy == POLICY_RANDOM:
+        i = rng.randint(streams, stream, hand_count(state, seat))
+        fish = 0
+        while i >= state[hand + fish]:
+            i -= state[hand + fish]
+            fish += 1
+        return fish, cells[rng.randint(streams, stream, n)]
+    best = -1
+    tied = 0
+    for fish in range(MAX_FISH):
+        if state[hand + fish] > 0:
+            for k in range(n):
+                s = surviving_fish(state, params, seat, fish, cells[k])
+                if s > best:
+                    best = s
+                    tied = 0
+                if s == best:
+                    tied += 1
+    pick = rng.randint(streams, stream, tied)
+    for fish in range(MAX_FISH):
+        if state[hand + fish] > 0:
+            for k in range(n):
+                if surviving_fish(state, params, seat, fish, cells[k]) == best:
+                    if pick == 0:
+                        return fish, cells[k]
+                    pick -= 1
+    return -1, -1
+
+
+# --- a whole game -------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def turn(state, params, policies, streams, cells):
+    """One turn: a round end, a skip or a placement. Returns True when the game is over."""
+    if nobody_has_cards(state, params):
+        return end_round(state, params, streams)
+    seat = state[S_SEAT]
+    players = params[P_PLAYERS]
+    if hand_count(state, seat) == 0:
+        state[S_SKIPS] += 1
+        state[S_SEAT] = (seat + 1) % players
+        return False
+    fish, cell = choose(state, params, policies[seat], seat, cells, streams)
+    place(state, params, seat, fish, cell)
+    state[S_TURN] += 1
+    state[S_LAST_PLACER] = seat
+    state[S_SEAT] = (seat + 1) % players
+    if state[S_PLACED] == params[P_N_CELLS]:
+        return end_round(state, params, streams)
+    return False
+
+
+@njit(cache=True, nogil=True)
+def play_game(params, policies, seed, game_index, state, streams, cells, row):
+    """Play one game and write its result row."""
+    rng.seed_streams(streams, seed, game_index)
+    setup(state, params, streams)
+    over = False
+    while not over and state[S_TURN] < params[P_MAX_TURNS]:
+        over = turn(state, params, policies, streams, cells)
+    write_row(state, params, over, row)
+
+
+@njit(cache=True, nogil=True)
+def write_row(state, params, over, row):
+    """Winners: most own fish, then most own cards, then a shared win (rulebook: End of the Game)."""
+    players = params[P_PLAYERS]
+    row[O_FIRST_SEAT] = params[P_FIRST_SEAT]
+    row[O_N_TURNS] = state[S_TURN]
+    row[O_TIMEOUT] = not over
+    best_fish = -1
+    best_cards = -1
+    for seat in range(players):
+        fish = state[S_SCORE + seat]
+        cards = state[S_CARDS + seat]
+        if fish > best_fish or (fish == best_fish and cards > best_cards):
+            best_fish = fish
+            best_cards = cards
+    for seat in range(players):
+        row[O_WIN + seat] = over and state[S_SCORE + seat] == best_fish and state[S_CARDS + seat] == best_cards
+        row[O_SCORE + seat] = state[S_SCORE + seat]
+        row[O_EXTRA + seat] = state[S_CARDS + seat]
+    x = O_EXTRA + MAX_SEATS
+    for k in range(MAX_ROUNDS):
+        row[x + k] = state[S_REMOVED + k]
+    row[x + MAX_ROUNDS] = state[S_SKIPS]
+    row[x + MAX_ROUNDS + 1] = state[S_N_ROUNDS]
+
+
+@njit(cache=True, parallel=True)
+def run_batch(params, policies, seed, start, out):
+    """Games ``start .. start+len(out)-1``, chunk by chunk over all threads."""
+    n = out.shape[0]
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    for chunk in prange(n_chunks):
+        state = np.zeros(STATE_SIZE, np.int64)
+        streams = np.zeros(rng.N_STREAMS, np.uint64)
+        cells = np.zeros(N_GRID, np.int64)
+        for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            play_game(params, policies, seed, start + g, state, streams, cells, out[g])

@@ -1,0 +1,336 @@
+"""Zwai rules, each in a constructed position; every test quotes what it checks.
+
+RB = zwai.rulebook.txt, DEC = decisions.md (Zwai). Shoal coordinates (row, col) are relative to the
+first card; the jitted grid puts the first card on its centre cell.
+"""
+
+import numpy as np
+import pytest
+
+from simcore import config as cfg
+from simcore import engine, rng
+from simcore.games import zwai as z
+
+
+class Shoal:
+    """A Zwai game set up by the real ``setup``; cards are placed through the real ``place``."""
+
+    def __init__(self, origin=(0, 0), **params):
+        values = z.GAME.defaults()
+        values.update(params)
+        z.check(values)
+        self.params = z.params_array(values)
+        self.state = z.new_state()
+        self.streams = np.zeros(rng.N_STREAMS, np.uint64)
+        rng.seed_streams(self.streams, 3, 0)
+        z.setup(self.state, self.params, self.streams)
+        self.view = z.View(self.state)
+        self.cells = np.zeros(z.N_GRID, np.int64)
+        self.origin = origin          # shoal coordinates of the first card
+
+    def cell(self, r, c):
+        return (z.CENTRE + r - self.origin[0]) * z.GRID + (z.CENTRE + c - self.origin[1])
+
+    def coords(self, cell):
+        return cell // z.GRID - z.CENTRE + self.origin[0], cell % z.GRID - z.CENTRE + self.origin[1]
+
+    def legal(self):
+        n = z.legal_cells(self.state, self.params, self.cells)
+        return sorted(self.coords(int(x)) for x in self.cells[:n])
+
+    def place(self, seat, fish, r, c):
+        assert (r, c) in self.legal(), f"({r}, {c}) is not legal"
+        self.view.hands[seat, fish] += 1          # the card comes from outside the test's accounting
+        z.place(self.state, self.params, seat, fish, self.cell(r, c))
+
+    def sharks(self):
+        return (self.state[z.S_SHARK_ROW] - z.CENTRE + self.origin[0],
+                self.state[z.S_SHARK_COL] - z.CENTRE + self.origin[1])
+
+
+# The rulebook's worked example: column totals 8, 8, 7, 6 and row totals 11, 6, 5, 7.
+EXAMPLE = [[3, 4, 2, 2],
+           [2, 1, 2, 1],
+           [1, 1, 2, 1],
+           [2, 2, 1, 2]]
+# The second column first (the column shark settles there), then the top row, then the rest.
+EXAMPLE_ORDER = [(0, 1), (1, 1), (2, 1), (3, 1), (0, 0), (0, 2), (0, 3),
+                 (1, 0), (2, 0), (3, 0), (1, 2), (2, 2), (3, 2), (1, 3), (2, 3), (3, 3)]
+
+
+def play_example(**params):
+    s = Shoal(origin=(0, 1), **params)
+    for k, (r, c) in enumerate(EXAMPLE_ORDER):
+        s.place(k % 2, EXAMPLE[r][c], r, c)
+    return s
+
+
+def test_worked_example_removes_the_top_row_and_second_column():
+    """RB (Round End example): 'column values 8, 8, 7, 6 ... row values 11, 6, 5, 7. The two sharks point at
+    the top row (11) and the second column (8). All cards in that row and that column are' removed."""
+    s = play_example()
+    assert [int(s.view.row_fish[z.CENTRE + r]) for r in range(4)] == [11, 6, 5, 7]
+    assert [int(s.view.col_fish[z.CENTRE - 1 + c]) for c in range(4)] == [8, 8, 7, 6]
+    assert s.sharks() == (0, 1)
+    z.end_round(s.state, s.params, s.streams)
+    assert s.view.removed[0] == 7
+    kept = [(r, c) for r in range(4) for c in range(4) if r != 0 and c != 1]
+    assert len(kept) == 9
+    for seat in (0, 1):
+        mine = [(r, c) for k, (r, c) in enumerate(EXAMPLE_ORDER) if k % 2 == seat and (r, c) in kept]
+        assert s.view.score[seat] == sum(EXAMPLE[r][c] for r, c in mine)
+        assert s.view.cards[seat] == len(mine)
+
+
+def test_with_moves_on_ties_the_column_shark_would_end_on_the_first_column():
+    """DEC: 'a tie never moves it (shark_moves_on_tie, default false)': with the parameter on, the first
+    column reaching 8 beside the marked 8 takes the shark."""
+    assert play_example(shark_moves_on_tie=True).sharks() == (0, 0)
+
+
+def test_the_first_card_sets_both_sharks():
+    """RB: 'Place 1 shark next to and 1 shark above the first card played.' DEC: 'they first mark the row and
+    the column of the first card.'"""
+    s = Shoal()
+    s.place(0, 0, 0, 0)
+    assert s.sharks() == (0, 0)
+
+
+def test_a_shark_moves_only_for_at_least_one_more_fish():
+    """RB: 'A shark changes its position only if the number of fish in a row or column is at least 1 greater
+    than in the row or column it currently marks. In case of a tie, do not move the shark!'"""
+    s = Shoal()
+    s.place(0, 2, 0, 0)                # row 0 and column 0 hold 2
+    s.place(1, 2, 1, 0)                # row 1 ties row 0: the row shark stays; column 0 now 4
+    assert s.sharks() == (0, 0)
+    s.place(0, 3, 1, 1)                # row 1 = 5 > 2: the row shark moves; column 1 = 3 < 4 stays
+    assert s.sharks() == (1, 0)
+    s.place(1, 4, 0, 1)                # column 1 = 7 > 4: the column shark moves; row 0 = 6 > 5: row too
+    assert s.sharks() == (0, 1)
+
+
+def test_row_and_column_sharks_move_independently():
+    """RB: 'Move the shark that is positioned next to the shoal to the row ... Move the shark that is
+    positioned above the shoal to the column'."""
+    s = Shoal()
+    s.place(0, 1, 0, 0)
+    s.place(1, 3, 0, 1)                # same row: only the column shark can move, and does (3 > 1)
+    assert s.sharks() == (0, 1)
+    s.place(0, 4, 1, 0)                # row 1 = 4 <= row 0 = 4: tie, stays; column 0 = 5 > 3: moves
+    assert s.sharks() == (0, 0)
+
+
+def test_placement_needs_an_orthogonal_neighbour_and_at_most_four_in_a_line():
+    """RB: 'Every further card must always be placed horizontally or vertically against cards already laid
+    out. No more than 4 cards may ever lie next to each other horizontally or vertically.'"""
+    s = Shoal()
+    s.place(0, 1, 0, 0)
+    assert s.legal() == [(-1, 0), (0, -1), (0, 1), (1, 0)]   # no diagonal
+    for c in (1, 2, 3):
+        s.place(0, 1, 0, c)
+    legal = s.legal()
+    assert (0, 4) not in legal and (0, -1) not in legal       # a fifth card in the row would not fit 4x4
+    assert (1, 0) in legal and (-1, 3) in legal
+
+
+def test_asymmetric_formation_is_never_rotated():
+    """RB (Variant): 'Rotating the formation is not allowed.' DEC: 'the placed cells must always fit inside
+    the formation at some translation (no rotation)'. The bar is 2 high and 8 wide."""
+    s = Shoal(formation="bar")
+    s.place(0, 1, 0, 0)
+    s.place(0, 1, 1, 0)
+    assert (2, 0) not in s.legal() and (-1, 0) not in s.legal()   # a third row would need a rotation
+    for c in range(1, 7):
+        s.place(0, 1, 0, c)
+    assert (0, 7) in s.legal() and (0, -1) in s.legal()
+    s.place(0, 1, 0, 7)
+    assert (0, 8) not in s.legal() and (0, -1) not in s.legal()    # 8 wide at most
+
+
+def test_ell_formation_cells_outside_every_translate_are_illegal():
+    """DEC: 'every later card orthogonally adjacent to a placed card; the placed cells must always fit
+    inside the formation at some translation'. The ell: a 2-wide arm of 3 rows on a 5x2 base."""
+    art = "##...\n##...\n##...\n#####\n#####"
+    s = Shoal(formation=art)
+    s.place(0, 1, 0, 0)
+    s.place(0, 1, 0, 1)
+    s.place(0, 1, 0, 2)               # three in a row: only the base (rows 3-4 of the ell) allows that
+    legal = s.legal()
+    assert (-1, 2) in legal and (1, 2) in legal
+    s.place(0, 1, 1, 2)               # now rows 0-1 must be the base: its top row is 5 wide
+    legal = s.legal()
+    assert (-1, 0) in legal and (-1, 1) in legal   # the arm can stand above the left of the base
+    assert (-1, 2) not in legal                     # the arm is 2 wide: never above column 2
+    assert (0, 3) in legal and (0, -1) in legal     # the base is 5 wide, either side
+    assert (2, 2) not in legal                      # the base is 2 deep
+
+
+def test_round_ends_when_the_formation_is_full_and_removed_cards_return_under_the_pile():
+    """RB: 'As soon as 16 cards lie in the shoal ... the round ends.' 'Take the removed cards of your own
+    colour back into your hand and mix them with your remaining hand cards. Then shuffle the mixed cards and
+    place them face down under your pile.' 'Each player draws again ... the number of cards described in the
+    setup'."""
+    s = play_example()
+    pile_before = [len(s.view.pile(seat)) for seat in (0, 1)]
+    hand_before = [int(s.view.hands[seat].sum()) for seat in (0, 1)]
+    returned = [sum(1 for k, (r, c) in enumerate(EXAMPLE_ORDER) if k % 2 == seat and (r == 0 or c == 1))
+                for seat in (0, 1)]
+    z.end_round(s.state, s.params, s.streams)
+    for seat in (0, 1):
+        assert s.view.hands[seat].sum() == 11
+        assert len(s.view.pile(seat)) == pile_before[seat] + hand_before[seat] + returned[seat] - 11
+    assert s.state[z.S_PLACED] == 0 and s.view.grid.sum() == 0
+
+
+def test_discarded_removed_cards_leave_the_game():
+    """DEC: 'removed_cards, default "return"; "discard" = they leave the game'."""
+    s = play_example(removed_cards="discard")
+    total_before = [s.view.hands[seat].sum() + len(s.view.pile(seat)) for seat in (0, 1)]
+    z.end_round(s.state, s.params, s.streams)
+    for seat in (0, 1):
+        assert s.view.hands[seat].sum() + len(s.view.pile(seat)) == total_before[seat]
+
+
+@pytest.mark.parametrize("players, removed_cards", [(2, "return"), (3, "discard"), (4, "return")])
+def test_cards_are_conserved_and_hands_refilled_in_random_games(players, removed_cards):
+    """RB: '4 sets of 23 cards each, one set per colour'; 'Each player draws again from their pile the number
+    of cards described in the setup'; DEC: 'Everyone draws the hand size again (what is left if the pile is
+    short).' At every step each colour's 23 cards are in hand + pile + shoal + scoring pile (with "discard",
+    the cards the sharks took are counted apart), and after a round end every hand holds H cards or its
+    whole pile was drawn."""
+    values = {**z.GAME.defaults(), "players": players, "removed_cards": removed_cards}
+    params = z.params_array(values)
+    hand = values[f"hand_size_{players}"]
+    policies = np.array([z.POLICY_RANDOM, z.POLICY_GREEDY, z.POLICY_RANDOM, z.POLICY_GREEDY])
+    state, streams = z.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
+    cells = np.zeros(z.N_GRID, np.int64)
+    view = z.View(state)
+    for game in range(60):
+        rng.seed_streams(streams, 17, game)
+        z.setup(state, params, streams)
+        over = False
+        while not over:
+            rounds = state[z.S_N_ROUNDS]
+            over = z.turn(state, params, policies, streams, cells)
+            if state[z.S_N_ROUNDS] > rounds and not over:
+                for seat in range(players):
+                    assert view.hands[seat].sum() == hand or len(view.pile(seat)) == 0
+            in_shoal = np.bincount([o for (o, _) in view.shoal().values()], minlength=4)
+            totals = [view.hands[seat].sum() + len(view.pile(seat)) + in_shoal[seat] + view.cards[seat]
+                      for seat in range(players)]
+            if removed_cards == "return" and not over:
+                assert totals == [23] * players
+            elif removed_cards == "discard":
+                assert sum(totals) + view.removed.sum() == 23 * players
+        assert state[z.S_N_ROUNDS] == 3
+
+
+def _fits_some_translate(placed, formation):
+    """Brute force, independent of the engine's bookkeeping: some translate of the formation covers all."""
+    anchor = min(placed)
+    return any({(r - anchor[0] + fr, c - anchor[1] + fc) for r, c in placed} <= formation
+               for fr, fc in formation)
+
+
+@pytest.mark.parametrize("formation", ["square", "ell", "stairs", "ring", "reef"])
+def test_random_games_never_place_an_illegal_card(formation):
+    """RB: 'Every further card must always be placed horizontally or vertically against cards already laid
+    out.' DEC: 'the placed cells must always fit inside the formation at some translation (no rotation).'"""
+    values = {**z.GAME.defaults(), "players": 3, "formation": formation}
+    params = z.params_array(values)
+    shape = set(z.formation_cells(formation))
+    policies = np.array([z.POLICY_RANDOM, z.POLICY_RANDOM, z.POLICY_GREEDY, 0])
+    state, streams = z.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
+    cells = np.zeros(z.N_GRID, np.int64)
+    view = z.View(state)
+    placements = 0
+    for game in range(40):
+        rng.seed_streams(streams, 5, game)
+        z.setup(state, params, streams)
+        over = False
+        while not over:
+            seat = state[z.S_SEAT]
+            before = set(view.shoal())
+            if view.hands[seat].sum() > 0:
+                # the policy's choice, asked on copies so that the real turn below draws the same numbers
+                _, cell = z.choose(state.copy(), params, policies[seat], seat, cells, streams.copy())
+                r, c = divmod(int(cell), z.GRID)
+                assert (r, c) not in before
+                assert not before or before & {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)}
+                assert _fits_some_translate(before | {(r, c)}, shape)
+                placements += 1
+            over = z.turn(state, params, policies, streams, cells)
+    assert placements == 40 * 3 * 16
+
+
+def _final(players, fish, cards):
+    values = {**z.GAME.defaults(), "players": players}
+    params = z.params_array(values)
+    state = z.new_state()
+    state[z.S_SCORE:z.S_SCORE + players] = fish
+    state[z.S_CARDS:z.S_CARDS + players] = cards
+    row = np.zeros(engine.width(z), np.int64)
+    z.write_row(state, params, True, row)
+    return [bool(w) for w in row[engine.O_WIN:engine.O_WIN + players]]
+
+
+def test_winner_most_own_fish():
+    """RB: 'The winner is whoever has collected the most fish of their own colour in the scoring pile.'"""
+    assert _final(3, [10, 14, 9], [5, 4, 6]) == [False, True, False]
+
+
+def test_tie_on_fish_broken_by_own_cards():
+    """RB: 'If there is a tie, the winner is whoever has more cards of their own colour in the scoring
+    pile.'"""
+    assert _final(3, [14, 14, 9], [5, 6, 9]) == [False, True, False]
+
+
+def test_full_tie_is_a_shared_win():
+    """RB: 'If there is still a tie, all players tied for the win share the victory.'"""
+    assert _final(4, [14, 14, 9, 14], [6, 6, 9, 5]) == [True, True, False, False]
+
+
+@pytest.mark.parametrize("art, message", [
+    ("....\n....", "formation 'custom' is empty"),
+    ("##.\n..#", "formation 'custom' is not orthogonally connected"),
+    ("#########", "formation 'custom' is 1x9; allowed: at most 8x8"),
+    ("##x#", "formation 'custom' has 'x'"),
+    ("lagoon", "formation 'lagoon' is not shipped; allowed: square, bar"),
+])
+def test_bad_formations_are_rejected_with_a_clear_message(art, message):
+    """DEC: 'A formation must be non-empty and orthogonally connected, else the config is rejected with a
+    clear error.'"""
+    with pytest.raises(cfg.ConfigError, match="parameter formation = .*" + message.replace("(", r"\(")):
+        cfg.resolve("zwai", sets=[("formation", art)])
+
+
+def test_bad_formation_from_the_command_line_is_one_line(cli, tmp_path):
+    done = cli("run", "zwai", "--set", 'formation="#.#"', "--games", "10", "--out", tmp_path / "x.parquet")
+    assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1
+    assert "not orthogonally connected" in done.stderr and not list(tmp_path.iterdir())
+
+
+def test_own_formation_in_a_config_runs_without_code_change(cli, tmp_path):
+    """Issue: 'a formation of one's own, written as ASCII art in a TOML config, runs without any code
+    change'."""
+    config = tmp_path / "mine.toml"
+    config.write_text('game = "zwai"\n[params]\nplayers = 3\nformation = """\n###.\n#.##\n####\n"""\n')
+    out = tmp_path / "mine.parquet"
+    done = cli("run", "zwai", "--config", config, "--games", "500", "--out", out, "--quiet")
+    assert done.returncode == 0, done.stderr
+    import pyarrow.parquet as pq
+    table = pq.read_table(out)
+    assert table.num_rows == 500 and "###.\n#.##\n####" in table.schema.metadata[b"simcore.config"].decode()
+    assert set(table["n_turns"].to_pylist()) == {3 * 10}     # 10 cells a round, 3 rounds
+
+
+def test_shipped_formations_are_sixteen_connected_cells(cli):
+    """DEC: 'ship the square plus at least 7 named 16-cell shapes of our own'."""
+    shipped = z.shipped_formations()
+    assert len(shipped) >= 8 and "square" in shipped
+    for name, (_, art) in shipped.items():
+        assert len(z.parse_formation(art, name)) == 16
+    done = cli("formations")
+    assert done.returncode == 0
+    for name in shipped:
+        assert f"{name}: 16 cells" in done.stdout

@@ -28,9 +28,12 @@ CASES = {
     "zwergen-2p-random": ("zwergen", {}, "random", 3_000),
     "zwergen-2p-greedy": ("zwergen", {}, "greedy", 2_000),
     "zwergen-4p-pro-greedy": ("zwergen", {"players": 4, "pro": True}, "greedy", 2_000),
+    "zwai-2p-random": ("zwai", {}, "random", 2_000),
+    "zwai-2p-greedy": ("zwai", {}, "greedy", 1_000),
+    "zwai-4p-ring-greedy": ("zwai", {"players": 4, "formation": "ring"}, "greedy", 1_000),
 }
 # game -> (parameter, values) to make each warm-start run a config not seen before
-FRESH_CONFIG = {"zwergen": ("max_turns", (1001, 1002, 1003, 1004, 1005, 1006, 1007))}
+FRESH_CONFIG = {game: ("max_turns", (1001, 1002, 1003, 1004, 1005, 1006, 1007)) for game in ("zwergen", "zwai")}
 SEED = 12345
 
 
@@ -44,6 +47,15 @@ def nested(values):
             table = table.setdefault(g, {})
         table[key] = value
     return out
+
+
+def reference_params(run):
+    """A run's parameters as the reference implementations take them (formations as ASCII art)."""
+    params = nested(run.params)
+    if run.game == "zwai":
+        from simcore.games import zwai
+        params["formation"] = zwai.draw_formation(zwai.formation_cells(params["formation"]))
+    return params
 
 
 def _median_rate(fn, n, repeats):
@@ -69,7 +81,7 @@ def _jitted_rate(run, threads, games, repeats):
 
 def _python_rate(run, games, repeats):
     reference = importlib.import_module(f"benchmarks.reference.{run.game}")
-    params = nested(run.params)
+    params = reference_params(run)
     return _median_rate(lambda: reference.run(params, run.policies, SEED, games), games, repeats)
 
 

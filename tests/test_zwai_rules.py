@@ -203,7 +203,7 @@ def test_cards_are_conserved_and_hands_refilled_in_random_games(players, removed
     hand = values[f"hand_size_{players}"]
     policies = np.array([z.POLICY_RANDOM, z.POLICY_GREEDY, z.POLICY_RANDOM, z.POLICY_GREEDY])
     state, streams = z.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
-    cells = np.zeros(z.N_GRID, np.int64)
+    cells, scores = np.zeros(z.N_GRID, np.int64), np.zeros(z.MAX_FISH * z.N_GRID, np.int64)
     view = z.View(state)
     for game in range(60):
         rng.seed_streams(streams, 17, game)
@@ -211,7 +211,7 @@ def test_cards_are_conserved_and_hands_refilled_in_random_games(players, removed
         over = False
         while not over:
             rounds = state[z.S_N_ROUNDS]
-            over = z.turn(state, params, policies, streams, cells)
+            over = z.turn(state, params, policies, streams, cells, scores)
             if state[z.S_N_ROUNDS] > rounds and not over:
                 for seat in range(players):
                     assert view.hands[seat].sum() == hand or len(view.pile(seat)) == 0
@@ -241,7 +241,7 @@ def test_random_games_never_place_an_illegal_card(formation):
     shape = set(z.formation_cells(formation))
     policies = np.array([z.POLICY_RANDOM, z.POLICY_RANDOM, z.POLICY_GREEDY, 0])
     state, streams = z.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
-    cells = np.zeros(z.N_GRID, np.int64)
+    cells, scores = np.zeros(z.N_GRID, np.int64), np.zeros(z.MAX_FISH * z.N_GRID, np.int64)
     view = z.View(state)
     placements = 0
     for game in range(40):
@@ -253,13 +253,13 @@ def test_random_games_never_place_an_illegal_card(formation):
             before = set(view.shoal())
             if view.hands[seat].sum() > 0:
                 # the policy's choice, asked on copies so that the real turn below draws the same numbers
-                _, cell = z.choose(state.copy(), params, policies[seat], seat, cells, streams.copy())
+                _, cell = z.choose(state.copy(), params, policies[seat], seat, cells, scores, streams.copy())
                 r, c = divmod(int(cell), z.GRID)
                 assert (r, c) not in before
                 assert not before or before & {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)}
                 assert _fits_some_translate(before | {(r, c)}, shape)
                 placements += 1
-            over = z.turn(state, params, policies, streams, cells)
+            over = z.turn(state, params, policies, streams, cells, scores)
     assert placements == 40 * 3 * 16
 
 

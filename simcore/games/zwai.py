@@ -407,13 +407,17 @@ def legal_cells(state, params, cells):
 
 
 @njit(cache=True, nogil=True)
+def shark_moves(moves_on_tie, new_total, marked_total):
+    """RB: 'A shark changes its position only if the number of fish in a row or column is at least 1 greater
+    than in the row or column it currently marks. In case of a tie, do not move the shark!'"""
+    return new_total > marked_total or (moves_on_tie and new_total == marked_total)
+
+
+@njit(cache=True, nogil=True)
 def shark_target(state, params, marked, totals, line, added):
-    """Where a shark stands after ``added`` fish land on ``line`` (rulebook: 'at least 1 greater')."""
-    if marked < 0 or line == marked:
-        return line
-    new = state[totals + line] + added
-    old = state[totals + marked]
-    if new > old or (params[P_SHARK_TIE] == 1 and new == old):
+    """Where a shark stands after ``added`` fish land on ``line``."""
+    tie = params[P_SHARK_TIE] == 1
+    if marked < 0 or line == marked or shark_moves(tie, state[totals + line] + added, state[totals + marked]):
         return line
     return marked
 
@@ -511,25 +515,77 @@ def nobody_has_cards(state, params):
 
 
 @njit(cache=True, nogil=True)
-def surviving_fish(state, params, seat, fish, cell):
-    """Own fish in the shoal outside the sharks' row and column if ``fish`` went on ``cell`` now."""
-    r = cell // GRID
-    c = cell % GRID
-    sr = shark_target(state, params, state[S_SHARK_ROW], S_ROW_FISH, r, fish)
-    sc = shark_target(state, params, state[S_SHARK_COL], S_COL_FISH, c, fish)
-    in_row = state[S_ROW_OWN + seat * GRID + sr] + (fish if sr == r else 0)
-    in_col = state[S_COL_OWN + seat * GRID + sc] + (fish if sc == c else 0)
-    if sr == r and sc == c:
-        both = fish
-    else:
-        v = state[S_GRID + sr * GRID + sc]
-        both = (v - 1) % 16 if v != 0 and (v - 1) // 16 == seat else 0
-    return state[S_OWN_FISH + seat] + fish - in_row - in_col + both
+def own_fish_at(state, seat, r, c):
+    v = state[S_GRID + r * GRID + c]
+    return (v - 1) % 16 if v != 0 and (v - 1) // 16 == seat else 0
 
 
 @njit(cache=True, nogil=True)
-def choose(state, params, policy, seat, cells, streams):
-    """A policy's placement: (fish value, cell)."""
+def greedy_scores(state, params, seat, cells, n, scores):
+    """Score every (fish value in hand, legal cell): the mover's fish in the shoal outside the sharks' row
+    and column as they would stand after that placement (what it would score if the round ended now).
+
+    Writes ``scores[fish * N_GRID + k]`` and returns (best score, number of candidates with it). The
+    sharks' current lines are read once; per candidate only the moved lines change (inclusion-exclusion:
+    the card on both marked lines is subtracted twice, so it is added back once).
+    """
+    hand = S_HAND + seat * MAX_FISH
+    sr0 = state[S_SHARK_ROW]
+    sc0 = state[S_SHARK_COL]
+    tie = params[P_SHARK_TIE] == 1
+    own = state[S_OWN_FISH + seat]
+    row_own = S_ROW_OWN + seat * GRID
+    col_own = S_COL_OWN + seat * GRID
+    first = sr0 < 0
+    if not first:
+        marked_row = state[S_ROW_FISH + sr0]
+        marked_col = state[S_COL_FISH + sc0]
+        own_marked_row = state[row_own + sr0]
+        own_marked_col = state[col_own + sc0]
+        own_corner = own_fish_at(state, seat, sr0, sc0)
+    best = -1
+    tied = 0
+    for k in range(n):
+        r = cells[k] // GRID
+        c = cells[k] % GRID
+        if not first:
+            row_fish = state[S_ROW_FISH + r]
+            col_fish = state[S_COL_FISH + c]
+            own_row = state[row_own + r]
+            own_col = state[col_own + c]
+            own_r_sc0 = own_fish_at(state, seat, r, sc0)
+            own_sr0_c = own_fish_at(state, seat, sr0, c)
+        for fish in range(MAX_FISH):
+            if state[hand + fish] == 0:
+                continue
+            if first:
+                s = 0             # both sharks mark the first card
+            else:
+                row_to_r = r == sr0 or shark_moves(tie, row_fish + fish, marked_row)
+                col_to_c = c == sc0 or shark_moves(tie, col_fish + fish, marked_col)
+                in_row = own_row + fish if row_to_r else own_marked_row
+                in_col = own_col + fish if col_to_c else own_marked_col
+                if row_to_r and col_to_c:
+                    both = fish
+                elif row_to_r:
+                    both = own_r_sc0
+                elif col_to_c:
+                    both = own_sr0_c
+                else:
+                    both = own_corner
+                s = own + fish - in_row - in_col + both
+            scores[fish * N_GRID + k] = s
+            if s > best:
+                best = s
+                tied = 0
+            if s == best:
+                tied += 1
+    return best, tied
+
+
+@njit(cache=True, nogil=True)
+def choose(state, params, policy, seat, cells, scores, streams):
+    """A policy's placement: (fish value, cell). ``scores`` is scratch for greedy's candidates."""
     stream = rng.POLICY + seat
     n = legal_cells(state, params, cells)
     hand = S_HAND + seat * MAX_FISH
@@ -540,22 +596,13 @@ def choose(state, params, policy, seat, cells, streams):
             i -= state[hand + fish]
             fish += 1
         return fish, cells[rng.randint(streams, stream, n)]
-    best = -1
-    tied = 0
-    for fish in range(MAX_FISH):
-        if state[hand + fish] > 0:
-            for k in range(n):
-                s = surviving_fish(state, params, seat, fish, cells[k])
-                if s > best:
-                    best = s
-                    tied = 0
-                if s == best:
-                    tied += 1
+    # greedy: the best candidate; ties drawn among them in listing order (fish ascending, then cells)
+    best, tied = greedy_scores(state, params, seat, cells, n, scores)
     pick = rng.randint(streams, stream, tied)
     for fish in range(MAX_FISH):
         if state[hand + fish] > 0:
             for k in range(n):
-                if surviving_fish(state, params, seat, fish, cells[k]) == best:
+                if scores[fish * N_GRID + k] == best:
                     if pick == 0:
                         return fish, cells[k]
                     pick -= 1
@@ -566,7 +613,7 @@ def choose(state, params, policy, seat, cells, streams):
 
 
 @njit(cache=True, nogil=True)
-def turn(state, params, policies, streams, cells):
+def turn(state, params, policies, streams, cells, scores):
     """One turn: a round end, a skip or a placement. Returns True when the game is over."""
     if nobody_has_cards(state, params):
         return end_round(state, params, streams)
@@ -576,7 +623,7 @@ def turn(state, params, policies, streams, cells):
         state[S_SKIPS] += 1
         state[S_SEAT] = (seat + 1) % players
         return False
-    fish, cell = choose(state, params, policies[seat], seat, cells, streams)
+    fish, cell = choose(state, params, policies[seat], seat, cells, scores, streams)
     place(state, params, seat, fish, cell)
     state[S_TURN] += 1
     state[S_LAST_PLACER] = seat
@@ -587,13 +634,13 @@ def turn(state, params, policies, streams, cells):
 
 
 @njit(cache=True, nogil=True)
-def play_game(params, policies, seed, game_index, state, streams, cells, row):
+def play_game(params, policies, seed, game_index, state, streams, cells, scores, row):
     """Play one game and write its result row."""
     rng.seed_streams(streams, seed, game_index)
     setup(state, params, streams)
     over = False
     while not over and state[S_TURN] < params[P_MAX_TURNS]:
-        over = turn(state, params, policies, streams, cells)
+        over = turn(state, params, policies, streams, cells, scores)
     write_row(state, params, over, row)
 
 
@@ -632,5 +679,6 @@ def run_batch(params, policies, seed, start, out):
         state = np.zeros(STATE_SIZE, np.int64)
         streams = np.zeros(rng.N_STREAMS, np.uint64)
         cells = np.zeros(N_GRID, np.int64)
+        scores = np.zeros(MAX_FISH * N_GRID, np.int64)
         for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            play_game(params, policies, seed, start + g, state, streams, cells, out[g])
+            play_game(params, policies, seed, start + g, state, streams, cells, scores, out[g])

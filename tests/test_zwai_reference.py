@@ -1,0 +1,62 @@
+"""The jitted Zwai and the plain-Python reference (written on its own from docs/zwai.md) play the same games."""
+
+import numpy as np
+import pytest
+
+from benchmarks.reference import zwai as reference
+from benchmarks.throughput import reference_params
+from simcore import config as cfg
+from simcore import engine
+from simcore.games import zwai as z
+
+CASES = {
+    "2p-random": ({}, [("all", "random")], 1500),
+    "2p-greedy": ({}, [("all", "greedy")], 800),
+    "3p-mixed": ({"players": 3}, [("all", "random"), ("1", "greedy")], 800),
+    "4p-greedy-ring": ({"players": 4, "formation": "ring"}, [("all", "greedy")], 600),
+    "3p-stairs-discard": ({"players": 3, "formation": "stairs", "removed_cards": "discard"},
+                          [("all", "greedy"), ("0", "random")], 600),
+    "2p-bar-ties-move": ({"formation": "bar", "shark_moves_on_tie": True, "first_seat": 1},
+                         [("all", "random")], 800),
+    "4p-reef-5-rounds": ({"players": 4, "formation": "reef", "rounds": 5}, [("all", "greedy"), ("2", "random")],
+                         500),
+    # hands cannot fill the big formation: rounds end when nobody holds a card, seats get skipped
+    "3p-big-short-hands": ({"players": 3, "formation": "########\n########\n########\n####....",
+                            "fish_counts": [1, 2, 2, 2, 2]}, [("all", "greedy"), ("1", "random")], 400),
+    "2p-big-discard": ({"formation": "########\n########\n########\n####....", "hand_size_2": 7,
+                        "fish_counts": [1, 2, 3, 4, 5, 6], "removed_cards": "discard"},
+                       [("all", "greedy"), ("1", "random")], 400),
+    "short-timeouts": ({"players": 3, "max_turns": 30}, [("all", "random")], 400),
+}
+
+
+def _jitted(row, players):
+    winners = [s for s in range(players) if row[engine.O_WIN + s]]
+    score = engine.score_offset(z.MAX_SEATS)
+    extra = engine.extra_offset(z.MAX_SEATS)
+    return {
+        "winners": winners,
+        "timeout": int(row[engine.O_TIMEOUT]),
+        "n_turns": int(row[engine.O_N_TURNS]),
+        "score": [int(row[score + s]) for s in range(players)],
+        "cards": [int(row[extra + s]) for s in range(players)],
+        "removed": [int(row[extra + z.MAX_SEATS + k]) for k in range(5)],
+        "skips": int(row[extra + z.MAX_SEATS + 5]),
+        "n_rounds": int(row[extra + z.MAX_SEATS + 6]),
+    }
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_jitted_and_reference_play_identical_games(case):
+    params, policies, n_games = CASES[case]
+    run = cfg.resolve("zwai", sets=list(params.items()), policies=policies)
+    rows = engine.run(run.module, run.params_array(), run.policies_array(), 31, n_games)
+    played = reference.run(reference_params(run), run.policies, 31, n_games)
+    for g, (row, ref) in enumerate(zip(rows, played, strict=True)):
+        got = _jitted(row, run.players)
+        assert got == {key: ref[key] for key in got}, f"game {g} of case {case} differs"
+    if case == "short-timeouts":   # every game has 48 placements: all stop at 30, with round 1 scored
+        assert rows[:, engine.O_TIMEOUT].all() and (rows[:, engine.O_N_TURNS] == 30).all()
+    if case == "3p-big-short-hands":
+        assert rows[:, engine.extra_offset(z.MAX_SEATS) + z.MAX_SEATS + 5].sum() > 0   # skips happened
+    assert np.all(rows[:, engine.O_N_TURNS] > 0)

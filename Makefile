@@ -19,6 +19,9 @@ demo: $(VENV)/.installed
 	$(BIN)/simcore run zwergen --games 200000 --seed 1 --out demo-zwergen.parquet
 	$(BIN)/simcore run zwergen --set players=4 --set pro=true --policy greedy --policy 1=random \
 		--games 200000 --seed 1 --out demo-zwergen4.parquet
+	$(BIN)/simcore formations
+	$(BIN)/simcore run zwai --set players=3 --set formation=ring --policy greedy --games 200000 --seed 1 \
+		--out demo-zwai3-ring.parquet
 
 test: $(VENV)/.installed
 	$(BIN)/ruff check .

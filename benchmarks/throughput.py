@@ -140,6 +140,20 @@ def render(figures):
     return "\n".join(lines)
 
 
+def render_markdown(figures):
+    """The README's table of the same figures."""
+    if not figures:
+        return ""
+    cores = figures[0]["cores"]
+    lines = [f"| case | jit, 1 thread | jit, {cores} threads | pure Python | jit / Python | {cores} threads / 1 "
+             "| warm start |", "|---|---:|---:|---:|---:|---:|---:|"]
+    for f in figures:
+        warm = f"{f['warm_start_s']:.2f} s" if "warm_start_s" in f else ""
+        lines.append(f"| `{f['case']}` | {f['jit_1_thread']:,.0f} | {f[f'jit_{cores}_threads']:,.0f} | "
+                     f"{f['python']:,.0f} | {f['jit_vs_python']:.0f}x | {f['cores_vs_1_thread']:.2f}x | {warm} |")
+    return "\n".join(lines)
+
+
 def write_json(figures, path):
     with open(path, "w") as f:
         json.dump({"machine": {"cores": os.cpu_count(), "python": sys.version.split()[0],

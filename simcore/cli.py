@@ -104,7 +104,8 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, th
 @click.option("--games", type=int, default=None, help="Games per jitted measurement.")
 @click.option("--repeats", type=int, default=5, show_default=True, help="Repeats; the median counts.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Also write the figures as JSON.")
-def bench_command(game_names, games, repeats, json_path):
+@click.option("--markdown", is_flag=True, help="Also print the figures as a Markdown table (as in the README).")
+def bench_command(game_names, games, repeats, json_path, markdown):
     """Games per second: jitted on 1 thread and all cores, and the pure-Python reference."""
     from benchmarks import throughput
 
@@ -115,6 +116,8 @@ def bench_command(game_names, games, repeats, json_path):
         _fail(f"--repeats {repeats} is not allowed; allowed: 1 or more")
     figures = throughput.measure(list(game_names) or None, games=games, repeats=repeats)
     click.echo(throughput.render(figures))
+    if markdown:
+        click.echo("\n" + throughput.render_markdown(figures))
     if json_path:
         throughput.write_json(figures, json_path)
         click.echo(f"wrote {json_path}")

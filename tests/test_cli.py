@@ -5,6 +5,7 @@ import tomllib
 import pyarrow.parquet as pq
 import pytest
 
+from simcore import games as registry
 from simcore import results
 from simcore.games import zwergen as z
 
@@ -14,9 +15,12 @@ ZWERGEN_CONFIG = "configs/zwergen.toml"
 def test_games_lists_every_parameter_with_its_default(cli):
     done = cli("games")
     assert done.returncode == 0
-    for p in z.GAME.params:
-        assert p.name in done.stdout
-    assert "players: 2, 4" in done.stdout and "random, greedy" in done.stdout
+    for name in registry.names():
+        info = registry.load(name).GAME
+        assert f"{name}: {info.long_name}" in done.stdout
+        for p in info.params:
+            assert p.name in done.stdout
+    assert "players: 2, 4 " in done.stdout and "players: 2, 3, 4 " in done.stdout
 
 
 def test_run_writes_one_row_per_game_with_the_documented_columns(cli, tmp_path):

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pyarrow.parquet as pq
+import pytest
 
 import simcore
 from simcore import config as cfg
@@ -24,10 +25,11 @@ def test_different_seeds_differ():
     assert a["n_turns"].to_pylist() != b["n_turns"].to_pylist()
 
 
-def test_block_split_and_start_index_do_not_change_rows():
+@pytest.mark.parametrize("game, params", [("zwergen", FOUR_PRO), ("zwai", {"players": 4, "formation": "reef"})])
+def test_block_split_and_start_index_do_not_change_rows(game, params):
     """A game's row depends on (seed, game_index) only: blocks of 1000, 777 or one block agree, and a run
     that starts at game 1500 reproduces the rows of the longer run."""
-    run = cfg.resolve("zwergen", sets=list(FOUR_PRO.items()), policies=[("all", "greedy"), ("1", "random")])
+    run = cfg.resolve(game, sets=list(params.items()), policies=[("all", "greedy"), ("1", "random")])
     params, policies = run.params_array(), run.policies_array()
     whole = engine.run(run.module, params, policies, 5, 4000)
     for block in (1000, 777):
@@ -36,13 +38,15 @@ def test_block_split_and_start_index_do_not_change_rows():
     assert np.array_equal(engine.run(run.module, params, policies, 5, 2500, start=1500), whole[1500:])
 
 
-def test_thread_count_does_not_change_rows(cli, tmp_path):
+@pytest.mark.parametrize("game, sets", [("zwergen", ["players=4", "pro=true"]), ("zwai", ["players=3"])])
+def test_thread_count_does_not_change_rows(cli, tmp_path, game, sets):
     """NUMBA_NUM_THREADS=1 and 2 write identical Parquet rows."""
     tables = []
     for threads in (1, 2):
         out = tmp_path / f"t{threads}.parquet"
-        done = cli("run", "zwergen", "--set", "players=4", "--set", "pro=true", "--policy", "greedy",
-                   "--policy", "3=random", "--games", "20000", "--seed", "3", "--out", out, "--quiet",
+        options = [arg for s in sets for arg in ("--set", s)]
+        done = cli("run", game, *options, "--policy", "greedy",
+                   "--policy", "2=random", "--games", "20000", "--seed", "3", "--out", out, "--quiet",
                    env={"NUMBA_NUM_THREADS": str(threads)})
         assert done.returncode == 0, done.stderr
         tables.append(pq.read_table(out))
@@ -50,9 +54,14 @@ def test_thread_count_does_not_change_rows(cli, tmp_path):
     assert tables[0].schema.metadata == tables[1].schema.metadata
 
 
-def test_a_new_variant_does_not_recompile():
+@pytest.mark.parametrize("game, variants", [
+    ("zwergen", ({}, {"players": 4, "pro": True}, {"track_half": 12, "deck.add": 1, "re_moves_rope": True})),
+    ("zwai", ({}, {"players": 4, "formation": "ring"}, {"formation": "###\n#.#", "fish_counts": [1, 9]})),
+])
+def test_a_new_variant_does_not_recompile(game, variants):
     """Parameters travel as one int64 array: every config is served by one compiled signature."""
-    from simcore.games import zwergen as z
-    for params in ({}, {"players": 4, "pro": True}, {"track_half": 12, "deck.add": 1, "re_moves_rope": True}):
-        simcore.simulate("zwergen", games=300, seed=2, params=params, policies={"*": "greedy"})
-    assert len(z.run_batch.signatures) == 1
+    from simcore import games
+    module = games.load(game)
+    for params in variants:
+        simcore.simulate(game, games=300, seed=2, params=params, policies={"*": "greedy"})
+    assert len(module.run_batch.signatures) == 1

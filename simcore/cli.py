@@ -1,6 +1,7 @@
 """The ``simcore`` command line."""
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -97,6 +98,151 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, th
             click.echo(line)
         if out:
             click.echo(f"wrote {out}")
+
+
+@main.command("sweep")
+@click.argument("sweep_file", type=click.Path(dir_okay=False))
+@click.option("--out", "folder", required=True, type=click.Path(file_okay=False),
+              help="Folder for one Parquet file per variant and manifest.json.")
+@click.option("--games", type=int, help="Games per variant (overrides the sweep file).")
+@click.option("--seed", type=int, help="Seed of every variant (overrides the sweep file).")
+@click.option("--threads", type=int, help="Numba threads (default: all cores).")
+@click.option("--quiet", is_flag=True, help="No progress bar, no per-variant lines.")
+def sweep_command(sweep_file, folder, games, seed, threads, quiet):
+    """Play every variant of SWEEP_FILE that is not complete in --out yet."""
+    from simcore import sweep
+
+    try:
+        plan = sweep.load(sweep_file, games=games, seed=seed)
+    except cfg.ConfigError as e:
+        _fail(str(e))
+    _threads(threads)
+    manifest = sweep.read_manifest(folder)
+    todo = sum(v.config.games for v in plan.variants if not sweep.complete(folder, v, manifest))
+    show = not quiet and sys.stderr.isatty()
+
+    def report(variant, status, tally):
+        if not quiet:
+            played = "" if tally is None else f" {tally.games:,} games in {tally.seconds:.1f} s"
+            click.echo(f"  {variant.name:<24} {status}{played}")
+
+    if not quiet:
+        click.echo(f"sweep {sweep_file}: {len(plan.variants)} variants of {plan.game}, "
+                   f"{todo:,} games to play -> {folder}")
+    with click.progressbar(length=max(todo, 1), label="sweep", file=sys.stderr, hidden=not show) as bar:
+        try:
+            status = sweep.run(plan, folder, bar.update, report)
+        except OSError as e:
+            _fail(str(e))
+    if not quiet:
+        counts = {s: list(status.values()).count(s) for s in ("played", "replayed", "skipped")}
+        click.echo(", ".join(f"{n} {s}" for s, n in counts.items()) + f"; manifest: {folder}/manifest.json")
+
+
+def _load_results(paths):
+    from analyses import data
+
+    results = []
+    for p in paths:
+        results += data.load_folder(p) if Path(p).is_dir() else [data.load_result(p)]
+    names = [r.name for r in results]
+    for r in results:   # two files of one variant name: tell them apart by file
+        if names.count(r.name) > 1:
+            r.name = f"{r.name} ({r.path.name})"
+    return results
+
+
+@main.command("analyze")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--report", "report_path", type=click.Path(dir_okay=False),
+              help="Write a Markdown report here, with its plots in <name>-plots/ beside it.")
+@click.option("--baseline", help="Variant the others are compared with (default: the first).")
+def analyze_command(paths, report_path, baseline):
+    """Seat balance, game length and comparisons for a sweep folder or result files."""
+    from analyses import data, report
+
+    try:
+        results = _load_results(paths)
+        names = [r.name for r in results]
+        if baseline is not None and baseline not in names:
+            _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
+        base = names.index(baseline) if baseline else 0
+        analysis = report.analyze(results, base)
+        click.echo(report.balance_table(analysis) + "\n\n" + report.shape_table(analysis))
+        if analysis.comparisons:
+            click.echo("\n" + report.comparison_table(analysis.comparisons))
+        if report_path:
+            report.write_report(results, report_path, base)
+            click.echo(f"\nwrote {report_path}")
+    except data.DataError as e:
+        _fail(str(e))
+
+
+@main.command("compare")
+@click.argument("file_a", type=click.Path(exists=True, dir_okay=False))
+@click.argument("file_b", type=click.Path(exists=True, dir_okay=False))
+@click.option("--metric", "metrics", multiple=True, help="Column to compare (default: wins, scores, turns).")
+def compare_command(file_a, file_b, metrics):
+    """Compare two variants game by game (paired on common random numbers when the seeds agree)."""
+    from analyses import data, report, variants
+
+    try:
+        a, b = data.load_result(file_a), data.load_result(file_b)
+        if not variants.check_comparable(a, b):
+            click.echo(f"warning: seeds differ ({a.seed} vs {b.seed}): the games share no random numbers, "
+                       "comparing unpaired", err=True)
+        comparisons = variants.compare(a, b, metrics or None)
+    except data.DataError as e:
+        _fail(str(e))
+    click.echo(f"{a.name} ({a.n_games:,} games) vs {b.name} ({b.n_games:,} games), {a.game}")
+    click.echo(report.comparison_table(comparisons))
+
+
+def _variant_spec(text):
+    name, sep, body = text.partition(":")
+    if not sep or not name:
+        raise cfg.ConfigError(f"--variant {text!r} is not NAME:KEY=VALUE[,KEY=VALUE...]")
+    return name, [cfg.parse_assignment(part, "--variant") for part in body.split(",") if part.strip()]
+
+
+@main.command("duel")
+@click.argument("game")
+@click.option("--variant", "variant_specs", multiple=True, metavar="NAME:KEY=VALUE[,KEY=VALUE]",
+              help="A variant (one or two); parameters on top of the base.")
+@click.option("--metric", default="win_0", show_default=True, help="Yes/no column, e.g. win_0 or timeout.")
+@click.option("--sprt", is_flag=True, help="Play batches until a sequential test decides.")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Base parameter for every variant.")
+@click.option("--policy", "policies", multiple=True, metavar="[SEAT=]NAME", help="Base policies.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Base config file.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--games", type=int, default=100_000, show_default=True, help="Games per variant without --sprt.")
+@click.option("--batch", type=int, default=20_000, show_default=True, help="Games per variant per SPRT step.")
+@click.option("--max-games", type=int, default=2_000_000, show_default=True, help="SPRT budget per variant.")
+@click.option("--delta", type=float, default=0.05, show_default=True,
+              help="SPRT effect: two variants: share of the games where only one of them scores the metric that "
+                   "go to one side (0.5 + delta); one variant: distance of its rate from --p0.")
+@click.option("--p0", type=float, help="One variant: the rate under H0 (default 1/players for win_i, else 0.5).")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-positive rate.")
+@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT false-negative rate.")
+def duel_command(game, variant_specs, metric, sprt, sets, policies, config_path, seed, games, batch, max_games,
+                 delta, p0, alpha, beta):
+    """Play one or two variants on the same seeds and test METRIC, sequentially with --sprt."""
+    from simcore import duel
+
+    try:
+        base = cfg.load_file(config_path) if config_path else {}
+        specs = [_variant_spec(v) for v in variant_specs] or [("base", [])]
+        if not 1 <= len(specs) <= 2:
+            _fail(f"{len(specs)} variants given; allowed: one or two")
+        runs = [cfg.resolve(game, base, sets=[cfg.parse_assignment(s) for s in sets] + over,
+                            policies=[cfg.parse_policy(p) for p in policies], games=games, seed=seed, variant=name)
+                for name, over in specs]
+        plan = duel.Duel(runs, metric, sprt=sprt, batch=batch, max_games=max_games, delta=delta, p0=p0,
+                         alpha=alpha, beta=beta)
+    except (cfg.ConfigError, ValueError) as e:
+        _fail(str(e))
+    for line in plan.play(progress=click.echo):
+        click.echo(line)
 
 
 @main.command("bench")

@@ -99,7 +99,7 @@ def flatten(table, prefix=""):
     return flat
 
 
-def _unknown(what, name, known):
+def unknown(what, name, known):
     close = difflib.get_close_matches(name, known, n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     return ConfigError(f"unknown {what} {name!r}{hint}; allowed: {', '.join(known)}")
@@ -166,7 +166,7 @@ def resolve(game=None, table=None, sets=(), policies=(), games=None, seed=None, 
     table = dict(table or {})
     for key in table:
         if key not in TOP_KEYS:
-            raise _unknown("config key", key, TOP_KEYS)
+            raise unknown("config key", key, TOP_KEYS)
     file_game = table.get("game")
     if game and file_game and game != file_game:
         raise ConfigError(f"the config is for game {file_game!r}, not {game!r}")
@@ -185,7 +185,7 @@ def resolve(game=None, table=None, sets=(), policies=(), games=None, seed=None, 
     values = info.defaults()
     for name, value in list(flatten(raw).items()) + list(sets):
         if name not in info.param_index:
-            raise _unknown(f"parameter of {game}", name, list(info.param_index))
+            raise unknown(f"parameter of {game}", name, list(info.param_index))
         values[name] = check_param(info.param_index[name], value)
     try:
         module.check(values)
@@ -193,7 +193,7 @@ def resolve(game=None, table=None, sets=(), policies=(), games=None, seed=None, 
         raise ConfigError(str(e)) from None
 
     players = values["players"] if "players" in values else info.player_counts[0]
-    seats = _policies(info, players, _policy_items(table.get("policies", {})) + list(policies))
+    seats = _policies(info, players, policy_items(table.get("policies", {})) + list(policies))
     return RunConfig(
         game=game,
         params=values,
@@ -217,7 +217,7 @@ def _variant(value):
     return value
 
 
-def _policy_items(table):
+def policy_items(table):
     if not isinstance(table, dict):
         raise ConfigError("[policies] must be a table of seat = policy name")
     return list(table.items())
@@ -233,7 +233,7 @@ def _policies(info, players, items):
     seats = [info.policies[0]] * players
     for seat, name in items:
         if name not in info.policies:
-            raise _unknown(f"policy of {info.name}", str(name), info.policies)
+            raise unknown(f"policy of {info.name}", str(name), info.policies)
         if str(seat) in ALL_SEATS:
             seats = [name] * players
             continue

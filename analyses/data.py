@@ -1,0 +1,86 @@
+"""Result files as arrays: one :class:`Result` per variant file, a sweep folder as a list of them."""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+
+COMMON = ("game", "variant", "seed", "game_index", "n_players", "first_seat", "n_turns", "timeout")
+
+
+class DataError(ValueError):
+    """A result file or folder that cannot be analysed (one-line message)."""
+
+
+@dataclass
+class Result:
+    """One variant's games: the columns as numpy arrays plus the file's metadata."""
+
+    path: Path
+    name: str
+    game: str
+    seed: int
+    players: int
+    columns: dict = field(repr=False)
+    meta: dict = field(repr=False)
+
+    @property
+    def n_games(self):
+        return len(self.columns["game_index"])
+
+    def column(self, name):
+        if name not in self.columns:
+            raise DataError(f"{self.path} has no column {name!r}; allowed: {', '.join(self.columns)}")
+        return self.columns[name]
+
+    @property
+    def wins(self):
+        return np.column_stack([self.columns[f"win_{i}"] for i in range(self.players)])
+
+    @property
+    def scores(self):
+        return np.column_stack([self.columns[f"score_{i}"] for i in range(self.players)])
+
+    def extras(self):
+        """The game's own numeric columns (everything after the common and per-seat ones)."""
+        seat = {f"{kind}_{i}" for kind in ("win", "score") for i in range(self.players)}
+        return {k: v for k, v in self.columns.items() if k not in COMMON and k not in seat}
+
+
+def load_result(path):
+    path = Path(path)
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError) as e:
+        raise DataError(f"cannot read {path}: {e}") from None
+    meta = {k.decode().removeprefix("simcore."): v.decode() for k, v in (table.schema.metadata or {}).items()
+            if k.startswith(b"simcore.")}
+    if "game" not in table.column_names or table.num_rows == 0:
+        raise DataError(f"{path} is not a simcore result file (no games in it)")
+    columns = {name: table[name].to_numpy() for name in table.column_names
+               if name not in ("game", "variant")}
+    return Result(path=path, name=meta.get("variant", path.stem), game=table["game"][0].as_py(),
+                  seed=int(columns["seed"][0]), players=int(columns["n_players"][0]), columns=columns, meta=meta)
+
+
+def load_folder(folder):
+    """The variants of a sweep folder, in the manifest's order (else every Parquet file, sorted)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise DataError(f"{folder} is not a folder of result files")
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text())
+        files = [folder / entry["file"] for entry in manifest["variants"].values()]
+    except (OSError, ValueError, KeyError, TypeError):
+        files = sorted(folder.glob("*.parquet"))
+    if not files:
+        raise DataError(f"{folder} holds no result files")
+    return [load_result(f) for f in files]
+
+
+def paired_on_index(a, b):
+    """Row positions of the game indices that both results hold, in game-index order."""
+    common, ia, ib = np.intersect1d(a.column("game_index"), b.column("game_index"), return_indices=True)
+    return ia, ib

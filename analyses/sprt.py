@@ -1,0 +1,154 @@
+"""Wald's sequential probability ratio test (SPRT) on a win/loss outcome, as chess engine testing uses it.
+
+Instead of fixing the number of games up front, keep playing and stop as soon as the evidence is strong
+enough: the log-likelihood ratio (LLR) of "p = p1" against "p = p0" is updated with every game and the
+test stops when it leaves ``(lower, upper)``, with ``lower = log(beta / (1 - alpha))`` and
+``upper = log((1 - beta) / alpha)``. Wald's bounds keep the false-positive rate near ``alpha`` and the
+false-negative rate (at p1) near ``beta``, usually a little below because the LLR overshoots the boundary.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from analyses.intervals import Interval, proportion_interval
+
+
+class SPRT:
+    """One-sided SPRT of H0: p = p0 against H1: p = p1 on a Bernoulli outcome (e.g. "seat 0 wins").
+
+    Games are added in batches with ``update(successes, trials)``, as the simulator plays them. The decision is
+    taken after each batch on the cumulative counts: the order of games inside a batch is not known and the
+    LLR depends only on the counts, so batches are the unit of decision. Checking only at batch ends can miss
+    a brief excursion past a boundary within a batch; larger batches thus mean slightly more games and
+    slightly lower error rates than the game-by-game test. Once decided, the decision stays: further updates
+    still add to the counts (and the estimate) but never change it.
+    """
+
+    def __init__(self, p0: float, p1: float, alpha: float = 0.05, beta: float = 0.05):
+        self.p0, self.p1, self.alpha, self.beta = p0, p1, alpha, beta
+        self._win, self._loss = _llr_steps(p0, p1)
+        self.lower, self.upper = _boundaries(alpha, beta)
+        self.successes = 0
+        self.trials = 0
+        self.decision: str | None = None
+
+    @property
+    def llr(self) -> float:
+        """Log-likelihood ratio of H1 against H0 for all games so far."""
+        return _llr(self.successes, self.trials, self._win, self._loss)
+
+    @property
+    def estimate(self) -> float:
+        """Observed success rate so far (nan before the first game)."""
+        return self.successes / self.trials if self.trials else math.nan
+
+    def interval(self, confidence: float = 0.95) -> Interval:
+        """Wilson interval for the success rate so far. Not adjusted for the sequential stopping."""
+        return proportion_interval(self.successes, self.trials, confidence)
+
+    def update(self, successes: int, trials: int) -> SPRT:
+        """Add a batch of ``trials`` games with ``successes`` wins, then decide if still undecided."""
+        if not 0 <= successes <= trials:
+            raise ValueError(f"need 0 <= successes <= trials, got {successes}, {trials}")
+        self.successes += int(successes)
+        self.trials += int(trials)
+        if self.decision is None:
+            llr = self.llr
+            if llr >= self.upper:
+                self.decision = "H1"
+            elif llr <= self.lower:
+                self.decision = "H0"
+        return self
+
+
+class TwoSidedSPRT:
+    """Has p moved away from p0 by ``delta`` in either direction? Two one-sided SPRTs on the same games.
+
+    ``sprt_greater`` tests p0 against p0 + delta and ``sprt_less`` tests p0 against p0 - delta, each at level
+    ``alpha / 2`` so that the overall false-positive rate stays near ``alpha``; ``beta`` is each side's
+    false-negative rate at its alternative. ``decision`` is "greater" or "less" as soon as one side accepts its
+    H1, "H0" (no difference of size delta) once both sides have accepted H0, and None before. Batches are the
+    unit of decision, and once decided it stays decided, as with ``SPRT``.
+    """
+
+    def __init__(self, p0: float = 0.5, delta: float = 0.05, alpha: float = 0.05, beta: float = 0.05):
+        if delta <= 0:
+            raise ValueError(f"delta must be positive, got {delta}")
+        self.sprt_greater = SPRT(p0, p0 + delta, alpha / 2, beta)
+        self.sprt_less = SPRT(p0, p0 - delta, alpha / 2, beta)
+        self.decision: str | None = None
+
+    @property
+    def successes(self) -> int:
+        return self.sprt_greater.successes
+
+    @property
+    def trials(self) -> int:
+        return self.sprt_greater.trials
+
+    @property
+    def estimate(self) -> float:
+        return self.sprt_greater.estimate
+
+    def interval(self, confidence: float = 0.95) -> Interval:
+        """Wilson interval for the success rate so far. Not adjusted for the sequential stopping."""
+        return self.sprt_greater.interval(confidence)
+
+    def update(self, successes: int, trials: int) -> TwoSidedSPRT:
+        """Add a batch to both one-sided tests, then decide if still undecided."""
+        self.sprt_greater.update(successes, trials)
+        self.sprt_less.update(successes, trials)
+        if self.decision is None:
+            sides = (self.sprt_greater.decision, self.sprt_less.decision)
+            if sides[0] == "H1":
+                self.decision = "greater"
+            elif sides[1] == "H1":
+                self.decision = "less"
+            elif sides == ("H0", "H0"):
+                self.decision = "H0"
+        return self
+
+
+def sprt_first_crossing(samples, p0: float, p1: float, alpha: float = 0.05, beta: float = 0.05):
+    """Run the game-by-game SPRT on each row of a (runs, steps) array of 0/1 outcomes at once.
+
+    Returns ``(decision, step)``, two int arrays of length runs: ``decision`` is +1 (H1), -1 (H0) or 0 (no
+    boundary crossed within the row), and ``step`` the number of samples consumed when the LLR first crossed a
+    boundary (0 if undecided). This is the same test as ``SPRT.update`` called with one game at a time, and
+    lets tests measure error rates over thousands of synthetic runs quickly.
+    """
+    x = np.asarray(samples, dtype=bool)
+    if x.ndim != 2:
+        raise ValueError(f"need a (runs, steps) array, got shape {x.shape}")
+    win, loss = _llr_steps(p0, p1)
+    lower, upper = _boundaries(alpha, beta)
+    # The LLR from cumulative counts with the same formula as SPRT.llr, so both agree to the last bit.
+    llr = _llr(np.cumsum(x, axis=1), np.arange(1, x.shape[1] + 1), win, loss)
+    crossed = (llr >= upper) | (llr <= lower)
+    decided = crossed.any(axis=1)
+    first = crossed.argmax(axis=1)
+    at_first = llr[np.arange(x.shape[0]), first]
+    decision = np.where(decided, np.where(at_first >= upper, 1, -1), 0)
+    step = np.where(decided, first + 1, 0)
+    return decision, step
+
+
+def _llr(successes, trials, win: float, loss: float):
+    return successes * win + (trials - successes) * loss
+
+
+def _llr_steps(p0: float, p1: float) -> tuple[float, float]:
+    """LLR increments of one success and of one failure."""
+    if not (0 < p0 < 1 and 0 < p1 < 1) or p0 == p1:
+        raise ValueError(f"need distinct p0, p1 in (0, 1), got {p0}, {p1}")
+    return math.log(p1 / p0), math.log((1 - p1) / (1 - p0))
+
+
+def _boundaries(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's stopping boundaries (lower, upper) of the LLR."""
+    if not (0 < alpha < 1 and 0 < beta < 1 and alpha + beta < 1):
+        raise ValueError(f"need alpha, beta in (0, 1) with alpha + beta < 1, got {alpha}, {beta}")
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)

@@ -1,0 +1,75 @@
+"""Comparing variants: paired on common random numbers where the seeds allow, Holm across many."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from analyses.data import DataError, paired_on_index
+from analyses.paired import holm, paired_binary, paired_numeric, unpaired_binary, unpaired_numeric
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Variant ``a`` against ``b`` on one metric (effect = a - b)."""
+
+    metric: str
+    a: str
+    b: str
+    paired: bool
+    result: object            # a Paired*/Unpaired* result of analyses.paired
+    adjusted_pvalue: float    # Holm-adjusted within its family (= pvalue when alone)
+
+    @property
+    def kind(self):
+        return "binary" if "Binary" in type(self.result).__name__ else "numeric"
+
+
+def default_metrics(a, b):
+    """Every seat's win and score the two have in common, and the game length."""
+    seats = min(a.players, b.players)
+    return [f"win_{i}" for i in range(seats)] + [f"score_{i}" for i in range(seats)] + ["n_turns"]
+
+
+def check_comparable(a, b):
+    """Refuse different games; say whether the pair is paired (same seed) or not."""
+    if a.game != b.game:
+        raise DataError(f"cannot compare {a.path} ({a.game}) with {b.path} ({b.game}): different games")
+    return a.seed == b.seed
+
+
+def compare_metric(a, b, metric, paired):
+    xa, xb = a.column(metric), b.column(metric)
+    binary = xa.dtype == bool
+    if paired:
+        ia, ib = paired_on_index(a, b)
+        if len(ia) == 0:
+            raise DataError(f"{a.path} and {b.path} share no game index; nothing to pair")
+        xa, xb = xa[ia], xb[ib]
+        return paired_binary(xa, xb) if binary else paired_numeric(xa.astype(np.int64), xb.astype(np.int64))
+    return unpaired_binary(xa, xb) if binary else unpaired_numeric(xa.astype(float), xb.astype(float))
+
+
+def compare(a, b, metrics=None):
+    """Each metric of ``a`` against ``b``; Holm across the metrics of this one comparison."""
+    paired = check_comparable(a, b)
+    metrics = list(metrics or default_metrics(a, b))
+    results = [compare_metric(a, b, m, paired) for m in metrics]
+    adjusted = holm([r.pvalue for r in results])
+    return [Comparison(m, a.name, b.name, paired, r, float(p))
+            for m, r, p in zip(metrics, results, adjusted, strict=True)]
+
+
+def against_baseline(results, metrics=("win_0", "n_turns"), baseline=0):
+    """Every variant against one baseline; Holm across the variants, per metric."""
+    base = results[baseline]
+    out = []
+    for metric in metrics:
+        rows = []
+        for r in results:
+            if r is base or metric not in r.columns or metric not in base.columns or r.game != base.game:
+                continue
+            rows.append((r, compare_metric(r, base, metric, r.seed == base.seed)))
+        adjusted = holm([res.pvalue for _, res in rows]) if rows else []
+        out += [Comparison(metric, r.name, base.name, r.seed == base.seed, res, float(p))
+                for (r, res), p in zip(rows, adjusted, strict=True)]
+    return out

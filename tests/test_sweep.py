@@ -1,0 +1,167 @@
+"""Sweeps: variants from axes or lists, one file each, a manifest, resumable, nothing lost."""
+
+import json
+
+import pyarrow.parquet as pq
+import pytest
+
+from simcore import config as cfg
+from simcore import runs, sweep
+
+AXES = """
+game = "zwai"
+games = 3000
+seed = 7
+[policies]
+all = "greedy"
+[params]
+players = 3
+[axes]
+formation = ["square", "ring"]
+players = [2, 4]
+"""
+
+LIST = """
+game = "zwergen"
+games = 2000
+seed = 3
+[[variants]]
+name = "plain"
+[[variants]]
+name = "pro-greedy"
+pro = true
+[variants.policies]
+all = "greedy"
+[[variants]]
+deck = {squirrel_3 = 6}
+"""
+
+
+def write(tmp_path, text, name="sweep.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_axes_give_the_cartesian_product_with_readable_names(tmp_path):
+    plan = sweep.load(write(tmp_path, AXES))
+    assert [v.name for v in plan.variants] == ["square_players2", "square_players4", "ring_players2",
+                                               "ring_players4"]
+    assert [(v.config.params["formation"], v.config.players) for v in plan.variants] == [
+        ("square", 2), ("square", 4), ("ring", 2), ("ring", 4)]
+    assert {v.config.seed for v in plan.variants} == {7}          # common random numbers
+    assert all(v.config.policies[0] == "greedy" for v in plan.variants)
+
+
+def test_explicit_variants_with_names_policies_and_derived_names(tmp_path):
+    plan = sweep.load(write(tmp_path, LIST))
+    assert [v.name for v in plan.variants] == ["plain", "pro-greedy", "squirrel_36"]
+    assert plan.variants[1].config.params["pro"] is True
+    assert plan.variants[1].config.policies == ["greedy", "greedy"]
+    assert plan.variants[2].config.params["deck.squirrel_3"] == 6
+
+
+def test_sweep_writes_every_variant_and_a_manifest_then_skips_what_is_complete(tmp_path):
+    plan = sweep.load(write(tmp_path, AXES))
+    out = tmp_path / "runs"
+    assert set(sweep.run(plan, out).values()) == {"played"}
+    manifest = json.loads((out / "manifest.json").read_text())
+    for v in plan.variants:
+        entry = manifest["variants"][v.name]
+        assert entry["rows"] == 3000 and entry["file"] == f"{v.name}.parquet"
+        assert pq.read_table(out / entry["file"]).num_rows == 3000
+    stamps = {p.name: p.stat().st_mtime_ns for p in out.glob("*.parquet")}
+    assert set(sweep.run(sweep.load(write(tmp_path, AXES)), out).values()) == {"skipped"}
+    assert {p.name: p.stat().st_mtime_ns for p in out.glob("*.parquet")} == stamps
+
+
+def test_same_game_index_shares_the_deal_across_variants(tmp_path):
+    """Common random numbers: variants of one sweep differ only where their rules do."""
+    text = 'game = "zwergen"\ngames = 3000\nseed = 7\n[policies]\nall = "greedy"\n[axes]\nhats_per_colour = [7, 5]\n'
+    out = tmp_path / "runs"
+    sweep.run(sweep.load(write(tmp_path, text)), out)
+    a = pq.read_table(out / "hats_per_colour7.parquet")
+    b = pq.read_table(out / "hats_per_colour5.parquet")
+    same = sum(x == y for x, y in zip(a["n_turns"].to_pylist(), b["n_turns"].to_pylist(), strict=True))
+    # fewer hats bind only in the few games with large teams: those differ, every other game is the same game
+    assert 0.8 * a.num_rows < same < a.num_rows
+
+
+@pytest.mark.parametrize("damage", ["truncate", "edit", "delete"])
+def test_a_damaged_file_is_detected_and_replayed(tmp_path, damage):
+    plan = sweep.load(write(tmp_path, AXES))
+    out = tmp_path / "runs"
+    sweep.run(plan, out)
+    victim = out / "ring_players2.parquet"
+    good = victim.read_bytes()
+    if damage == "truncate":
+        victim.write_bytes(good[: len(good) // 2])
+    elif damage == "edit":
+        victim.write_bytes(good[:100] + bytes([good[100] ^ 0xFF]) + good[101:])
+    else:
+        victim.unlink()
+    status = sweep.run(sweep.load(write(tmp_path, AXES)), out)
+    assert status["ring_players2"] == "replayed"
+    assert [s for n, s in status.items() if n != "ring_players2"] == ["skipped"] * 3
+    assert victim.read_bytes() == good                 # the same seed plays the same games again
+
+
+def test_a_changed_config_replays_that_variant(tmp_path):
+    out = tmp_path / "runs"
+    sweep.run(sweep.load(write(tmp_path, AXES)), out)
+    status = sweep.run(sweep.load(write(tmp_path, AXES), games=2000), out)
+    assert set(status.values()) == {"replayed"}
+
+
+def test_an_interrupted_sweep_keeps_finished_variants_and_resumes(tmp_path, monkeypatch):
+    plan = sweep.load(write(tmp_path, AXES))
+    out = tmp_path / "runs"
+    real = runs.run_to_file
+    calls = []
+
+    def interrupted(config, path, on_block=None):
+        calls.append(config.variant)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(config, path, on_block)
+
+    monkeypatch.setattr(runs, "run_to_file", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        sweep.run(plan, out)
+    assert sorted(p.name for p in out.glob("*.parquet")) == ["square_players2.parquet", "square_players4.parquet"]
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
+    monkeypatch.setattr(runs, "run_to_file", real)
+    status = sweep.run(sweep.load(write(tmp_path, AXES)), out)
+    assert status == {"square_players2": "skipped", "square_players4": "skipped", "ring_players2": "played",
+                      "ring_players4": "played"}
+
+
+@pytest.mark.parametrize("text, message", [
+    (AXES.replace("formation = [", "formatio = ["), "variant square_players2: unknown parameter of zwai "
+                                                   "'formatio' \\(did you mean 'formation'"),
+    (AXES.replace('["square", "ring"]', "[]"), "axis formation is empty"),
+    (AXES.replace('["square", "ring"]', '"ring"'), "axis formation = 'ring' is not a list"),
+    (LIST.replace('name = "pro-greedy"', 'name = "plain"'), "variant name 'plain' appears twice"),
+    (LIST.replace('"zwergen"', '"zwergenz"'), "unknown game 'zwergenz'"),
+    (AXES + "[[variants]]\nname = 'x'\n", "needs either [axes] or [[variants]], not both"),
+    (AXES.replace("[axes]", "[axis]"), "unknown sweep key 'axis'"),
+    (LIST.replace('name = "plain"', 'name = "no/slash"'), "variant name 'no/slash' is not allowed"),
+    (AXES.replace('players = [2, 4]', 'players = [2, 5]'), "players = 5 is not allowed"),
+])
+def test_bad_sweep_files_are_refused_before_anything_runs(tmp_path, text, message):
+    with pytest.raises(cfg.ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        sweep.load(write(tmp_path, text))
+
+
+def test_sweep_command_runs_and_reruns(cli, tmp_path):
+    path = write(tmp_path, AXES)
+    out = tmp_path / "runs"
+    first = cli("sweep", path, "--out", out)
+    assert first.returncode == 0, first.stderr
+    assert "4 played, 0 replayed, 0 skipped" in first.stdout
+    again = cli("sweep", path, "--out", out)
+    assert "0 played, 0 replayed, 4 skipped" in again.stdout and "0 games to play" in again.stdout
+    bad = cli("sweep", write(tmp_path, AXES.replace('["square", "ring"]', "[]"), "bad.toml"), "--out",
+              tmp_path / "other")
+    assert bad.returncode != 0 and len(bad.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "other").exists()

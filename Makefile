@@ -22,6 +22,9 @@ demo: $(VENV)/.installed
 	$(BIN)/simcore formations
 	$(BIN)/simcore run zwai --set players=3 --set formation=ring --policy greedy --games 200000 --seed 1 \
 		--out demo-zwai3-ring.parquet
+	$(BIN)/simcore sweep configs/zwai-formations.toml --games 10000 --out demo-runs/zwai
+	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai/report.md > /dev/null
+	@echo "report: demo-runs/zwai/report.md (plots in demo-runs/zwai/report-plots/)"
 
 test: $(VENV)/.installed
 	$(BIN)/ruff check .
@@ -31,4 +34,4 @@ bench: $(VENV)/.installed
 	$(BIN)/simcore bench --json benchmarks/results.json
 
 clean:
-	rm -rf $(VENV) demo-*.parquet .pytest_cache
+	rm -rf $(VENV) demo-*.parquet demo-runs .pytest_cache

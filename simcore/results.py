@@ -27,6 +27,18 @@ ROW_GROUP = 1 << 20          # rows buffered per Parquet row group
 _TYPES = {"int": pa.int32(), "bool": pa.bool_()}
 
 
+def _type(kind):
+    """Arrow type of an extra column: int, bool, or a tuple of labels (int codes -> strings, -1 -> "")."""
+    return pa.string() if isinstance(kind, tuple) else _TYPES[kind]
+
+
+def _column(kind, codes):
+    if isinstance(kind, tuple):
+        labels = np.array(("",) + kind, dtype=object)
+        return pa.array(labels[codes + 1], pa.string())
+    return pa.array(codes.astype(bool if kind == "bool" else np.int32))
+
+
 class OutputError(OSError):
     """The output file cannot be written (one-line message)."""
 
@@ -46,7 +58,7 @@ def schema(config):
     ]
     fields += [pa.field(f"win_{i}", pa.bool_()) for i in range(n)]
     fields += [pa.field(f"score_{i}", pa.int32()) for i in range(n)]
-    fields += [pa.field(name, _TYPES[kind]) for name, kind, _ in engine.extra_columns(module, n)]
+    fields += [pa.field(name, _type(kind)) for name, kind, _ in engine.extra_columns(module, n)]
     return pa.schema(fields, metadata=metadata(config))
 
 
@@ -81,7 +93,7 @@ def table(config, first_index, rows):
     columns += [pa.array(rows[:, engine.O_WIN + i].astype(bool)) for i in range(n)]
     columns += [pa.array(rows[:, score + i].astype(np.int32)) for i in range(n)]
     for _, kind, offset in engine.extra_columns(module, n):
-        columns.append(pa.array(rows[:, offset].astype(bool if kind == "bool" else np.int32)))
+        columns.append(_column(kind, rows[:, offset]))
     return pa.Table.from_arrays(columns, schema=schema(config))
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 MODULES = {
     "zwergen": "simcore.games.zwergen",
     "zwai": "simcore.games.zwai",
+    "wichtel": "simcore.games.wichtel",
 }
 
 

@@ -31,9 +31,13 @@ CASES = {
     "zwai-2p-random": ("zwai", {}, "random", 2_000),
     "zwai-2p-greedy": ("zwai", {}, "greedy", 1_000),
     "zwai-4p-ring-greedy": ("zwai", {"players": 4, "formation": "ring"}, "greedy", 1_000),
+    "wichtel-4p-random": ("wichtel", {}, "random", 1_000),
+    "wichtel-4p-greedy": ("wichtel", {}, "greedy", 500),
+    "wichtel-5p-no-beste-greedy": ("wichtel", {"players": 5, "bribe_ranking": ["2", "3", "4", "5", "6"]},
+                                   "greedy", 500),
 }
 # game -> (parameter, values) to make each warm-start run a config not seen before
-FRESH_CONFIG = {game: ("max_turns", (1001, 1002, 1003, 1004, 1005, 1006, 1007)) for game in ("zwergen", "zwai")}
+FRESH_CONFIG = {game: ("max_turns", (1001, 1002, 1003, 1004, 1005, 1006, 1007)) for game in ("zwergen", "zwai", "wichtel")}
 SEED = 12345
 
 

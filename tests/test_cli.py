@@ -5,6 +5,7 @@ import tomllib
 import pyarrow.parquet as pq
 import pytest
 
+from simcore import config as cfg
 from simcore import games as registry
 from simcore import results
 from simcore.games import zwergen as z
@@ -58,15 +59,12 @@ def test_resolved_config_in_the_metadata_replays_the_same_rows(cli, tmp_path):
     assert pq.read_table(first).equals(pq.read_table(again))
 
 
-def test_shipped_config_holds_every_parameter_at_its_default():
-    table = tomllib.loads(open(ZWERGEN_CONFIG).read())
-    flat = {}
-    for key, value in table["params"].items():
-        if isinstance(value, dict):
-            flat.update({f"{key}.{k}": v for k, v in value.items()})
-        else:
-            flat[key] = value
-    assert flat == z.GAME.defaults()
+@pytest.mark.parametrize("game", registry.names())
+def test_shipped_config_holds_every_parameter_at_its_default(game):
+    """Every game's configs/<game>.toml lists every parameter, at its default."""
+    table = tomllib.loads(open(f"configs/{game}.toml").read())
+    assert table["game"] == game
+    assert cfg.flatten(table["params"]) == registry.load(game).GAME.defaults()
 
 
 def test_config_file_and_command_line_override(cli, tmp_path):

@@ -37,7 +37,7 @@ CASES = {
                                    "greedy", 500),
 }
 # game -> (parameter, values) to make each warm-start run a config not seen before
-FRESH_CONFIG = {game: ("max_turns", (1001, 1002, 1003, 1004, 1005, 1006, 1007)) for game in ("zwergen", "zwai", "wichtel")}
+FRESH_CONFIG = {game: ("max_turns", tuple(range(1001, 1008))) for game in ("zwergen", "zwai", "wichtel")}
 SEED = 12345
 
 

@@ -86,3 +86,27 @@ def load(name):
     if name not in MODULES:
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(MODULES)}")
     return importlib.import_module(MODULES[name])
+
+
+class StateView:
+    """Base of a game's named views into its flat state array (for tests, debugging, notebooks).
+
+    Like OpenSpiel's observers: the subclass names the array pieces (``hands``, ``shoal`` ...); every scalar
+    offset ``S_NAME`` of the game module also reads as ``view.name``.
+    """
+
+    offsets = {}                # lower-case name -> offset; set by each game's subclass
+
+    def __init__(self, state):
+        self.state = state
+
+    def __getattr__(self, name):
+        offset = type(self).offsets.get(name)
+        if offset is None:
+            raise AttributeError(name)
+        return int(self.state[offset])
+
+
+def scalar_offsets(namespace):
+    """The ``S_*`` offsets of a game module's namespace, by lower-case name."""
+    return {key[2:].lower(): value for key, value in namespace.items() if key.startswith("S_")}

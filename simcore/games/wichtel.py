@@ -38,7 +38,7 @@ from numba import njit, prange
 
 from simcore import rng
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
-from simcore.games import GameType, Param
+from simcore.games import GameType, Param, StateView, scalar_offsets
 
 # --- pieces -------------------------------------------------------------------
 
@@ -280,11 +280,13 @@ S_DECK = S_DICE + 1            # scratch for shuffles
 STATE_SIZE = S_DECK + MAX_EVENT_CARDS
 
 
-class View:
-    """Named views into one flat state array (for tests, debugging, notebooks)."""
+class View(StateView):
+    """Named views into one flat state array."""
+
+    offsets = scalar_offsets(globals())
 
     def __init__(self, state):
-        self.state = state
+        super().__init__(state)
         self.retinues = state[S_RET:S_EVT].reshape(MAX_SEATS, N_TYPES)
         self.events = state[S_EVT:S_SQUARE].reshape(MAX_SEATS, N_EVENTS)
         self.square = state[S_SQUARE:S_STACK_A]
@@ -294,12 +296,6 @@ class View:
         """Stack 'A' (beside slot 0) or 'B' (beside the last slot), bottom first."""
         start, size = (S_STACK_A, S_A_N) if side == "A" else (S_STACK_B, S_B_N)
         return self.state[start:start + self.state[size]]
-
-    def __getattr__(self, name):
-        offset = globals().get("S_" + name.upper())
-        if offset is None:
-            raise AttributeError(name)
-        return int(self.state[offset])
 
 
 def new_state():

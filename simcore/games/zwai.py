@@ -42,7 +42,7 @@ from numba import njit, prange
 
 from simcore import rng
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
-from simcore.games import GameType, Param
+from simcore.games import GameType, Param, StateView, scalar_offsets
 
 MAX_SEATS = 4
 MAX_FISH = 10             # fish values 0..9 on a card
@@ -242,11 +242,13 @@ S_SCRATCH = S_REMOVED + MAX_ROUNDS  # cards being shuffled under a pile
 STATE_SIZE = S_SCRATCH + 2 * MAX_SET
 
 
-class View:
-    """Named views into one flat state array (for tests, debugging, notebooks)."""
+class View(StateView):
+    """Named views into one flat state array."""
+
+    offsets = scalar_offsets(globals())
 
     def __init__(self, state):
-        self.state = state
+        super().__init__(state)
         self.hands = state[S_HAND:S_PILE_N].reshape(MAX_SEATS, MAX_FISH)
         self.pile_sizes = state[S_PILE_N:S_PILE]
         self.grid = state[S_GRID:S_ROW_FISH].reshape(GRID, GRID)
@@ -263,12 +265,6 @@ class View:
     def shoal(self):
         """{(row, col): (owner, fish)} of the cards in the shoal."""
         return {(r, c): divmod(int(v) - 1, 16) for (r, c), v in np.ndenumerate(self.grid) if v}
-
-    def __getattr__(self, name):
-        offset = globals().get("S_" + name.upper())
-        if offset is None:
-            raise AttributeError(name)
-        return int(self.state[offset])
 
 
 def new_state():

@@ -35,7 +35,7 @@ from numba import njit, prange
 
 from simcore import rng
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
-from simcore.games import GameType, Param
+from simcore.games import GameType, Param, StateView, scalar_offsets
 
 # --- pieces -------------------------------------------------------------------
 
@@ -246,11 +246,13 @@ S_DRAW = S_DRAW_N + 1
 STATE_SIZE = S_DRAW + MAX_DECK
 
 
-class View:
-    """Named views into one flat state array (for tests, debugging, notebooks)."""
+class View(StateView):
+    """Named views into one flat state array."""
+
+    offsets = scalar_offsets(globals())
 
     def __init__(self, state):
-        self.state = state
+        super().__init__(state)
         self.hands = state[S_HAND:S_DISCARD].reshape(MAX_SEATS, N_TYPES)
         self.discard = state[S_DISCARD:S_SUPPLY]
         self.supply = state[S_SUPPLY:S_TEAM]
@@ -260,12 +262,6 @@ class View:
     @property
     def draw_pile(self):
         return self.state[S_DRAW:S_DRAW + self.state[S_DRAW_N]]
-
-    def __getattr__(self, name):
-        offset = globals().get("S_" + name.upper())
-        if offset is None:
-            raise AttributeError(name)
-        return int(self.state[offset])
 
 
 def new_state():

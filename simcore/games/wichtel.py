@@ -31,7 +31,8 @@ The state of one game is one flat ``int64`` array::
     S_DECK    [scratch]          cards being shuffled
 """
 
-from itertools import combinations_with_replacement
+from functools import lru_cache
+from itertools import combinations_with_replacement, product
 
 import numpy as np
 from numba import njit, prange
@@ -114,17 +115,17 @@ def evaluate(cards, values=None):
     value = [(values or DEFAULT_VALUES)[name] for name in CARDS]
     kept = _codes(cards)
     if ME in kept or GE in kept:
-        # ME/GE special rule: cards worth less than 3 are set aside; the widow (printed 4) stays.
-        kept = [c for c in kept if value[c] >= 3 or c == HW]
+        # ME/GE special rule: cards worth less than 3 are set aside (the widow, printed 4, stays).
+        kept = [c for c in kept if value[c] >= 3]
     for k, (_, career, bonus) in enumerate(CAREERS):
         if sorted(kept) == sorted(career):
             return sum(value[c] for c in kept) + bonus, len(TITLES) + k
-    points = sum(value[c] for c in kept if c != HW)          # the widow counts as a Familie, worth 0
+    points = sum(value[FA if c == HW else c] for c in kept)   # the widow counts as a Familie
     as_titles = [FA if c == HW else c for c in kept]
-    stand_ins = range(HD) if HD in as_titles else (None,)     # HD stands in for any one card type
+    jokers = as_titles.count(HD)                               # each HD stands in for any one card type
     best, best_title = None, -1
-    for stand_in in stand_ins:
-        cards_for_titles = [stand_in if c == HD else c for c in as_titles]
+    for stand_ins in product(range(HD), repeat=jokers):
+        cards_for_titles = [c for c in as_titles if c != HD] + list(stand_ins)
         for k, title in enumerate(TITLES):
             if _qualifies(title, cards_for_titles) and (best is None or title[3] > best):
                 best, best_title = title[3], k
@@ -162,10 +163,18 @@ def retinue_index(codes):
 
 def score_tables(values):
     """Scores and title indices of every sorted 4-card retinue, for the jitted code."""
+    return _score_tables(tuple(values[name] for name in CARDS))
+
+
+@lru_cache(maxsize=32)
+def _score_tables(value_tuple):
+    values = dict(zip(CARDS, value_tuple, strict=True))
     scores = np.zeros(N_TYPES ** RETINUE, np.int64)
     titles = np.full(N_TYPES ** RETINUE, -1, np.int64)
     for combo in combinations_with_replacement(range(N_TYPES), RETINUE):
         scores[retinue_index(combo)], titles[retinue_index(combo)] = evaluate(combo, values)
+    scores.setflags(write=False)
+    titles.setflags(write=False)
     return scores, titles
 
 

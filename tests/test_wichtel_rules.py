@@ -85,6 +85,7 @@ def test_the_jitted_lookup_agrees_with_score_retinue_for_every_retinue():
     state = w.new_state()
     for combo in itertools.combinations_with_replacement(range(w.N_TYPES), 4):
         state[w.S_RET:w.S_RET + w.N_TYPES] = np.bincount(combo, minlength=w.N_TYPES)
+        w.refresh(state, params, 0)
         cards = [w.CARDS[c] for c in combo]
         assert w.retinue_score(state, params, 0, -1, -1) == score_retinue(cards)
         title = w.retinue_title(state, params, 0)
@@ -109,10 +110,11 @@ class Round:
         self.view = w.View(self.state)
 
     def retinue(self, seat, cards):
-        """Swap cards between the seat's retinue and the drawing side so that 32 stay 32."""
+        """Give the seat this retinue (the test's own accounting: conservation is not checked here)."""
         self.view.retinues[seat] = 0
         for c in cards:
             self.view.retinues[seat, w.CARDS.index(c)] += 1
+        w.refresh(self.state, self.params, seat)
 
     def events(self, seat, kinds):
         self.view.events[seat] = 0

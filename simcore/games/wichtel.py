@@ -285,7 +285,10 @@ S_TURN = S_ASIDE + 1
 S_N_ROUNDS = S_TURN + 1
 S_STARTER = S_N_ROUNDS + 1
 S_DICE = S_STARTER + 1
-S_DECK = S_DICE + 1            # scratch for shuffles
+S_GAINS = S_DICE + 1           # scratch: greedy's gain per square slot
+S_SORTED = S_GAINS + MAX_SEATS  # each retinue as 4 sorted codes (kept by refresh)
+S_NOW = S_SORTED + MAX_SEATS * RETINUE  # each retinue's score (kept by refresh)
+S_DECK = S_NOW + MAX_SEATS     # scratch for shuffles
 STATE_SIZE = S_DECK + MAX_EVENT_CARDS
 
 
@@ -315,38 +318,61 @@ def new_state():
 
 
 @njit(cache=True, nogil=True)
-def retinue_score(state, params, seat, add, remove):
-    """Score of seat's retinue with one card ``add`` in and one ``remove`` out (-1: none)."""
+def refresh(state, params, seat):
+    """Keep the seat's retinue also as 4 sorted codes and its score: greedy asks for them very often."""
     base = S_RET + seat * N_TYPES
-    idx = 0
     n = 0
     for t in range(N_TYPES):
-        k = state[base + t] + (t == add) - (t == remove)
-        for _ in range(k):
-            idx = idx * N_TYPES + t
+        for _ in range(state[base + t]):
+            state[S_SORTED + seat * RETINUE + n] = t
             n += 1
-    return params[P_SCORES + idx]
+    state[S_NOW + seat] = params[P_SCORES + sorted_index(state, seat, -1, -1)]
+
+
+@njit(cache=True, nogil=True)
+def sorted_index(state, seat, add, remove):
+    """Table index of the seat's sorted retinue with ``remove`` swapped for ``add`` (-1, -1: as it is)."""
+    base = S_SORTED + seat * RETINUE
+    idx = 0
+    placed = add < 0
+    skipped = remove < 0
+    for i in range(RETINUE):
+        t = state[base + i]
+        if not skipped and t == remove:
+            skipped = True
+            continue
+        if not placed and add < t:
+            idx = idx * N_TYPES + add
+            placed = True
+        idx = idx * N_TYPES + t
+    if not placed:
+        idx = idx * N_TYPES + add
+    return idx
+
+
+@njit(cache=True, nogil=True)
+def retinue_score(state, params, seat, add, remove):
+    """Score of seat's retinue with one card ``add`` in and one ``remove`` out (-1: none)."""
+    if add < 0 and remove < 0:
+        return state[S_NOW + seat]
+    return params[P_SCORES + sorted_index(state, seat, add, remove)]
 
 
 @njit(cache=True, nogil=True)
 def retinue_title(state, params, seat):
-    base = S_RET + seat * N_TYPES
-    idx = 0
-    for t in range(N_TYPES):
-        for _ in range(state[base + t]):
-            idx = idx * N_TYPES + t
-    return params[P_TITLES + idx]
+    return params[P_TITLES + sorted_index(state, seat, -1, -1)]
 
 
 @njit(cache=True, nogil=True)
 def gain(state, params, seat, card):
     """How much the best swap of an old card for ``card`` raises the seat's score."""
-    now = retinue_score(state, params, seat, -1, -1)
     best = -(1 << 40)
-    for u in range(N_TYPES):
-        if state[S_RET + seat * N_TYPES + u] > 0:
+    base = S_SORTED + seat * RETINUE
+    for i in range(RETINUE):
+        u = state[base + i]
+        if i == 0 or u != state[base + i - 1]:
             best = max(best, retinue_score(state, params, seat, card, u))
-    return best - now
+    return best - state[S_NOW + seat]
 
 
 @njit(cache=True, nogil=True)
@@ -464,6 +490,7 @@ def setup_round(state, params, streams):
         for _ in range(RETINUE):
             n -= 1
             state[S_RET + seat * N_TYPES + state[S_DECK + n]] += 1
+        refresh(state, params, seat)
     for slot in range(players):
         n -= 1
         state[S_SQUARE + slot] = state[S_DECK + n]
@@ -514,6 +541,14 @@ def yes_no(streams, policy, seat, greedy_answer):
 
 
 @njit(cache=True, nogil=True)
+def wants_to_end(state, params, policy, seat, streams):
+    """D and W: random draws yes or no; greedy says yes when it is ahead (no draw)."""
+    if policy == POLICY_RANDOM:
+        return rng.randint(streams, rng.POLICY + seat, 2) == 1
+    return ahead(state, params, seat)
+
+
+@njit(cache=True, nogil=True)
 def ahead(state, params, seat):
     """Greedy's 'ahead': its retinue scores more than every other retinue."""
     mine = retinue_score(state, params, seat, -1, -1)
@@ -541,40 +576,54 @@ def decide_square_event(state, policy, seat, streams):
 
 
 @njit(cache=True, nogil=True)
+def distinct_types(state, seat):
+    """How many different leprechaun types the seat's retinue holds."""
+    base = S_SORTED + seat * RETINUE
+    n = 1
+    for i in range(1, RETINUE):
+        n += state[base + i] != state[base + i - 1]
+    return n
+
+
+@njit(cache=True, nogil=True)
+def nth_type(state, seat, n):
+    """The n-th different type of the seat's retinue, ascending."""
+    base = S_SORTED + seat * RETINUE
+    for i in range(RETINUE):
+        if i == 0 or state[base + i] != state[base + i - 1]:
+            if n == 0:
+                return state[base + i]
+            n -= 1
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def pick_type(state, params, policy, seat, streams, card, keep_card):
     """A type of the seat's retinue (ascending): random uniform; greedy the best to give away.
 
     ``keep_card`` >= 0 (gap fill): maximise the score with ``keep_card`` in and the type out.
     Otherwise (call, exchange reply): maximise the score with the type replaced by a Familie.
     """
-    base = S_RET + seat * N_TYPES
-    n = 0
-    for t in range(N_TYPES):
-        n += state[base + t] > 0
+    n = distinct_types(state, seat)
     stream = rng.POLICY + seat
     if policy == POLICY_RANDOM:
-        r = rng.randint(streams, stream, n)
-        for t in range(N_TYPES):
-            if state[base + t] > 0:
-                if r == 0:
-                    return t
-                r -= 1
+        return nth_type(state, seat, rng.randint(streams, stream, n))
     incoming = keep_card if keep_card >= 0 else FA
     best = -(1 << 40)
     tied = 0
-    for t in range(N_TYPES):
-        if state[base + t] > 0:
-            s = retinue_score(state, params, seat, incoming, t)
-            if s > best:
-                best = s
-                tied = 0
-            if s == best:
-                tied += 1
+    for i in range(n):
+        s = retinue_score(state, params, seat, incoming, nth_type(state, seat, i))
+        state[S_GAINS + i] = s
+        if s > best:
+            best = s
+            tied = 0
+        if s == best:
+            tied += 1
     r = rng.randint(streams, stream, tied)
-    for t in range(N_TYPES):
-        if state[base + t] > 0 and retinue_score(state, params, seat, incoming, t) == best:
+    for i in range(n):
+        if state[S_GAINS + i] == best:
             if r == 0:
-                return t
+                return nth_type(state, seat, i)
             r -= 1
     return -1
 
@@ -586,30 +635,21 @@ A_CALL, A_EXCHANGE, A_ENLIST = 0, 1, 2
 def decide_action(state, params, policy, seat, streams):
     """A: (call, type, -) | (exchange, type, other seat) | (enlist, slot, -)."""
     players = params[P_PLAYERS]
-    base = S_RET + seat * N_TYPES
-    types = 0
-    for t in range(N_TYPES):
-        types += state[base + t] > 0
+    types = distinct_types(state, seat)
     stream = rng.POLICY + seat
     if policy == POLICY_RANDOM:
         r = rng.randint(streams, stream, types + types * (players - 1) + players)
-        if r < types or r < types * players:
-            kind = A_CALL if r < types else A_EXCHANGE
-            if kind == A_EXCHANGE:
-                r -= types
-                which, other = r // (players - 1), r % (players - 1)
-            else:
-                which, other = r, 0
-            for t in range(N_TYPES):
-                if state[base + t] > 0:
-                    if which == 0:
-                        return kind, t, (seat + 1 + other) % players
-                    which -= 1
+        if r < types:
+            return A_CALL, nth_type(state, seat, r), -1
+        if r < types * players:
+            r -= types
+            return A_EXCHANGE, nth_type(state, seat, r // (players - 1)), (seat + 1 + r % (players - 1)) % players
         return A_ENLIST, r - types * players, -1
     best = 0
     tied = 0
     for s in range(players):
         g = gain(state, params, seat, state[S_SQUARE + s])
+        state[S_GAINS + s] = g
         if g > best:
             best = g
             tied = 0
@@ -618,7 +658,7 @@ def decide_action(state, params, policy, seat, streams):
     if tied > 0:
         r = rng.randint(streams, stream, tied)
         for s in range(players):
-            if gain(state, params, seat, state[S_SQUARE + s]) == best:
+            if state[S_GAINS + s] == best:
                 if r == 0:
                     return A_ENLIST, s, -1
                 r -= 1
@@ -680,7 +720,7 @@ def decide_gift(state, params, policy, briber, streams, card):
 @njit(cache=True, nogil=True)
 def received(state, params, policies, seat, streams):
     """D: a seat got a new leprechaun; with the Wahlleiter free it may end the round."""
-    return state[S_FREE] == 1 and yes_no(streams, policies[seat], seat, ahead(state, params, seat))
+    return state[S_FREE] == 1 and wants_to_end(state, params, policies[seat], seat, streams)
 
 
 @njit(cache=True, nogil=True)
@@ -755,6 +795,7 @@ def enlist(state, params, policies, mover, slot, streams):
     gap = pick_type(state, params, policies[receiver], receiver, streams, card, card)
     state[S_RET + receiver * N_TYPES + card] += 1
     state[S_RET + receiver * N_TYPES + gap] -= 1
+    refresh(state, params, receiver)
     state[S_SQUARE + slot] = gap
     return received(state, params, policies, receiver, streams)
 
@@ -783,6 +824,7 @@ def play_move(state, params, policies, mover, streams):
         state[S_RET + mover * N_TYPES + a] -= 1
         push(state, 1 - state[S_DRAW_SIDE], a)
         state[S_RET + mover * N_TYPES + draw(state, params, streams)] += 1
+        refresh(state, params, mover)
         if received(state, params, policies, mover, streams):
             return True
     elif action == A_EXCHANGE:
@@ -791,12 +833,14 @@ def play_move(state, params, policies, mover, streams):
         state[S_RET + b * N_TYPES + reply] -= 1
         state[S_RET + mover * N_TYPES + reply] += 1
         state[S_RET + b * N_TYPES + a] += 1
+        refresh(state, params, mover)
+        refresh(state, params, b)
         if received(state, params, policies, b, streams) or received(state, params, policies, mover, streams):
             return True
     elif enlist(state, params, policies, mover, a, streams):
         return True
     square_event(state, params, mover, decide_square_event(state, policy, mover, streams), streams)
-    if state[S_FREE] == 0 and yes_no(streams, policy, mover, ahead(state, params, mover)):
+    if state[S_FREE] == 0 and wants_to_end(state, params, policy, mover, streams):
         state[S_FREE] = 1
     return False
 

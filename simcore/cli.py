@@ -36,21 +36,41 @@ def games_command():
         click.echo()
 
 
+def _draw_shipped(source, read, draw, unit):
+    """Print every shipped map of ``read()`` drawn by ``draw(name, art) -> (size, text)``."""
+    try:
+        shipped = {name: (description, *draw(name, art)) for name, (description, art) in read().items()}
+    except (OSError, ValueError, KeyError) as e:
+        _fail(f"cannot read {source}: {e}")
+    for name, (description, size, text) in shipped.items():
+        click.echo(f"{name}: {size} {unit}. {description}")
+        for line in text.splitlines():
+            click.echo("    " + line)
+        click.echo()
+
+
 @main.command("formations")
 def formations_command():
     """Draw every shipped Zwai formation with its name and cell count."""
     from simcore.games import zwai
 
-    try:
-        shipped = {name: (description, zwai.parse_formation(art, name))
-                   for name, (description, art) in zwai.shipped_formations().items()}
-    except (OSError, ValueError, KeyError) as e:
-        _fail(f"cannot read the formations of {zwai.FORMATIONS_FILE}: {e}")
-    for name, (description, cells) in shipped.items():
-        click.echo(f"{name}: {len(cells)} cells. {description}")
-        for line in zwai.draw_formation(cells).splitlines():
-            click.echo("    " + line)
-        click.echo()
+    def draw(name, art):
+        cells = zwai.parse_formation(art, name)
+        return len(cells), zwai.draw_formation(cells)
+
+    _draw_shipped(zwai.FORMATIONS_FILE, zwai.shipped_formations, draw, "cells")
+
+
+@main.command("yards")
+def yards_command():
+    """Draw every shipped skirmish yard with its name and size."""
+    from simcore.games import skirmish
+
+    def draw(name, art):
+        rows = skirmish.parse_yard(art, name)
+        return f"{len(rows[0])}x{len(rows)}", "\n".join(line.strip() for line in art.strip().splitlines())
+
+    _draw_shipped(skirmish.YARDS_FILE, skirmish.shipped_yards, draw, "paces")
 
 
 def _threads(n):

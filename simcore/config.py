@@ -128,6 +128,8 @@ def check_param(param, value):
         except ValueError as e:
             raise ConfigError(f"parameter {param.name} = {_short(value)}: {e}") from None
     kind = param.kind
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
     ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
     if ok and param.choices:
         ok = value in param.choices

@@ -23,6 +23,7 @@ MODULES = {
     "zwergen": "simcore.games.zwergen",
     "zwai": "simcore.games.zwai",
     "wichtel": "simcore.games.wichtel",
+    "skirmish": "simcore.games.skirmish",
 }
 
 
@@ -53,6 +54,8 @@ class Param:
             return "true or false"
         if self.kind is int:
             return f"an integer from {self.low} to {self.high}"
+        if self.kind is float:
+            return "a number"
         return f"a {self.kind.__name__}"
 
 

@@ -1,0 +1,803 @@
+"""The garden-gnome skirmish on a grid yard: 2 players, three scenarios.
+
+The rules as simulated, step by step and with the order of random draws, are
+in ``docs/skirmish.md``; the rulebook is ``garden-skirmish.rulebook.txt`` and
+the grid model is fixed by ``decisions.md``. One cell is one pace.
+
+The default yard (player 0's edge on top, player 1's at the bottom)::
+
+    0 0 0 0 0      <- player 0's gnomes start on its edge row
+    ........=........WW....       . grass 3   = path 4   * rough 2
+    ...***..=.......WWWW...       ~ shallow water 2   W deep water (drowns)
+    ........=........~~....
+    1 1 1 1 1      <- player 1's gnomes
+
+The state of one game is one flat ``int64`` array::
+
+    S_POS      [2 x MAX_GNOMES]   cell of each gnome, -1 when out of action
+    S_OUT_COL  [2 x MAX_GNOMES]   column where it was taken out (for its return)
+    S_BACK_NOW [2 x MAX_GNOMES]   came back this turn (may not move)
+    S_FLAG     [2 x MAX_GNOMES]   flag carried (0 or 1), -1 for none
+    S_FLAG_AT  [2]                cell of a dropped flag, -1 while carried
+    S_OCC      [MAX_CELLS]        0 empty, else player * MAX_GNOMES + gnome + 1
+    S_LOST     [2 x 4 x 3]        gnomes taken out per player, type and cause
+    S_THROWS, S_HITS [2], S_TURN, S_FIRST, S_WINNER, S_WIZARD_OUT [2]
+"""
+
+import math
+import tomllib
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from simcore import rng
+from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
+from simcore.games import GameType, Param, StateView, scalar_offsets
+
+MAX_SEATS = 2
+MAX_DIM = 32
+MAX_CELLS = MAX_DIM * MAX_DIM
+MAX_GNOMES = 16
+MAX_MOVE = 6                         # path 4 + fast cavalry 2
+O_SCORE = score_offset(MAX_SEATS)
+O_EXTRA = extra_offset(MAX_SEATS)
+
+FOOT, FAST, HEAVY, RANGED = range(4)
+TYPES = ("foot", "fast", "heavy", "ranged")
+MELEE, THROWN, DROWNED = range(3)
+CAUSES = ("melee", "ranged", "drowned")
+
+TERRAIN = "=.*~W"                    # path, grass, rough, shallow water, deep water
+PACES = np.array([4, 3, 2, 2, 2], np.int64)
+PACES.setflags(write=False)
+DEEP = 4
+
+LAST_MAN_STANDING, WIZARD_WAR, CAPTURE_THE_FLAG = range(3)
+SCENARIOS = ("last_man_standing", "wizard_war", "capture_the_flag")
+NO_WINNER, DRAW = -1, 2
+
+POLICY_RANDOM, POLICY_GREEDY = 0, 1
+
+YARDS_FILE = Path(__file__).resolve().parents[2] / "configs" / "yards.toml"
+
+# --- yards ----------------------------------------------------------------------
+
+
+def parse_yard(text, name="custom"):
+    """ASCII art -> rows of terrain codes; ValueError naming the yard when it is not a proper map."""
+    rows = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    bad = sorted({ch for line in rows for ch in line} - set(TERRAIN))
+    if bad:
+        raise ValueError(f"yard {name!r} has {''.join(bad)!r}; allowed: {' '.join(TERRAIN)} "
+                         "(path, grass, rough, shallow water, deep water)")
+    if not rows or len({len(line) for line in rows}) != 1:
+        raise ValueError(f"yard {name!r} has rows of different lengths; allowed: a rectangle")
+    height, width = len(rows), len(rows[0])
+    if not (4 <= height <= MAX_DIM and 4 <= width <= MAX_DIM):
+        raise ValueError(f"yard {name!r} is {width}x{height}; allowed: 4x4 to {MAX_DIM}x{MAX_DIM}")
+    return [[TERRAIN.index(ch) for ch in line] for line in rows]
+
+
+def shipped_yards():
+    """name -> (description, ASCII art) of ``configs/yards.toml``."""
+    with open(YARDS_FILE, "rb") as f:
+        table = tomllib.load(f)
+    return {name: (entry.get("description", ""), entry["cells"]) for name, entry in table.items()}
+
+
+def yard_art(value):
+    """The ASCII art of a yard parameter: a shipped name or art (art has more than one line)."""
+    if "\n" in value.strip():
+        return value
+    shipped = shipped_yards()
+    if value not in shipped:
+        raise ValueError(f"yard {value!r} is not shipped; allowed: {', '.join(shipped)} or ASCII art of "
+                         f"the terrain letters {' '.join(TERRAIN)}")
+    return shipped[value][1]
+
+
+def start_columns(width, gnomes):
+    """Gnome k of either player starts in column c0 + k of its edge row, a centred block."""
+    c0 = (width - gnomes) // 2
+    return [c0 + k for k in range(gnomes)]
+
+
+def _check_yard(value):
+    if not isinstance(value, str):
+        raise ValueError("not allowed; allowed: a yard name or ASCII art of the terrain letters = . * ~ W")
+    art = yard_art(value)
+    parse_yard(art, value if art is not value else "custom")
+    if art is not value:
+        return value
+    return "\n".join(line.strip() for line in value.strip().splitlines() if line.strip())
+
+
+def army_types(values):
+    return [FOOT] * values["army.foot"] + [FAST] * values["army.fast"] + [HEAVY] * values["army.heavy"] + \
+        [RANGED] * values["army.ranged"]
+
+
+GAME = GameType(
+    name="skirmish",
+    long_name="Garden-gnome skirmish (on a grid yard)",
+    rulebook="garden-skirmish.rulebook.txt",
+    player_counts=(2,),
+    policies=("random", "greedy"),
+    summary="Two gnome armies fight on a yard: last man standing, wizard war or capture the flag.",
+    params=(
+        Param("players", 2, "players (rulebook: 2)", choices=(2,)),
+        Param("scenario", "last_man_standing", "scenario (rulebook)", choices=SCENARIOS),
+        Param("max_turns", 500, "a game still running after this many turns is a timeout", 1, 100_000),
+        Param("yard", "default", "the yard: a name from configs/yards.toml or ASCII art, 1 cell = 1 pace",
+              validator=_check_yard, allowed_text=f"a rectangle of = . * ~ W, 4x4 to {MAX_DIM}x{MAX_DIM}"),
+        Param("army.foot", 2, "foot gnomes per player (decisions: Armies)", 0, 12),
+        Param("army.fast", 1, "fast cavalry (rulebook: at most 1)", 0, 1),
+        Param("army.heavy", 1, "heavy cavalry (rulebook: at most 1)", 0, 1),
+        Param("army.ranged", 1, "ranged gnomes, the wizard of wizard_war (rulebook: at most 1)", 0, 1),
+        Param("max_range", 10, "paces a ranged gnome can throw (decisions)", 1, 64),
+        Param("hit_p0", 0.9, "hit probability at distance 0 (decisions)"),
+        Param("hit_scale", 6.0, "paces over which the hit probability falls by 1/e (decisions)"),
+        Param("ace_high", False, "the ace counts 5 in melee instead of 1 (decisions)"),
+    ),
+)
+
+EXTRA_COLUMNS = (
+    ("draw", "bool", "the game ended with no winner (both sides out at once)"),
+    ("wizard_out_{seat}", "bool", "wizard_war: seat i's wizard is out of action at the end"),
+    ("flags_{seat}", "int", "capture_the_flag: flags carried by seat i's gnomes at the end"),
+    *((f"lost_{t}_{{seat}}", "int", f"times a {t} gnome of seat i was taken out") for t in TYPES),
+    *((f"out_by_{c}_{{seat}}", "int", f"gnomes of seat i taken out by {c}") for c in CAUSES),
+    ("throws_{seat}", "int", "ranged throws of seat i"),
+    ("hits_{seat}", "int", "ranged hits of seat i"),
+)
+
+P_WIDTH, P_HEIGHT, P_SCENARIO, P_MAX_TURNS, P_MAX_RANGE, P_ACE_HIGH, P_GNOMES = range(7)
+P_HIT_P0, P_HIT_SCALE = 7, 8          # float64 bit patterns (read through params.view(np.float64))
+P_TYPES = 9                           # MAX_GNOMES gnome types of each player's army
+P_YARD = P_TYPES + MAX_GNOMES          # MAX_CELLS terrain codes, row-major
+N_PARAMS = P_YARD + MAX_CELLS
+
+
+def check(values):
+    for name in ("hit_p0", "hit_scale"):
+        v = values[name]
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise ValueError(f"parameter {name} = {v!r} is not allowed; allowed: a number")
+    if not 0 <= values["hit_p0"] <= 1:
+        raise ValueError(f"parameter hit_p0 = {values['hit_p0']} is not allowed; allowed: 0 to 1")
+    if not values["hit_scale"] > 0:
+        raise ValueError(f"parameter hit_scale = {values['hit_scale']} is not allowed; allowed: above 0")
+    yard = parse_yard(yard_art(values["yard"]))
+    n = len(army_types(values))
+    if n == 0:
+        raise ValueError("the army is empty; allowed: at least one gnome")
+    if values["scenario"] == "wizard_war" and values["army.ranged"] != 1:
+        raise ValueError("wizard_war needs a wizard: army.ranged = 1")
+    width = len(yard[0])
+    if n > width:
+        raise ValueError(f"the yard is {width} wide, the army of {n} gnomes does not fit on an edge row; "
+                         f"allowed: a yard at least {n} wide")
+    for row in (0, len(yard) - 1):
+        for c in start_columns(width, n):
+            if yard[row][c] == DEEP:
+                raise ValueError(f"the yard has deep water at start cell (row {row}, column {c}); allowed: "
+                                 "no deep water where gnomes start")
+
+
+def params_array(values):
+    yard = parse_yard(yard_art(values["yard"]))
+    types = army_types(values)
+    p = np.zeros(N_PARAMS, np.int64)
+    p[P_WIDTH] = len(yard[0])
+    p[P_HEIGHT] = len(yard)
+    p[P_SCENARIO] = SCENARIOS.index(values["scenario"])
+    p[P_MAX_TURNS] = values["max_turns"]
+    p[P_MAX_RANGE] = values["max_range"]
+    p[P_ACE_HIGH] = values["ace_high"]
+    p[P_GNOMES] = len(types)
+    floats = p.view(np.float64)
+    floats[P_HIT_P0] = float(values["hit_p0"])
+    floats[P_HIT_SCALE] = float(values["hit_scale"])
+    p[P_TYPES:P_TYPES + len(types)] = types
+    for r, row in enumerate(yard):
+        for c, code in enumerate(row):
+            p[P_YARD + r * len(row) + c] = code
+    return p
+
+
+# --- state layout -------------------------------------------------------------
+
+S_POS = 0
+S_OUT_COL = S_POS + 2 * MAX_GNOMES
+S_BACK_NOW = S_OUT_COL + 2 * MAX_GNOMES
+S_FLAG = S_BACK_NOW + 2 * MAX_GNOMES
+S_FLAG_AT = S_FLAG + 2 * MAX_GNOMES
+S_OCC = S_FLAG_AT + 2
+S_LOST = S_OCC + MAX_CELLS           # player * 12 + type * 3 + cause
+S_THROWS = S_LOST + 2 * 4 * 3
+S_HITS = S_THROWS + 2
+S_WIZARD_OUT = S_HITS + 2
+S_TURN = S_WIZARD_OUT + 2
+S_FIRST = S_TURN + 1
+S_WINNER = S_FIRST + 1              # -1 none yet, 0 / 1, 2 draw
+S_SCRATCH = S_WINNER + 1            # cells, fights, deck: 3 x MAX_CELLS
+STATE_SIZE = S_SCRATCH + 3 * MAX_CELLS
+
+
+class View(StateView):
+    """Named views into one flat state array."""
+
+    offsets = scalar_offsets(globals())
+
+    def __init__(self, state):
+        super().__init__(state)
+        self.pos = state[S_POS:S_OUT_COL].reshape(2, MAX_GNOMES)
+        self.flag = state[S_FLAG:S_FLAG_AT].reshape(2, MAX_GNOMES)
+        self.flag_at = state[S_FLAG_AT:S_OCC]
+        self.occ = state[S_OCC:S_LOST]
+        self.lost = state[S_LOST:S_THROWS].reshape(2, 4, 3)
+
+
+def new_state():
+    return np.zeros(STATE_SIZE, np.int64)
+
+
+# --- geometry -------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def cheb(params, a, b):
+    w = params[P_WIDTH]
+    return max(abs(a // w - b // w), abs(a % w - b % w))
+
+
+@njit(cache=True, nogil=True)
+def dist(params, a, b):
+    w = params[P_WIDTH]
+    dr = a // w - b // w
+    dc = a % w - b % w
+    return math.sqrt(dr * dr + dc * dc)
+
+
+@njit(cache=True, nogil=True)
+def line_pace(params, a, b):
+    """Smallest pace number of the terrain on the Bresenham line a -> b (rulebook: 'use the lowest movement
+    number for the different types of terrain')."""
+    w = params[P_WIDTH]
+    r0, c0, r1, c1 = a // w, a % w, b // w, b % w
+    dr, dc = abs(r1 - r0), abs(c1 - c0)
+    sr = 1 if r0 < r1 else -1
+    sc = 1 if c0 < c1 else -1
+    err = dc - dr
+    r, c = r0, c0
+    pace = 99
+    while True:
+        pace = min(pace, PACES[params[P_YARD + r * w + c]])
+        if r == r1 and c == c1:
+            return pace
+        e2 = 2 * err
+        if e2 > -dr:
+            err -= dr
+            c += sc
+        if e2 < dc:
+            err += dc
+            r += sr
+
+
+@njit(cache=True, nogil=True)
+def gnome_type(params, k):
+    return params[P_TYPES + k]
+
+
+@njit(cache=True, nogil=True)
+def reachable(state, params, player, k, cells):
+    """Fill ``cells`` with the free cells gnome (player, k) can move to, row-major; return how many."""
+    w, h = params[P_WIDTH], params[P_HEIGHT]
+    a = state[S_POS + player * MAX_GNOMES + k]
+    bonus = 2 if gnome_type(params, k) == FAST else 0
+    ar, ac = a // w, a % w
+    n = 0
+    for r in range(max(0, ar - MAX_MOVE), min(h, ar + MAX_MOVE + 1)):
+        for c in range(max(0, ac - MAX_MOVE), min(w, ac + MAX_MOVE + 1)):
+            b = r * w + c
+            if b == a or state[S_OCC + b] != 0:
+                continue
+            if max(abs(r - ar), abs(c - ac)) <= line_pace(params, a, b) + bonus:
+                cells[n] = b
+                n += 1
+    return n
+
+
+# --- taking gnomes out, flags -----------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def take_out(state, params, player, k, cause):
+    i = player * MAX_GNOMES + k
+    cell = state[S_POS + i]
+    state[S_OCC + cell] = 0
+    state[S_POS + i] = -1
+    state[S_OUT_COL + i] = cell % params[P_WIDTH]
+    state[S_LOST + player * 12 + gnome_type(params, k) * 3 + cause] += 1
+    if params[P_SCENARIO] == WIZARD_WAR and gnome_type(params, k) == RANGED:
+        state[S_WIZARD_OUT + player] = 1
+    f = state[S_FLAG + i]
+    if f >= 0:   # a carried flag is dropped where the gnome stood (melee may hand it on instead)
+        state[S_FLAG + i] = -1
+        state[S_FLAG_AT + f] = cell
+
+
+@njit(cache=True, nogil=True)
+def place(state, player, k, cell):
+    state[S_POS + player * MAX_GNOMES + k] = cell
+    state[S_OCC + cell] = player * MAX_GNOMES + k + 1
+
+
+@njit(cache=True, nogil=True)
+def in_action(state, player, k):
+    return state[S_POS + player * MAX_GNOMES + k] >= 0
+
+
+# --- setup --------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def setup(state, params, streams):
+    state[:] = 0
+    state[S_FLAG:S_FLAG + 2 * MAX_GNOMES] = -1
+    state[S_FLAG_AT] = -1
+    state[S_FLAG_AT + 1] = -1
+    state[S_WINNER] = NO_WINNER
+    w, h, n = params[P_WIDTH], params[P_HEIGHT], params[P_GNOMES]
+    for k in range(MAX_GNOMES):
+        state[S_POS + k] = -1
+        state[S_POS + MAX_GNOMES + k] = -1
+    c0 = (w - n) // 2
+    for k in range(n):
+        place(state, 0, k, c0 + k)
+        place(state, 1, k, (h - 1) * w + c0 + k)
+    if params[P_SCENARIO] == CAPTURE_THE_FLAG:
+        state[S_FLAG + 0] = 0
+        state[S_FLAG + MAX_GNOMES] = 1
+    state[S_FIRST] = rng.randint(streams, rng.DICE, 2)   # 'randomly determine who goes first'
+
+
+# --- ranged attack ------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def ranged_gnome(params):
+    for k in range(params[P_GNOMES]):
+        if gnome_type(params, k) == RANGED:
+            return k
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def target_value(state, params, enemy, k):
+    if state[S_FLAG + enemy * MAX_GNOMES + k] >= 0:
+        return 5
+    t = gnome_type(params, k)
+    return 3 if t == HEAVY else (1 if t == FOOT else 2)
+
+
+@njit(cache=True, nogil=True)
+def hit_probability(params, d):
+    floats = params.view(np.float64)
+    return floats[P_HIT_P0] * math.exp(-d / floats[P_HIT_SCALE])
+
+
+@njit(cache=True, nogil=True)
+def ranged_attack(state, params, policy, player, streams):
+    """Rulebook: 'A ranged combat gnome ... may make a ranged attack at the start of your turn.'"""
+    k = ranged_gnome(params)
+    if k < 0 or not in_action(state, player, k):
+        return
+    me = state[S_POS + player * MAX_GNOMES + k]
+    enemy = 1 - player
+    n = 0
+    best = -1
+    best_value = -1
+    best_p = -1.0
+    for j in range(params[P_GNOMES]):
+        cell = state[S_POS + enemy * MAX_GNOMES + j]
+        if cell < 0 or dist(params, me, cell) > params[P_MAX_RANGE]:
+            continue
+        if params[P_SCENARIO] == WIZARD_WAR and gnome_type(params, j) == RANGED:
+            continue                                   # the wizard is immune to ranged attacks
+        n += 1
+        v = target_value(state, params, enemy, j)
+        p = hit_probability(params, dist(params, me, cell))
+        if v > best_value or (v == best_value and p > best_p):
+            best, best_value, best_p = j, v, p
+    if n == 0:
+        return
+    target = best
+    if policy == POLICY_RANDOM:
+        r = rng.randint(streams, rng.POLICY + player, n)
+        for j in range(params[P_GNOMES]):
+            cell = state[S_POS + enemy * MAX_GNOMES + j]
+            if cell < 0 or dist(params, me, cell) > params[P_MAX_RANGE]:
+                continue
+            if params[P_SCENARIO] == WIZARD_WAR and gnome_type(params, j) == RANGED:
+                continue
+            if r == 0:
+                target = j
+                break
+            r -= 1
+    state[S_THROWS + player] += 1
+    cell = state[S_POS + enemy * MAX_GNOMES + target]
+    if rng.uniform(streams, rng.DICE) < hit_probability(params, dist(params, me, cell)):
+        state[S_HITS + player] += 1
+        take_out(state, params, enemy, target, THROWN)
+
+
+# --- movement -----------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def return_gnomes(state, params, player):
+    """Wizard war, capture the flag: gnomes out of action come back to their owner's edge row."""
+    w, n = params[P_WIDTH], params[P_GNOMES]
+    edge = 0 if player == 0 else (params[P_HEIGHT] - 1) * w
+    for k in range(n):
+        i = player * MAX_GNOMES + k
+        if state[S_POS + i] >= 0 or (params[P_SCENARIO] == WIZARD_WAR and gnome_type(params, k) == RANGED):
+            continue
+        best = -1
+        for c in range(w):
+            if state[S_OCC + edge + c] == 0 and (best < 0 or abs(c - state[S_OUT_COL + i]) <
+                                                  abs(best - state[S_OUT_COL + i])):
+                best = c
+        if best >= 0:
+            place(state, player, k, edge + best)
+            state[S_BACK_NOW + i] = 1
+
+
+@njit(cache=True, nogil=True)
+def goal_distance(state, params, player, k, cell):
+    """Greedy: distance from ``cell`` to the gnome's goal for the scenario (0 when there is none)."""
+    w = params[P_WIDTH]
+    enemy = 1 - player
+    scenario = params[P_SCENARIO]
+    if scenario == CAPTURE_THE_FLAG and state[S_FLAG + player * MAX_GNOMES + k] >= 0:
+        edge_row = 0 if player == 0 else params[P_HEIGHT] - 1
+        return abs(cell // w - edge_row)
+    best = 1 << 30
+    if gnome_type(params, k) != RANGED:
+        if scenario == WIZARD_WAR:
+            wizard = ranged_gnome(params)
+            at = state[S_POS + enemy * MAX_GNOMES + wizard]
+            if at >= 0:
+                return cheb(params, cell, at)
+        elif scenario == CAPTURE_THE_FLAG:
+            for f in range(2):
+                if state[S_FLAG_AT + f] >= 0:
+                    best = min(best, cheb(params, cell, state[S_FLAG_AT + f]))
+            for j in range(params[P_GNOMES]):
+                at = state[S_POS + enemy * MAX_GNOMES + j]
+                if at >= 0 and state[S_FLAG + enemy * MAX_GNOMES + j] >= 0:
+                    best = min(best, cheb(params, cell, at))
+            if best < (1 << 30):
+                return best
+    for j in range(params[P_GNOMES]):
+        at = state[S_POS + enemy * MAX_GNOMES + j]
+        if at >= 0:
+            best = min(best, cheb(params, cell, at))
+    return best if best < (1 << 30) else 0
+
+
+@njit(cache=True, nogil=True)
+def contact_penalty(state, params, player, k, cell):
+    """Greedy: 1000 for ending next to an enemy where its side does not outnumber them."""
+    enemy = 1 - player
+    touching = False
+    own = 1
+    foes = 0
+    for j in range(params[P_GNOMES]):
+        at = state[S_POS + enemy * MAX_GNOMES + j]
+        if at >= 0:
+            d = cheb(params, cell, at)
+            touching = touching or d == 1
+            foes += d <= 2
+        at = state[S_POS + player * MAX_GNOMES + j]
+        if j != k and at >= 0 and cheb(params, cell, at) <= 2:
+            own += 1
+    if not touching:
+        return 0
+    t = gnome_type(params, k)
+    if t == HEAVY or (t != RANGED and own > foes):
+        return 0
+    return 1000
+
+
+@njit(cache=True, nogil=True)
+def greedy_score(state, params, player, k, cell):
+    return -10 * goal_distance(state, params, player, k, cell) - contact_penalty(state, params, player, k, cell)
+
+
+@njit(cache=True, nogil=True)
+def choose_move(state, params, policy, player, k, cells, streams):
+    """A gnome's destination: its own cell (stay) or a reachable cell."""
+    here = state[S_POS + player * MAX_GNOMES + k]
+    n = reachable(state, params, player, k, cells)
+    stream = rng.POLICY + player
+    if policy == POLICY_RANDOM:
+        i = rng.randint(streams, stream, n + 1)
+        return here if i == 0 else cells[i - 1]
+    best = greedy_score(state, params, player, k, here)
+    tied = 1
+    for i in range(n):
+        if params[P_YARD + cells[i]] == DEEP:
+            continue                                   # greedy never walks into deep water
+        s = greedy_score(state, params, player, k, cells[i])
+        cells[MAX_CELLS + i] = s
+        if s > best:
+            best = s
+            tied = 0
+        if s == best:
+            tied += 1
+    r = rng.randint(streams, stream, tied)
+    if greedy_score(state, params, player, k, here) == best:
+        if r == 0:
+            return here
+        r -= 1
+    for i in range(n):
+        if params[P_YARD + cells[i]] != DEEP and cells[MAX_CELLS + i] == best:
+            if r == 0:
+                return cells[i]
+            r -= 1
+    return here
+
+
+@njit(cache=True, nogil=True)
+def movement(state, params, policy, player, streams, cells):
+    """Rulebook: 'you may move 1 or more of your gnomes'; returns first, then every gnome in order."""
+    n = params[P_GNOMES]
+    for k in range(n):
+        state[S_BACK_NOW + player * MAX_GNOMES + k] = 0
+    if params[P_SCENARIO] != LAST_MAN_STANDING:
+        return_gnomes(state, params, player)
+    for k in range(n):
+        i = player * MAX_GNOMES + k
+        if state[S_POS + i] < 0 or state[S_BACK_NOW + i] == 1:
+            continue
+        to = choose_move(state, params, policy, player, k, cells, streams)
+        if to != state[S_POS + i]:
+            state[S_OCC + state[S_POS + i]] = 0
+            place(state, player, k, to)
+        if params[P_YARD + to] == DEEP:
+            take_out(state, params, player, k, DROWNED)   # 'the gnome drowns and is out of action'
+    if params[P_SCENARIO] == CAPTURE_THE_FLAG:
+        pick_up_flags(state, params, player)
+
+
+@njit(cache=True, nogil=True)
+def pick_up_flags(state, params, player):
+    """A gnome without a flag that stands on a dropped flag picks it up (decisions: capture_the_flag)."""
+    for k in range(params[P_GNOMES]):
+        i = player * MAX_GNOMES + k
+        for f in range(2):
+            if state[S_POS + i] >= 0 and state[S_FLAG + i] < 0 and state[S_FLAG_AT + f] == state[S_POS + i]:
+                state[S_FLAG + i] = f
+                state[S_FLAG_AT + f] = -1
+
+
+# --- melee ------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def best_card(state, params, streams, count):
+    """Shuffle a fresh 16-card deck (A, 2, 3, 4 in four suits) and return the best of ``count`` drawn."""
+    deck = S_SCRATCH + 2 * MAX_CELLS
+    for i in range(16):
+        state[deck + i] = i // 4 + 1
+    rng.shuffle(streams, rng.DECK, state[deck:deck + 16], 16)
+    best = 0
+    for i in range(min(count, 16)):
+        card = state[deck + 15 - i]
+        if card == 1 and params[P_ACE_HIGH] == 1:
+            card = 5
+        best = max(best, card)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def melee(state, params, streams):
+    """Rulebook: 'At the end of your turn if any of your gnomes are in contact with enemy gnomes a fight takes
+    place.' Fights are groups linked by enemy contacts, resolved by their lowest cell."""
+    n = params[P_GNOMES]
+    fight = S_SCRATCH                 # fight number per gnome slot (player * MAX_GNOMES + k), -1 none
+    for i in range(2 * MAX_GNOMES):
+        state[fight + i] = -1
+    stack = S_SCRATCH + MAX_CELLS
+    fights = 0
+    # label the fights: a flood fill over contacts between enemies, started from cells in row-major order
+    for cell in range(params[P_WIDTH] * params[P_HEIGHT]):
+        o = state[S_OCC + cell]
+        if o == 0 or state[fight + o - 1] >= 0 or not has_enemy_contact(state, params, o - 1):
+            continue
+        state[fight + o - 1] = fights
+        top = 1
+        state[stack] = o - 1
+        while top > 0:
+            top -= 1
+            g = state[stack + top]
+            p = g // MAX_GNOMES
+            for j in range(n):
+                h = (1 - p) * MAX_GNOMES + j
+                if state[S_POS + h] >= 0 and state[fight + h] < 0 and \
+                        cheb(params, state[S_POS + g], state[S_POS + h]) == 1:
+                    state[fight + h] = fights
+                    state[stack + top] = h
+                    top += 1
+        fights += 1
+    for f in range(fights):
+        resolve_fight(state, params, streams, f)
+
+
+@njit(cache=True, nogil=True)
+def has_enemy_contact(state, params, g):
+    p = g // MAX_GNOMES
+    for j in range(params[P_GNOMES]):
+        h = (1 - p) * MAX_GNOMES + j
+        if state[S_POS + h] >= 0 and cheb(params, state[S_POS + g], state[S_POS + h]) == 1:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def resolve_fight(state, params, streams, f):
+    """Highest card wins; heavy cavalry wins ties; both heavy: both out; neither: nothing."""
+    n = params[P_GNOMES]
+    fight = S_SCRATCH
+    size0 = 0
+    size1 = 0
+    heavy0 = False
+    heavy1 = False
+    for k in range(n):
+        if state[fight + k] == f:
+            size0 += 1
+            heavy0 = heavy0 or gnome_type(params, k) == HEAVY
+        if state[fight + MAX_GNOMES + k] == f:
+            size1 += 1
+            heavy1 = heavy1 or gnome_type(params, k) == HEAVY
+    card0 = best_card(state, params, streams, size0)
+    card1 = best_card(state, params, streams, size1)
+    lose0 = card0 < card1 or (card0 == card1 and heavy1 and not heavy0) or (card0 == card1 and heavy0 and heavy1)
+    lose1 = card1 < card0 or (card0 == card1 and heavy0 and not heavy1) or (card0 == card1 and heavy0 and heavy1)
+    for loser, lost in ((0, lose0), (1, lose1)):
+        if not lost:
+            continue
+        for k in range(n):
+            i = loser * MAX_GNOMES + k
+            if state[fight + i] != f or state[S_POS + i] < 0:
+                continue
+            flag = state[S_FLAG + i]
+            if flag >= 0 and not (lose0 and lose1):
+                # 'that flag is transferred to one of the winning gnomes in that combat'
+                for j in range(n):
+                    h = (1 - loser) * MAX_GNOMES + j
+                    if state[fight + h] == f and state[S_POS + h] >= 0 and state[S_FLAG + h] < 0:
+                        state[S_FLAG + h] = flag
+                        state[S_FLAG + i] = -1
+                        break
+            take_out(state, params, loser, k, MELEE)
+
+
+# --- winning, a whole game ------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def alive(state, params, player):
+    count = 0
+    for k in range(params[P_GNOMES]):
+        count += state[S_POS + player * MAX_GNOMES + k] >= 0
+    return count
+
+
+@njit(cache=True, nogil=True)
+def holds_both_flags_home(state, params, player):
+    """Capture the flag: both flags carried by the player's gnomes standing on its own edge row."""
+    edge_row = 0 if player == 0 else params[P_HEIGHT] - 1
+    held = 0
+    for k in range(params[P_GNOMES]):
+        i = player * MAX_GNOMES + k
+        if state[S_POS + i] >= 0 and state[S_FLAG + i] >= 0:
+            if state[S_POS + i] // params[P_WIDTH] != edge_row:
+                return False
+            held += 1
+    return held == 2
+
+
+@njit(cache=True, nogil=True)
+def check_win(state, params, player):
+    """Set S_WINNER if the scenario's objective is met (docs/skirmish.md: Win check)."""
+    scenario = params[P_SCENARIO]
+    if scenario == LAST_MAN_STANDING:
+        a, b = alive(state, params, 0), alive(state, params, 1)
+        if a == 0 and b == 0:
+            state[S_WINNER] = DRAW
+        elif a == 0 or b == 0:
+            state[S_WINNER] = 0 if b == 0 else 1
+    elif scenario == WIZARD_WAR:
+        out0, out1 = state[S_WIZARD_OUT], state[S_WIZARD_OUT + 1]
+        if out0 == 1 and out1 == 1:
+            state[S_WINNER] = DRAW
+        elif out0 == 1 or out1 == 1:
+            state[S_WINNER] = 1 if out0 == 1 else 0
+    else:
+        for p in (player, 1 - player):
+            if state[S_WINNER] == NO_WINNER and holds_both_flags_home(state, params, p):
+                state[S_WINNER] = p
+    return state[S_WINNER] != NO_WINNER
+
+
+@njit(cache=True, nogil=True)
+def play_turn(state, params, policies, player, streams, cells):
+    """Ranged attack, movement, melee (rulebook: Playing the Game). Returns True when the game is decided."""
+    ranged_attack(state, params, policies[player], player, streams)
+    if check_win(state, params, player):
+        return True
+    movement(state, params, policies[player], player, streams, cells)
+    if check_win(state, params, player):
+        return True
+    melee(state, params, streams)
+    return check_win(state, params, player)
+
+
+@njit(cache=True, nogil=True)
+def play_game(params, policies, seed, game_index, state, streams, cells, row):
+    rng.seed_streams(streams, seed, game_index)
+    setup(state, params, streams)
+    player = state[S_FIRST]
+    over = False
+    while not over and state[S_TURN] < params[P_MAX_TURNS]:
+        over = play_turn(state, params, policies, player, streams, cells)
+        state[S_TURN] += 1
+        player = 1 - player
+    write_row(state, params, row)
+
+
+@njit(cache=True, nogil=True)
+def write_row(state, params, row):
+    winner = state[S_WINNER]
+    row[O_FIRST_SEAT] = state[S_FIRST]
+    row[O_N_TURNS] = state[S_TURN]
+    row[O_TIMEOUT] = winner == NO_WINNER
+    x = O_EXTRA
+    row[x] = winner == DRAW
+    for p in range(2):
+        row[O_WIN + p] = winner == p
+        row[O_SCORE + p] = alive(state, params, p)
+        row[x + 1 + p] = state[S_WIZARD_OUT + p]
+        flags = 0
+        for k in range(params[P_GNOMES]):
+            flags += state[S_FLAG + p * MAX_GNOMES + k] >= 0 and state[S_POS + p * MAX_GNOMES + k] >= 0
+        row[x + 3 + p] = flags
+        for t in range(4):
+            lost = 0
+            for cause in range(3):
+                lost += state[S_LOST + p * 12 + t * 3 + cause]
+            row[x + 5 + 2 * t + p] = lost
+        for cause in range(3):
+            total = 0
+            for t in range(4):
+                total += state[S_LOST + p * 12 + t * 3 + cause]
+            row[x + 13 + 2 * cause + p] = total
+        row[x + 19 + p] = state[S_THROWS + p]
+        row[x + 21 + p] = state[S_HITS + p]
+
+
+@njit(cache=True, parallel=True)
+def run_batch(params, policies, seed, start, out):
+    """Games ``start .. start+len(out)-1``, chunk by chunk over all threads."""
+    n = out.shape[0]
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    for chunk in prange(n_chunks):
+        state = np.zeros(STATE_SIZE, np.int64)
+        streams = np.zeros(rng.N_STREAMS, np.uint64)
+        cells = np.zeros(2 * MAX_CELLS, np.int64)
+        for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            play_game(params, policies, seed, start + g, state, streams, cells, out[g])

@@ -4,6 +4,7 @@ RB = garden-skirmish.rulebook.txt, DEC = decisions.md (Garden-gnome skirmish), S
 """
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -300,3 +301,43 @@ def test_games_end_or_time_out_and_gnomes_never_share_a_cell(scenario, policy):
     rows = engine.run(run.module, run.params_array(), run.policies_array(), 4, 300)
     decided = rows[:, engine.O_WIN:engine.O_WIN + 2].sum(axis=1) + rows[:, engine.extra_offset(s.MAX_SEATS)]
     assert np.all((decided == 1) ^ (rows[:, engine.O_TIMEOUT] == 1))
+
+
+@pytest.mark.parametrize("yard, message", [
+    ("....\n..x.\n....\n....", "yard 'custom' has 'x'; allowed: = . * ~ W"),
+    ("....\n...\n....\n....", "yard 'custom' has rows of different lengths"),
+    ("....\n....", "yard 'custom' is 4x2; allowed: 4x4 to 32x32"),
+    ("....\n....\n....\n....", "the army of 5 gnomes does not fit"),
+    ("WWWWWWWWWW\n..........\n..........\n..........", "deep water at start cell (row 0, column 2)"),
+    ("backyard", "yard 'backyard' is not shipped; allowed: default, lawn, hedges, stream"),
+])
+def test_bad_yards_are_rejected_with_a_clear_message(yard, message):
+    """Issue: 'A map with an unknown letter, ragged rows, no room for the armies, or deep water where gnomes
+    must start is rejected with a clear message.'"""
+    with pytest.raises(cfg.ConfigError, match=re.escape(message)):
+        cfg.resolve("skirmish", sets=[("yard", yard)])
+
+
+def test_own_yard_in_a_config_runs_without_code_change(cli, tmp_path):
+    config = tmp_path / "mine.toml"
+    config.write_text('game = "skirmish"\n[params]\nscenario = "capture_the_flag"\nyard = """\n'
+                      + "\n".join(["=" * 10, "." * 10, "..~~~~~~..", ".*..WW..*.", "..~~~~~~..", "." * 10,
+                                   "=" * 10]) + '\n"""\n')
+    out = tmp_path / "mine.parquet"
+    done = cli("run", "skirmish", "--config", config, "--games", "300", "--policy", "greedy", "--out", out,
+               "--quiet")
+    assert done.returncode == 0, done.stderr
+    import pyarrow.parquet as pq
+    table = pq.read_table(out)
+    assert table.num_rows == 300 and "=========" in table.schema.metadata[b"simcore.config"].decode()
+
+
+def test_shipped_yards(cli):
+    """Issue: 'at least four shipped maps (open lawn, the default with path, rough and pond, a garden with hedges
+    of rough ground, a yard split by a stream with one path across)'."""
+    shipped = s.shipped_yards()
+    assert {"default", "lawn", "hedges", "stream"} <= set(shipped)
+    for name in shipped:
+        cfg.resolve("skirmish", sets=[("yard", name)])            # each is a valid yard for the default army
+    done = cli("yards")
+    assert done.returncode == 0 and all(f"{name}: " in done.stdout for name in shipped)

@@ -156,7 +156,9 @@ P_WIDTH, P_HEIGHT, P_SCENARIO, P_MAX_TURNS, P_MAX_RANGE, P_ACE_HIGH, P_GNOMES = 
 P_HIT_P0, P_HIT_SCALE = 7, 8          # float64 bit patterns (read through params.view(np.float64))
 P_TYPES = 9                           # MAX_GNOMES gnome types of each player's army
 P_YARD = P_TYPES + MAX_GNOMES          # MAX_CELLS terrain codes, row-major
-N_PARAMS = P_YARD + MAX_CELLS
+SPAN = 2 * MAX_MOVE + 1
+P_LINES = P_YARD + MAX_CELLS           # allowance of the line from cell a by (dr, dc): a * SPAN² + ...
+N_PARAMS = P_LINES + MAX_CELLS * SPAN * SPAN
 
 
 def check(values):
@@ -203,6 +205,7 @@ def params_array(values):
     for r, row in enumerate(yard):
         for c, code in enumerate(row):
             p[P_YARD + r * len(row) + c] = code
+    fill_line_table(p)
     return p
 
 
@@ -286,6 +289,20 @@ def line_pace(params, a, b):
 
 
 @njit(cache=True, nogil=True)
+def fill_line_table(params):
+    """The smallest pace on the line from every cell to every cell within MAX_MOVE, computed once per yard."""
+    w, h = params[P_WIDTH], params[P_HEIGHT]
+    for a in range(w * h):
+        ar, ac = a // w, a % w
+        for dr in range(-MAX_MOVE, MAX_MOVE + 1):
+            for dc in range(-MAX_MOVE, MAX_MOVE + 1):
+                r, c = ar + dr, ac + dc
+                if 0 <= r < h and 0 <= c < w:
+                    params[P_LINES + a * SPAN * SPAN + (dr + MAX_MOVE) * SPAN + dc + MAX_MOVE] = \
+                        line_pace(params, a, r * w + c)
+
+
+@njit(cache=True, nogil=True)
 def gnome_type(params, k):
     return params[P_TYPES + k]
 
@@ -303,7 +320,8 @@ def reachable(state, params, player, k, cells):
             b = r * w + c
             if b == a or state[S_OCC + b] != 0:
                 continue
-            if max(abs(r - ar), abs(c - ac)) <= line_pace(params, a, b) + bonus:
+            d = max(abs(r - ar), abs(c - ac)) - bonus
+            if d <= params[P_LINES + a * SPAN * SPAN + (r - ar + MAX_MOVE) * SPAN + c - ac + MAX_MOVE]:
                 cells[n] = b
                 n += 1
     return n
@@ -612,15 +630,26 @@ def melee(state, params, streams):
     for i in range(2 * MAX_GNOMES):
         state[fight + i] = -1
     stack = S_SCRATCH + MAX_CELLS
+    order = S_SCRATCH + MAX_CELLS + 2 * MAX_GNOMES
+    # the gnomes touching an enemy, by cell (insertion sort: a few dozen at most)
+    m = 0
+    for g in range(2 * MAX_GNOMES):
+        if g % MAX_GNOMES < n and state[S_POS + g] >= 0 and has_enemy_contact(state, params, g):
+            j = m
+            while j > 0 and state[S_POS + state[order + j - 1]] > state[S_POS + g]:
+                state[order + j] = state[order + j - 1]
+                j -= 1
+            state[order + j] = g
+            m += 1
     fights = 0
-    # label the fights: a flood fill over contacts between enemies, started from cells in row-major order
-    for cell in range(params[P_WIDTH] * params[P_HEIGHT]):
-        o = state[S_OCC + cell]
-        if o == 0 or state[fight + o - 1] >= 0 or not has_enemy_contact(state, params, o - 1):
+    # label the fights: a flood fill over contacts between enemies, started from the lowest cell
+    for i in range(m):
+        g0 = state[order + i]
+        if state[fight + g0] >= 0:
             continue
-        state[fight + o - 1] = fights
+        state[fight + g0] = fights
         top = 1
-        state[stack] = o - 1
+        state[stack] = g0
         while top > 0:
             top -= 1
             g = state[stack + top]

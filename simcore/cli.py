@@ -127,10 +127,12 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, th
 @click.option("--games", type=int, help="Games per variant (overrides the sweep file).")
 @click.option("--seed", type=int, help="Seed of every variant (overrides the sweep file).")
 @click.option("--threads", type=int, help="Numba threads (default: all cores).")
+@click.option("--scheduler", help="Run on a Dask cluster: tcp://HOST:PORT, or local:N for a LocalCluster.")
 @click.option("--quiet", is_flag=True, help="No progress bar, no per-variant lines.")
-def sweep_command(sweep_file, folder, games, seed, threads, quiet):
+def sweep_command(sweep_file, folder, games, seed, threads, scheduler, quiet):
     """Play every variant of SWEEP_FILE that is not complete in --out yet."""
     from simcore import sweep
+    from simcore.executors import ExecutorError, executor
 
     try:
         plan = sweep.load(sweep_file, games=games, seed=seed)
@@ -149,11 +151,20 @@ def sweep_command(sweep_file, folder, games, seed, threads, quiet):
     if not quiet:
         click.echo(f"sweep {sweep_file}: {len(plan.variants)} variants of {plan.game}, "
                    f"{todo:,} games to play -> {folder}")
-    with click.progressbar(length=max(todo, 1), label="sweep", file=sys.stderr, hidden=not show) as bar:
-        try:
-            status = sweep.run(plan, folder, bar.update, report)
-        except OSError as e:
-            _fail(str(e))
+    try:
+        where = executor(scheduler)
+    except ExecutorError as e:
+        _fail(str(e))
+    try:
+        with click.progressbar(length=max(todo, 1), label="sweep", file=sys.stderr, hidden=not show) as bar:
+            status = sweep.run(plan, folder, bar.update, report, where)
+    except OSError as e:
+        _fail(str(e))
+    finally:
+        for worker, seconds in getattr(where, "warm_up_seconds", {}).items():
+            if not quiet:
+                click.echo(f"  worker {worker}: first call (load or compile) {seconds:.2f} s")
+        where.close()
     if not quiet:
         counts = {s: list(status.values()).count(s) for s in ("played", "replayed", "skipped")}
         click.echo(", ".join(f"{n} {s}" for s, n in counts.items()) + f"; manifest: {folder}/manifest.json")

@@ -9,6 +9,7 @@ from scipy.stats import binomtest
 
 from simcore import config as cfg
 from simcore import engine, results
+from simcore.executors import LocalExecutor
 
 
 @dataclass
@@ -45,20 +46,19 @@ class Tally:
         return out
 
 
-def blocks(config, on_block=None):
-    """Yield ``(first_index, rows)`` for every block of the run."""
-    for first, rows in engine.run_blocks(config.module, config.params_array(), config.policies_array(),
-                                         config.seed, config.games):
+def blocks(config, on_block=None, executor=None):
+    """Yield ``(first_index, rows)`` for every block of the run, in game order."""
+    for first, rows in (executor or LocalExecutor()).blocks(config):
         if on_block is not None:
             on_block(rows.shape[0])
         yield first, rows
 
 
-def run_to_file(config, out, on_block=None):
+def run_to_file(config, out, on_block=None, executor=None):
     """Play the run into the Parquet file ``out``; return its :class:`Tally`."""
     tally = Tally(config.players)
     with results.ResultWriter(out, config) as writer:
-        for first, rows in blocks(config, on_block):
+        for first, rows in blocks(config, on_block, executor):
             writer.add(first, rows)
             tally.add(rows)
     return tally

@@ -169,7 +169,7 @@ def complete(folder, variant, manifest):
         return False
 
 
-def run(sweep, folder, on_block=None, on_variant=None):
+def run(sweep, folder, on_block=None, on_variant=None, executor=None):
     """Play every variant that is not complete in ``folder``; return ``{name: "played"|"replayed"|"skipped"}``."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
@@ -192,7 +192,7 @@ def run(sweep, folder, on_block=None, on_variant=None):
         status[v.name] = "replayed" if (v.name in manifest["variants"] or (folder / v.file).exists()) \
             else "played"
         manifest["variants"].pop(v.name, None)
-        tally = runs.run_to_file(v.config, folder / v.file, on_block)
+        tally = runs.run_to_file(v.config, folder / v.file, on_block, executor)
         manifest["variants"][v.name] = {
             "file": v.file, "overrides": v.overrides, "policies": v.config.policies,
             "games": v.config.games, "seed": v.config.seed, "rows": tally.games,

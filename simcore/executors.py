@@ -20,7 +20,8 @@ import numpy as np
 
 from simcore import engine
 
-TASK_GAMES = 1 << 17         # games per Dask task (~1-3 s of work for most configs)
+TASK_GAMES = 1 << 17         # games per Dask task at most (~1-3 s of work for most configs)
+MIN_TASK_GAMES = 1 << 14     # ... and at least, unless the run is smaller
 CONNECT_TIMEOUT = "5s"
 
 
@@ -102,15 +103,23 @@ class DaskExecutor:
         self.warm_up_seconds.update({f"{config.game} @ {worker}": s for worker, s in took.items()})
         self.warm.add(config.game)
 
+    def task_size(self, games):
+        """Tasks of ``task_games``, smaller for a small run so that every worker gets two (not below
+        ``MIN_TASK_GAMES``: a task should last about a second)."""
+        workers = max(1, len(self.client.scheduler_info().get("workers", {})))
+        share = -(-games // (2 * workers))
+        return max(min(self.task_games, share), min(MIN_TASK_GAMES, self.task_games))
+
     def blocks(self, config):
         from dask.distributed import as_completed
 
         self._warm_up(config)
         params, policies = config.params_array(), config.policies_array()
-        starts = list(range(0, config.games, self.task_games))
+        size = self.task_size(config.games)
+        starts = list(range(0, config.games, size))
         futures = {}
         for start in starts:
-            n = min(self.task_games, config.games - start)
+            n = min(size, config.games - start)
             future = self.client.submit(_play_task, config.game, params, policies, config.seed, start, n,
                                         pure=False, retries=3)
             futures[future] = start

@@ -59,6 +59,9 @@ def reference_params(run):
     if run.game == "zwai":
         from simcore.games import zwai
         params["formation"] = zwai.draw_formation(zwai.formation_cells(params["formation"]))
+    if run.game == "skirmish":
+        from simcore.games import skirmish
+        params["yard"] = skirmish.yard_art(params["yard"])
     return params
 
 

@@ -34,6 +34,9 @@ class LocalExecutor:
 
     name = "local"
 
+    def prepare(self, config):
+        """Nothing to start ahead of time: the threads play a run when it is asked for."""
+
     def blocks(self, config):
         yield from engine.run_blocks(config.module, config.params_array(), config.policies_array(),
                                      config.seed, config.games)
@@ -72,6 +75,7 @@ class DaskExecutor:
         self.cluster = None
         self.warm = set()
         self.warm_up_seconds = {}
+        self.pending = {}          # id(config) -> (config, task starts, futures) submitted ahead
         try:
             if address.startswith("local:"):
                 workers = int(address.removeprefix("local:"))
@@ -110,9 +114,10 @@ class DaskExecutor:
         share = -(-games // (2 * workers))
         return max(min(self.task_games, share), min(MIN_TASK_GAMES, self.task_games))
 
-    def blocks(self, config):
-        from dask.distributed import as_completed
-
+    def prepare(self, config):
+        """Submit a run's tasks now, so that the workers play it while the client still writes the last one."""
+        if id(config) in self.pending:
+            return
         self._warm_up(config)
         params, policies = config.params_array(), config.policies_array()
         size = self.task_size(config.games)
@@ -123,6 +128,13 @@ class DaskExecutor:
             future = self.client.submit(_play_task, config.game, params, policies, config.seed, start, n,
                                         pure=False, retries=3)
             futures[future] = start
+        self.pending[id(config)] = (config, starts, futures)
+
+    def blocks(self, config):
+        from dask.distributed import as_completed
+
+        self.prepare(config)
+        _, starts, futures = self.pending.pop(id(config))
         done = {}
         expected = 0
         try:
@@ -137,6 +149,9 @@ class DaskExecutor:
                 future.cancel()
 
     def close(self):
+        for _, _, futures in self.pending.values():
+            for future in futures:
+                future.cancel()
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()

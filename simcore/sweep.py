@@ -183,12 +183,16 @@ def run(sweep, folder, on_block=None, on_variant=None, executor=None):
     manifest = {"simcore_version": __version__, "sweep": str(sweep.path), "game": sweep.game,
                 "variants": {v.name: entries[v.name] for v in sweep.variants if v.name in entries}}
     status = {}
+    todo = [v for v in sweep.variants if not complete(folder, v, manifest)]
     for v in sweep.variants:
-        if complete(folder, v, manifest):
+        if v not in todo:
             status[v.name] = "skipped"
             if on_variant:
                 on_variant(v, "skipped", None)
             continue
+        following = todo.index(v) + 1
+        if executor is not None and following < len(todo):
+            executor.prepare(todo[following].config)   # a cluster starts on the next variant meanwhile
         status[v.name] = "replayed" if (v.name in manifest["variants"] or (folder / v.file).exists()) \
             else "played"
         manifest["variants"].pop(v.name, None)

@@ -35,10 +35,14 @@ CASES = {
     "wichtel-4p-greedy": ("wichtel", {}, "greedy", 500),
     "wichtel-5p-no-beste-greedy": ("wichtel", {"players": 5, "bribe_ranking": ["2", "3", "4", "5", "6"]},
                                    "greedy", 500),
+    "skirmish-lms-random": ("skirmish", {}, "random", 300),
+    "skirmish-lms-greedy": ("skirmish", {}, "greedy", 200),
+    "skirmish-ctf-greedy": ("skirmish", {"scenario": "capture_the_flag"}, "greedy", 40),
 }
 # game -> (parameter, values) to make each warm-start run a config not seen before
-FRESH_CONFIG = {game: ("max_turns", tuple(range(1001, 1008))) for game in ("zwergen", "zwai", "wichtel")}
+FRESH_CONFIG = {game: ("max_turns", tuple(range(1001, 1008))) for game in ("zwergen", "zwai", "wichtel", "skirmish")}
 SEED = 12345
+JIT_GAMES = {"skirmish": 20_000}       # games per jitted measurement (skirmish games are long)
 
 
 def nested(values):
@@ -112,7 +116,7 @@ def measure(games_filter=None, games=None, repeats=5):
         if games_filter and game not in games_filter:
             continue
         run = cfg.resolve(game, sets=list(params.items()), policies=[("all", policy)])
-        n = games or 200_000
+        n = games or JIT_GAMES.get(game, 200_000)
         one = _jitted_rate(run, 1, n, repeats)
         every = _jitted_rate(run, cores, n, repeats)
         numba.set_num_threads(cores)

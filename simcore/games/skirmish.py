@@ -157,8 +157,9 @@ P_HIT_P0, P_HIT_SCALE = 7, 8          # float64 bit patterns (read through param
 P_TYPES = 9                           # MAX_GNOMES gnome types of each player's army
 P_YARD = P_TYPES + MAX_GNOMES          # MAX_CELLS terrain codes, row-major
 SPAN = 2 * MAX_MOVE + 1
-P_LINES = P_YARD + MAX_CELLS           # allowance of the line from cell a by (dr, dc): a * SPAN² + ...
-N_PARAMS = P_LINES + MAX_CELLS * SPAN * SPAN
+MOVES_STRIDE = 1 + SPAN * SPAN
+P_MOVES = P_YARD + MAX_CELLS           # per (fast?, cell): how many cells the terrain lets it reach, then them
+N_PARAMS = P_MOVES + 2 * MAX_CELLS * MOVES_STRIDE
 
 
 def check(values):
@@ -205,7 +206,7 @@ def params_array(values):
     for r, row in enumerate(yard):
         for c, code in enumerate(row):
             p[P_YARD + r * len(row) + c] = code
-    fill_line_table(p)
+    fill_move_tables(p)
     return p
 
 
@@ -289,17 +290,22 @@ def line_pace(params, a, b):
 
 
 @njit(cache=True, nogil=True)
-def fill_line_table(params):
-    """The smallest pace on the line from every cell to every cell within MAX_MOVE, computed once per yard."""
+def fill_move_tables(params):
+    """For every cell, the cells a gnome there may move to if they are free (row-major), for ordinary gnomes
+    and for fast cavalry: worked out once per yard, so that a move only checks which of them are free."""
     w, h = params[P_WIDTH], params[P_HEIGHT]
-    for a in range(w * h):
-        ar, ac = a // w, a % w
-        for dr in range(-MAX_MOVE, MAX_MOVE + 1):
-            for dc in range(-MAX_MOVE, MAX_MOVE + 1):
-                r, c = ar + dr, ac + dc
-                if 0 <= r < h and 0 <= c < w:
-                    params[P_LINES + a * SPAN * SPAN + (dr + MAX_MOVE) * SPAN + dc + MAX_MOVE] = \
-                        line_pace(params, a, r * w + c)
+    for fast in range(2):
+        for a in range(w * h):
+            base = P_MOVES + (fast * MAX_CELLS + a) * MOVES_STRIDE
+            ar, ac = a // w, a % w
+            n = 0
+            for r in range(max(0, ar - MAX_MOVE), min(h, ar + MAX_MOVE + 1)):
+                for c in range(max(0, ac - MAX_MOVE), min(w, ac + MAX_MOVE + 1)):
+                    b = r * w + c
+                    if b != a and max(abs(r - ar), abs(c - ac)) <= line_pace(params, a, b) + 2 * fast:
+                        params[base + 1 + n] = b
+                        n += 1
+            params[base] = n
 
 
 @njit(cache=True, nogil=True)
@@ -309,21 +315,19 @@ def gnome_type(params, k):
 
 @njit(cache=True, nogil=True)
 def reachable(state, params, player, k, cells):
-    """Fill ``cells`` with the free cells gnome (player, k) can move to, row-major; return how many."""
-    w, h = params[P_WIDTH], params[P_HEIGHT]
+    """Fill ``cells`` with the free cells gnome (player, k) can move to, row-major; return how many.
+
+    Reachable: a free cell at Chebyshev distance at most the smallest pace number on the straight line,
+    +2 for fast cavalry (decisions: Moving; the lines are in the move tables)."""
     a = state[S_POS + player * MAX_GNOMES + k]
-    bonus = 2 if gnome_type(params, k) == FAST else 0
-    ar, ac = a // w, a % w
+    fast = 1 if gnome_type(params, k) == FAST else 0
+    base = P_MOVES + (fast * MAX_CELLS + a) * MOVES_STRIDE
     n = 0
-    for r in range(max(0, ar - MAX_MOVE), min(h, ar + MAX_MOVE + 1)):
-        for c in range(max(0, ac - MAX_MOVE), min(w, ac + MAX_MOVE + 1)):
-            b = r * w + c
-            if b == a or state[S_OCC + b] != 0:
-                continue
-            d = max(abs(r - ar), abs(c - ac)) - bonus
-            if d <= params[P_LINES + a * SPAN * SPAN + (r - ar + MAX_MOVE) * SPAN + c - ac + MAX_MOVE]:
-                cells[n] = b
-                n += 1
+    for i in range(params[base]):
+        b = params[base + 1 + i]
+        if state[S_OCC + b] == 0:
+            cells[n] = b
+            n += 1
     return n
 
 
@@ -474,65 +478,84 @@ def return_gnomes(state, params, player):
 
 
 @njit(cache=True, nogil=True)
-def goal_distance(state, params, player, k, cell):
-    """Greedy: distance from ``cell`` to the gnome's goal for the scenario (0 when there is none)."""
-    w = params[P_WIDTH]
+def collect_goals(state, params, player, k, goals):
+    """Greedy: the cells gnome (player, k) heads for, into ``goals``; returns (how many, home row or -1).
+
+    A flag carrier heads for its own edge row; the ranged gnome and everyone in last_man_standing for the
+    enemies; in wizard_war the enemy wizard (else the enemies); in capture_the_flag loose flags and enemy
+    carriers (else the enemies)."""
     enemy = 1 - player
     scenario = params[P_SCENARIO]
     if scenario == CAPTURE_THE_FLAG and state[S_FLAG + player * MAX_GNOMES + k] >= 0:
-        edge_row = 0 if player == 0 else params[P_HEIGHT] - 1
-        return abs(cell // w - edge_row)
-    best = 1 << 30
+        return 0, (0 if player == 0 else params[P_HEIGHT] - 1)
+    n = 0
     if gnome_type(params, k) != RANGED:
         if scenario == WIZARD_WAR:
-            wizard = ranged_gnome(params)
-            at = state[S_POS + enemy * MAX_GNOMES + wizard]
+            at = state[S_POS + enemy * MAX_GNOMES + ranged_gnome(params)]
             if at >= 0:
-                return cheb(params, cell, at)
+                goals[0] = at
+                return 1, -1
         elif scenario == CAPTURE_THE_FLAG:
             for f in range(2):
                 if state[S_FLAG_AT + f] >= 0:
-                    best = min(best, cheb(params, cell, state[S_FLAG_AT + f]))
+                    goals[n] = state[S_FLAG_AT + f]
+                    n += 1
             for j in range(params[P_GNOMES]):
                 at = state[S_POS + enemy * MAX_GNOMES + j]
                 if at >= 0 and state[S_FLAG + enemy * MAX_GNOMES + j] >= 0:
-                    best = min(best, cheb(params, cell, at))
-            if best < (1 << 30):
-                return best
+                    goals[n] = at
+                    n += 1
+            if n > 0:
+                return n, -1
     for j in range(params[P_GNOMES]):
         at = state[S_POS + enemy * MAX_GNOMES + j]
         if at >= 0:
-            best = min(best, cheb(params, cell, at))
-    return best if best < (1 << 30) else 0
+            goals[n] = at
+            n += 1
+    return n, -1
 
 
 @njit(cache=True, nogil=True)
-def contact_penalty(state, params, player, k, cell):
-    """Greedy: 1000 for ending next to an enemy where its side does not outnumber them."""
-    enemy = 1 - player
-    touching = False
-    own = 1
-    foes = 0
+def collect_gnomes(state, params, player, skip, out):
+    """The cells of ``player``'s gnomes in action (but gnome ``skip``) into ``out``; returns how many."""
+    n = 0
     for j in range(params[P_GNOMES]):
-        at = state[S_POS + enemy * MAX_GNOMES + j]
-        if at >= 0:
-            d = cheb(params, cell, at)
-            touching = touching or d == 1
-            foes += d <= 2
         at = state[S_POS + player * MAX_GNOMES + j]
-        if j != k and at >= 0 and cheb(params, cell, at) <= 2:
-            own += 1
-    if not touching:
-        return 0
-    t = gnome_type(params, k)
-    if t == HEAVY or (t != RANGED and own > foes):
-        return 0
-    return 1000
+        if j != skip and at >= 0:
+            out[n] = at
+            n += 1
+    return n
 
 
 @njit(cache=True, nogil=True)
-def greedy_score(state, params, player, k, cell):
-    return -10 * goal_distance(state, params, player, k, cell) - contact_penalty(state, params, player, k, cell)
+def near(params, cell, others, n, reach):
+    """(closest Chebyshev distance from ``cell`` to the first ``n`` cells of ``others``, how many lie within
+    ``reach``). Cells are compared by row and column without dividing more than once per cell."""
+    w = params[P_WIDTH]
+    r, c = cell // w, cell % w
+    closest = 1 << 30
+    within = 0
+    for i in range(n):
+        d = max(abs(r - others[i] // w), abs(c - others[i] % w))
+        closest = min(closest, d)
+        within += d <= reach
+    return closest, within
+
+
+@njit(cache=True, nogil=True)
+def greedy_score(params, cell, goals, n_goals, home_row, foes, n_foes, friends, n_friends, kind):
+    """-10 x the distance to the nearest goal, -1000 for a contact where the side does not outnumber."""
+    if home_row >= 0:
+        distance = abs(cell // params[P_WIDTH] - home_row)
+    else:
+        distance = near(params, cell, goals, n_goals, 0)[0] if n_goals > 0 else 0
+    closest_foe, near_foes = near(params, cell, foes, n_foes, 2)
+    score = -10 * distance
+    if closest_foe == 1 and kind != HEAVY:
+        near_friends = 1 + near(params, cell, friends, n_friends, 2)[1]   # the mover, counted at the cell
+        if kind == RANGED or near_friends <= near_foes:
+            score -= 1000
+    return score
 
 
 @njit(cache=True, nogil=True)
@@ -544,25 +567,36 @@ def choose_move(state, params, policy, player, k, cells, streams):
     if policy == POLICY_RANDOM:
         i = rng.randint(streams, stream, n + 1)
         return here if i == 0 else cells[i - 1]
-    best = greedy_score(state, params, player, k, here)
+    # greedy: what it heads for and who stands where, gathered once for all its options
+    goals = cells[MAX_CELLS:MAX_CELLS + 2 * MAX_GNOMES + 2]
+    foes = cells[MAX_CELLS + 64:MAX_CELLS + 64 + MAX_GNOMES]
+    friends = cells[MAX_CELLS + 96:MAX_CELLS + 96 + MAX_GNOMES]
+    scores = cells[MAX_CELLS + 128:]
+    n_goals, home_row = collect_goals(state, params, player, k, goals)
+    n_foes = collect_gnomes(state, params, 1 - player, -1, foes)
+    n_friends = collect_gnomes(state, params, player, k, friends)
+    kind = gnome_type(params, k)
+    best = greedy_score(params, here, goals, n_goals, home_row, foes, n_foes, friends, n_friends, kind)
+    stay = best
     tied = 1
     for i in range(n):
         if params[P_YARD + cells[i]] == DEEP:
-            continue                                   # greedy never walks into deep water
-        s = greedy_score(state, params, player, k, cells[i])
-        cells[MAX_CELLS + i] = s
-        if s > best:
-            best = s
+            scores[i] = -(1 << 40)                 # greedy never walks into deep water
+            continue
+        sc = greedy_score(params, cells[i], goals, n_goals, home_row, foes, n_foes, friends, n_friends, kind)
+        scores[i] = sc
+        if sc > best:
+            best = sc
             tied = 0
-        if s == best:
+        if sc == best:
             tied += 1
     r = rng.randint(streams, stream, tied)
-    if greedy_score(state, params, player, k, here) == best:
+    if stay == best:
         if r == 0:
             return here
         r -= 1
     for i in range(n):
-        if params[P_YARD + cells[i]] != DEEP and cells[MAX_CELLS + i] == best:
+        if scores[i] == best:
             if r == 0:
                 return cells[i]
             r -= 1

@@ -22,6 +22,10 @@ demo: $(VENV)/.installed
 	$(BIN)/simcore formations
 	$(BIN)/simcore run zwai --set players=3 --set formation=ring --policy greedy --games 200000 --seed 1 \
 		--out demo-zwai3-ring.parquet
+	$(BIN)/simcore run wichtel --set players=4 --policy greedy --games 100000 --seed 1 --out demo-wichtel4.parquet
+	$(BIN)/simcore yards
+	$(BIN)/simcore run skirmish --set scenario=capture_the_flag --policy greedy --games 20000 --seed 1 \
+		--out demo-skirmish-ctf.parquet
 	$(BIN)/simcore sweep configs/zwai-formations.toml --games 10000 --out demo-runs/zwai
 	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai/report.md > /dev/null
 	@echo "report: demo-runs/zwai/report.md (plots in demo-runs/zwai/report-plots/)"

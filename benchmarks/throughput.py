@@ -42,7 +42,7 @@ CASES = {
 # game -> (parameter, values) to make each warm-start run a config not seen before
 FRESH_CONFIG = {game: ("max_turns", tuple(range(1001, 1008))) for game in ("zwergen", "zwai", "wichtel", "skirmish")}
 SEED = 12345
-JIT_GAMES = {"skirmish": 20_000}       # games per jitted measurement (skirmish games are long)
+JIT_GAMES = {"skirmish": 60_000}       # games per jitted measurement (skirmish games are long)
 
 
 def nested(values):

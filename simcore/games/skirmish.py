@@ -528,31 +528,39 @@ def collect_gnomes(state, params, player, skip, out):
 
 
 @njit(cache=True, nogil=True)
-def near(params, cell, others, n, reach):
-    """(closest Chebyshev distance from ``cell`` to the first ``n`` cells of ``others``, how many lie within
-    ``reach``). Cells are compared by row and column without dividing more than once per cell."""
-    w = params[P_WIDTH]
-    r, c = cell // w, cell % w
+def near(r, c, others, n, reach):
+    """(closest Chebyshev distance from (r, c) to the first ``n`` cells of ``others``, given as rows then
+    columns (``others[i]``, ``others[MAX_GNOMES * 2 + i]``), how many lie within ``reach``)."""
     closest = 1 << 30
     within = 0
     for i in range(n):
-        d = max(abs(r - others[i] // w), abs(c - others[i] % w))
+        d = max(abs(r - others[i]), abs(c - others[2 * MAX_GNOMES + i]))
         closest = min(closest, d)
         within += d <= reach
     return closest, within
 
 
 @njit(cache=True, nogil=True)
+def as_rows_cols(params, cells, n):
+    """Rewrite the first ``n`` cells in place as rows, with their columns 2 * MAX_GNOMES further on."""
+    w = params[P_WIDTH]
+    for i in range(n):
+        cells[2 * MAX_GNOMES + i] = cells[i] % w
+        cells[i] = cells[i] // w
+
+
+@njit(cache=True, nogil=True)
 def greedy_score(params, cell, goals, n_goals, home_row, foes, n_foes, friends, n_friends, kind):
     """-10 x the distance to the nearest goal, -1000 for a contact where the side does not outnumber."""
+    r, c = cell // params[P_WIDTH], cell % params[P_WIDTH]
     if home_row >= 0:
-        distance = abs(cell // params[P_WIDTH] - home_row)
+        distance = abs(r - home_row)
     else:
-        distance = near(params, cell, goals, n_goals, 0)[0] if n_goals > 0 else 0
-    closest_foe, near_foes = near(params, cell, foes, n_foes, 2)
+        distance = near(r, c, goals, n_goals, 0)[0] if n_goals > 0 else 0
+    closest_foe, near_foes = near(r, c, foes, n_foes, 2)
     score = -10 * distance
     if closest_foe == 1 and kind != HEAVY:
-        near_friends = 1 + near(params, cell, friends, n_friends, 2)[1]   # the mover, counted at the cell
+        near_friends = 1 + near(r, c, friends, n_friends, 2)[1]      # the mover, counted at the cell
         if kind == RANGED or near_friends <= near_foes:
             score -= 1000
     return score
@@ -568,13 +576,17 @@ def choose_move(state, params, policy, player, k, cells, streams):
         i = rng.randint(streams, stream, n + 1)
         return here if i == 0 else cells[i - 1]
     # greedy: what it heads for and who stands where, gathered once for all its options
-    goals = cells[MAX_CELLS:MAX_CELLS + 2 * MAX_GNOMES + 2]
-    foes = cells[MAX_CELLS + 64:MAX_CELLS + 64 + MAX_GNOMES]
-    friends = cells[MAX_CELLS + 96:MAX_CELLS + 96 + MAX_GNOMES]
-    scores = cells[MAX_CELLS + 128:]
+    size = 4 * MAX_GNOMES                          # rows in the first half, columns in the second
+    goals = cells[MAX_CELLS:MAX_CELLS + size]
+    foes = cells[MAX_CELLS + size:MAX_CELLS + 2 * size]
+    friends = cells[MAX_CELLS + 2 * size:MAX_CELLS + 3 * size]
+    scores = cells[MAX_CELLS + 3 * size:]
     n_goals, home_row = collect_goals(state, params, player, k, goals)
     n_foes = collect_gnomes(state, params, 1 - player, -1, foes)
     n_friends = collect_gnomes(state, params, player, k, friends)
+    as_rows_cols(params, goals, n_goals)
+    as_rows_cols(params, foes, n_foes)
+    as_rows_cols(params, friends, n_friends)
     kind = gnome_type(params, k)
     best = greedy_score(params, here, goals, n_goals, home_row, foes, n_foes, friends, n_friends, kind)
     stay = best
@@ -702,11 +714,16 @@ def melee(state, params, streams):
 
 @njit(cache=True, nogil=True)
 def has_enemy_contact(state, params, g):
-    p = g // MAX_GNOMES
-    for j in range(params[P_GNOMES]):
-        h = (1 - p) * MAX_GNOMES + j
-        if state[S_POS + h] >= 0 and cheb(params, state[S_POS + g], state[S_POS + h]) == 1:
-            return True
+    """Is gnome slot ``g`` (player * MAX_GNOMES + k) next to an enemy? Its 8 neighbour cells are looked up."""
+    w, h = params[P_WIDTH], params[P_HEIGHT]
+    cell = state[S_POS + g]
+    r, c = cell // w, cell % w
+    enemy = 1 - g // MAX_GNOMES
+    for rr in range(max(0, r - 1), min(h, r + 2)):
+        for cc in range(max(0, c - 1), min(w, c + 2)):
+            o = state[S_OCC + rr * w + cc]
+            if o != 0 and (o - 1) // MAX_GNOMES == enemy:
+                return True
     return False
 
 

@@ -288,7 +288,9 @@ S_DICE = S_STARTER + 1
 S_GAINS = S_DICE + 1           # scratch: greedy's gain per square slot
 S_SORTED = S_GAINS + MAX_SEATS  # each retinue as 4 sorted codes (kept by refresh)
 S_NOW = S_SORTED + MAX_SEATS * RETINUE  # each retinue's score (kept by refresh)
-S_DECK = S_NOW + MAX_SEATS     # scratch for shuffles
+S_GAIN = S_NOW + MAX_SEATS     # greedy's gain per seat and card, UNKNOWN until asked (reset by refresh)
+S_DECK = S_GAIN + MAX_SEATS * N_TYPES  # scratch for shuffles
+UNKNOWN = -(1 << 50)
 STATE_SIZE = S_DECK + MAX_EVENT_CARDS
 
 
@@ -327,6 +329,8 @@ def refresh(state, params, seat):
             state[S_SORTED + seat * RETINUE + n] = t
             n += 1
     state[S_NOW + seat] = params[P_SCORES + sorted_index(state, seat, -1, -1)]
+    for card in range(N_TYPES):
+        state[S_GAIN + seat * N_TYPES + card] = UNKNOWN
 
 
 @njit(cache=True, nogil=True)
@@ -365,13 +369,18 @@ def retinue_title(state, params, seat):
 
 @njit(cache=True, nogil=True)
 def gain(state, params, seat, card):
-    """How much the best swap of an old card for ``card`` raises the seat's score."""
+    """How much the best swap of an old card for ``card`` raises the seat's score (kept until the retinue
+    changes: the same square cards are weighed move after move)."""
+    known = state[S_GAIN + seat * N_TYPES + card]
+    if known != UNKNOWN:
+        return known
     best = -(1 << 40)
     base = S_SORTED + seat * RETINUE
     for i in range(RETINUE):
         u = state[base + i]
         if i == 0 or u != state[base + i - 1]:
             best = max(best, retinue_score(state, params, seat, card, u))
+    state[S_GAIN + seat * N_TYPES + card] = best - state[S_NOW + seat]
     return best - state[S_NOW + seat]
 
 

@@ -17,7 +17,11 @@ A game module provides:
 
 import copy
 import importlib
+import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"   # shipped formations and yards live here
 
 MODULES = {
     "zwergen": "simcore.games.zwergen",
@@ -113,3 +117,10 @@ class StateView:
 def scalar_offsets(namespace):
     """The ``S_*`` offsets of a game module's namespace, by lower-case name."""
     return {key[2:].lower(): value for key, value in namespace.items() if key.startswith("S_")}
+
+
+def shipped_maps(path):
+    """name -> (description, ASCII art) of a shipped TOML file of named maps (formations, yards)."""
+    with open(path, "rb") as f:
+        table = tomllib.load(f)
+    return {name: (entry.get("description", ""), entry["cells"]) for name, entry in table.items()}

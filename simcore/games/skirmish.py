@@ -25,15 +25,13 @@ The state of one game is one flat ``int64`` array::
 """
 
 import math
-import tomllib
-from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
 
 from simcore import rng
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
-from simcore.games import GameType, Param, StateView, scalar_offsets
+from simcore.games import CONFIGS, GameType, Param, StateView, scalar_offsets, shipped_maps
 
 MAX_SEATS = 2
 MAX_DIM = 32
@@ -59,7 +57,7 @@ NO_WINNER, DRAW = -1, 2
 
 POLICY_RANDOM, POLICY_GREEDY = 0, 1
 
-YARDS_FILE = Path(__file__).resolve().parents[2] / "configs" / "yards.toml"
+YARDS_FILE = CONFIGS / "yards.toml"
 
 # --- yards ----------------------------------------------------------------------
 
@@ -81,9 +79,7 @@ def parse_yard(text, name="custom"):
 
 def shipped_yards():
     """name -> (description, ASCII art) of ``configs/yards.toml``."""
-    with open(YARDS_FILE, "rb") as f:
-        table = tomllib.load(f)
-    return {name: (entry.get("description", ""), entry["cells"]) for name, entry in table.items()}
+    return shipped_maps(YARDS_FILE)
 
 
 def yard_art(value):
@@ -411,6 +407,15 @@ def hit_probability(params, d):
 
 
 @njit(cache=True, nogil=True)
+def can_target(state, params, me, enemy, j):
+    """Is enemy gnome j in action, within max_range of ``me``, and not the wizard of wizard_war (immune)?"""
+    cell = state[S_POS + enemy * MAX_GNOMES + j]
+    if cell < 0 or dist(params, me, cell) > params[P_MAX_RANGE]:
+        return False
+    return not (params[P_SCENARIO] == WIZARD_WAR and gnome_type(params, j) == RANGED)
+
+
+@njit(cache=True, nogil=True)
 def ranged_attack(state, params, policy, player, streams):
     """Rulebook: 'A ranged combat gnome ... may make a ranged attack at the start of your turn.'"""
     k = ranged_gnome(params)
@@ -423,11 +428,9 @@ def ranged_attack(state, params, policy, player, streams):
     best_value = -1
     best_p = -1.0
     for j in range(params[P_GNOMES]):
-        cell = state[S_POS + enemy * MAX_GNOMES + j]
-        if cell < 0 or dist(params, me, cell) > params[P_MAX_RANGE]:
+        if not can_target(state, params, me, enemy, j):
             continue
-        if params[P_SCENARIO] == WIZARD_WAR and gnome_type(params, j) == RANGED:
-            continue                                   # the wizard is immune to ranged attacks
+        cell = state[S_POS + enemy * MAX_GNOMES + j]
         n += 1
         v = target_value(state, params, enemy, j)
         p = hit_probability(params, dist(params, me, cell))
@@ -439,10 +442,7 @@ def ranged_attack(state, params, policy, player, streams):
     if policy == POLICY_RANDOM:
         r = rng.randint(streams, rng.POLICY + player, n)
         for j in range(params[P_GNOMES]):
-            cell = state[S_POS + enemy * MAX_GNOMES + j]
-            if cell < 0 or dist(params, me, cell) > params[P_MAX_RANGE]:
-                continue
-            if params[P_SCENARIO] == WIZARD_WAR and gnome_type(params, j) == RANGED:
+            if not can_target(state, params, me, enemy, j):
                 continue
             if r == 0:
                 target = j

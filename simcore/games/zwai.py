@@ -34,15 +34,13 @@ The state of one game is one flat ``int64`` array::
     S_REMOVED   [MAX_ROUNDS]            cards the sharks removed per round
 """
 
-import tomllib
-from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
 
 from simcore import rng
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
-from simcore.games import GameType, Param, StateView, scalar_offsets
+from simcore.games import CONFIGS, GameType, Param, StateView, scalar_offsets, shipped_maps
 
 MAX_SEATS = 4
 MAX_FISH = 10             # fish values 0..9 on a card
@@ -58,7 +56,7 @@ O_EXTRA = extra_offset(MAX_SEATS)
 
 POLICY_RANDOM, POLICY_GREEDY = 0, 1
 
-FORMATIONS_FILE = Path(__file__).resolve().parents[2] / "configs" / "formations.toml"
+FORMATIONS_FILE = CONFIGS / "formations.toml"
 
 # --- formations ----------------------------------------------------------------
 
@@ -100,9 +98,7 @@ def draw_formation(cells):
 
 def shipped_formations():
     """name -> (description, ASCII art) of ``configs/formations.toml``."""
-    with open(FORMATIONS_FILE, "rb") as f:
-        table = tomllib.load(f)
-    return {name: (entry.get("description", ""), entry["cells"]) for name, entry in table.items()}
+    return shipped_maps(FORMATIONS_FILE)
 
 
 def formation_cells(value):

@@ -55,8 +55,10 @@ def test_jitted_and_reference_play_identical_games(case):
 
 
 @pytest.mark.parametrize("values", [None, {"FA": 1, "HS": 2, "HF": 3, "VA": 1, "ME": 9, "KS": 0, "SW": 4, "WW": 2,
-                                           "GE": 6, "HD": 7, "HW": 2}])
+                                           "GE": 6, "HD": 7, "HW": 2},
+                                    {"HD": -1}])                  # ties between HD choices: the tie rule decides
 def test_both_scorings_agree_on_every_retinue(values):
+    """SPEC: Scoring a retinue, steps 1-4, with the default and with changed card values."""
     for combo in itertools.combinations_with_replacement(w.CARDS, 4):
         mine = w.score_retinue(list(combo), {"values": values} if values else None)
         theirs = reference.score_retinue(list(combo), values)

@@ -1,9 +1,11 @@
 """Der Herr der Wichtel rules; every test quotes what it checks.
 
-RB = herr-der-wichtel.rulebook.txt, DEC = decisions.md (Der Herr der Wichtel), SPEC = docs/wichtel.md.
+RB = the rulebook (Der Herr der Wichtel, Ralf Sandfuchs, Krimsus Krimskrams Kiste 1998), DEC = our decisions on
+Der Herr der Wichtel (each restated in docs/wichtel.md, Decisions), SPEC = docs/wichtel.md.
 """
 
 import itertools
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -57,11 +59,109 @@ def test_meister_and_general_set_aside_cards_below_three():
 
 
 def test_hexendoktor_is_a_joker_worth_ten():
-    """RB: 'The Hexendoktor can "polymorph" himself into any other card for Scoring purposes ... his value for
-    Scoring purposes is always 10.'"""
-    assert best_title(["HD", "HF", "HF", "HS"]) == "Master"                # HD stands in for the VA
+    """RB: 'The Hexendoktor can "polymorph" himself into any other card for Scoring purposes. So, whether you need
+    a Sergeant or a Wood Cutter, the Hexendoktor as some kind of Joker can stand in for them all ... his value for
+    Scoring purposes is always 10.' (The cards Waldwebel = Sergeant, Holzfäller = Wood cutter.)"""
+    assert best_title(["HD", "SW", "SW", "KS"]) == "General"               # HD as the Waldwebel (WW)
+    assert score_retinue(["HD", "SW", "SW", "KS"]) == 10 + 3 + 3 + 2 + 15
+    assert best_title(["VA", "HD", "HS", "HS"]) == "Master"                # HD as the Holzfäller (HF)
+    assert score_retinue(["VA", "HD", "HS", "HS"]) == 4 + 10 + 1 + 1 + 13
+    assert best_title(["HD", "HF", "HF", "HS"]) == "Master"                # HD as the VA
     assert score_retinue(["HD", "HF", "HF", "HS"]) == 10 + 2 + 2 + 1 + 13
-    assert best_title(["HD", "SW", "KS", "KS"]) == "General"               # HD as the WW
+
+
+def test_hexendoktor_posing_as_meister_or_general_sets_nothing_aside():
+    """DEC step 3: 'step 1 is triggered by a real ME or GE only (an HD posing as ME or GE does not set cards
+    aside)'. Posing as ME would give Power behind the throne on VA alone (10+4+23 = 37); the HS stay, so the best
+    form is the Holzfäller: Master."""
+    assert (score_retinue(["HD", "VA", "HS", "HS"]), best_title(["HD", "VA", "HS", "HS"])) == (29, "Master")
+    assert (score_retinue(["HD", "WW", "KS", "KS"]), best_title(["HD", "WW", "KS", "KS"])) == (
+        10 + 5 + 2 + 2 + 15, "General")                                    # not Wood Marshal on HD WW alone
+
+
+def test_with_the_widow_the_hexendoktor_takes_the_title_that_loses_least():
+    """DEC step 3: 'The player gets the form, and of the titles that qualify with it the title, that gives the
+    highest total after step 4 (... HW HD FA FA = Family Assessor, -5; HW HD HS HS = no title, -12).'"""
+    # Points 10 (the widow counts as a Familie, 0). Family Assessor: 10-5 = 5 -> -5; no title: 10 -> -10;
+    # Sergeant (HD as SW): 20 -> -20.
+    assert score_retinue(["HW", "HD", "FA", "FA"]) == -5
+    assert best_title(["HW", "HD", "FA", "FA"]) == "Family Assessor"
+    # Points 12. No title: -12; Wood cutter: 15 -> -15; Foreman (HD as HF): 20 -> -20.
+    assert score_retinue(["HW", "HD", "HS", "HS"]) == -12
+    assert best_title(["HW", "HD", "HS", "HS"]) is None
+
+
+def test_of_two_equal_totals_the_higher_subtotal_counts():
+    """SPEC step 3: 'Two choices can give the same total only with changed card values; then the one with the
+    higher subtotal before step 4 counts'. HD worth -1: points -1; no title -1 -> -2, Wood cutter (HD as HS)
+    -1+3 = 2 -> -2."""
+    params = {"values.HD": -1}
+    assert score_retinue(["HW", "HD", "FA", "FA"], params) == -2
+    assert best_title(["HW", "HD", "FA", "FA"], params) == "Wood cutter"
+
+
+# The rulebook's leprechauns (Components) and title table (Scoring), and the decisions' card values, written out
+# here so that the brute force below shares nothing with the module.
+DECK = {"FA": 6, "HS": 6, "HF": 4, "VA": 2, "ME": 1, "KS": 5, "SW": 3, "WW": 2, "GE": 1, "HD": 1, "HW": 1}
+VALUE = {"FA": 0, "HS": 1, "HF": 2, "VA": 4, "ME": 7, "KS": 2, "SW": 3, "WW": 5, "GE": 8, "HD": 10, "HW": 4}
+TITLE_TABLE = {                     # title: compulsory, rest, value
+    "Family Assessor": ("FA", "FA", -5),
+    "Wood cutter": ("HS", "HS FA", 3),
+    "Foreman": ("HF", "HF HS FA", 8),
+    "Master": ("VA HF", "HF HS", 13),
+    "Power behind the throne": ("ME VA", "VA HF", 23),
+    "Spear Thrower": ("KS", "KS FA", 5),
+    "Sergeant": ("SW", "SW KS FA", 10),
+    "General": ("WW SW", "SW KS", 15),
+    "Wood Marshal": ("GE WW", "WW SW", 25),
+}
+CAREER_TABLE = {"Wood-Chief": ("HW HD ME VA", 40), "War-Chief": ("HW HD GE WW", 45), "Chieftain": ("HW HD ME GE", 65)}
+
+
+def _fits(cards, compulsory, rest):
+    """RB: 'the player must have the cards mentioned under the header Compulsory ...; the other cards must be
+    several of those that are mentioned as Rest'."""
+    left = Counter(cards)
+    left.subtract(compulsory)
+    return all(n >= 0 for n in left.values()) and all(c in rest for c in left.elements())
+
+
+def brute_force_score(cards):
+    """DEC Scoring, steps 1 to 4, by trying every form of the HD and every title: (best total, its titles)."""
+    if "ME" in cards or "GE" in cards:                               # 1. a real ME or GE: below 3 goes
+        cards = [c for c in cards if VALUE[c] >= 3]
+    for name, (four, value) in CAREER_TABLE.items():                 # 2. exactly a career
+        if sorted(cards) == sorted(four.split()):
+            return sum(VALUE[c] for c in cards) + value, {name}
+    widow = "HW" in cards                                            # 3. the widow is a Familie (0, FA)
+    points = sum(0 if c == "HW" else VALUE[c] for c in cards)       # the HD is worth 10 in any form
+    as_titles = ["FA" if c == "HW" else c for c in cards]
+    forms = [c for c in DECK if c != "HW"] if "HD" in as_titles else ["HD"]   # form HD: it stays itself, none
+    outcomes = []
+    for form in forms:
+        posed = [form if c == "HD" else c for c in as_titles]
+        fitting = [name for name, (compulsory, rest, _) in TITLE_TABLE.items()
+                   if _fits(posed, compulsory.split(), rest.split())]
+        for title in fitting or [None]:
+            subtotal = points + (TITLE_TABLE[title][2] if title else 0)
+            if widow:                                                # 4. positive turns negative, negative doubles
+                subtotal = -subtotal if subtotal > 0 else 2 * subtotal
+            outcomes.append((subtotal, title))
+    best = max(total for total, _ in outcomes)
+    return best, {title for total, title in outcomes if total == best}
+
+
+def test_every_retinue_of_the_deck_scores_as_the_decision_says():
+    """DEC Scoring steps 1-4 (as revised: the HD's player chooses form and title, or none, for the highest total
+    after step 4) against a brute force over every multiset of 4 of the 32 leprechauns."""
+    assert w.COUNTS == tuple(DECK[c] for c in w.CARDS)
+    retinues = [r for r in itertools.combinations_with_replacement(DECK, 4)
+                if all(r.count(c) <= DECK[c] for c in r)]
+    assert len(retinues) == 720
+    for retinue in retinues:
+        total, titles = brute_force_score(list(retinue))
+        assert len(titles) == 1, retinue                     # at the default values the best choice is unique
+        assert (score_retinue(list(retinue)), best_title(list(retinue))) == (total, titles.pop()), retinue
 
 
 @pytest.mark.parametrize("cards, title, total", [

@@ -78,14 +78,13 @@ Readings of docs/wichtel.md
 ---------------------------
 Where the docs leave room, this module reads them as follows:
 
-* Outside a career the widow scores as a Familie, i.e. ``values.FA`` (the docs'
-  "worth 0" is the default), and HD scores ``values.HD``. Step 1 of the scoring
-  compares the configured values with 3, so a widow whose value is set below 3
-  is set aside too. Two HD (only in constructed positions) are two jokers; any
-  number of widows applies the widow rule once. (The jitted code as of writing
-  reads this bullet literally instead: the widow always stays and scores 0, and
-  all HD take one stand-in type. The two agree unless ``values.FA`` or
-  ``values.HW`` is changed or a retinue holds two HD: to be reconciled.)
+* Outside a career the widow scores as a Familie, i.e. ``values.FA`` (0 by
+  default), and HD scores ``values.HD``. Step 1 of the scoring compares the
+  configured values with 3, so a widow (or an HD) whose value is set below 3
+  is set aside too. Two HD (only in constructed positions) are two jokers,
+  each choosing its own form, and either one declining leaves the retinue
+  without a title; any number of widows applies the widow rule once. The
+  jitted code reads the docs the same way.
 * Dealing: seat 0 takes the 4 top leprechauns, then seat 1 the next 4, ... (the
   same for events). A reversal "as it lies" keeps the list: the old top of the
   discard stack is drawn first.
@@ -208,6 +207,13 @@ def _title_qualifies(cards, jokers, compulsory, rest):
     return missing <= jokers
 
 
+def _widowed(subtotal):
+    """Step 4: the widow turns a gain into a loss and doubles a loss."""
+    if subtotal > 0:
+        return -subtotal
+    return 2 * subtotal
+
+
 class Scorer:
     """``score_retinue`` for one set of card values, memoised per retinue.
 
@@ -248,17 +254,20 @@ class Scorer:
         for_titles[HW] = 0
         jokers = for_titles[HD]
         for_titles[HD] = 0
-        title = None
+        # What the player may end with: any title some choice of HD forms fits; no
+        # title if an HD declines (it stays itself, in no rest list) or nothing fits.
+        options = [(name, value) for name, compulsory, rest_list, value in TITLES
+                   if _title_qualifies(for_titles, jokers, compulsory, rest_list)]
+        if jokers or not options:
+            options.append((None, 0))
+        # The option with the best final score (4. the widow spoils a kept title);
+        # of two equal scores, the one that was higher before the widow.
         best = None
-        for name, compulsory, rest_list, value in TITLES:
-            if (best is None or value > best) and _title_qualifies(for_titles, jokers, compulsory, rest_list):
-                title, best = name, value
-        if title is not None:
-            points += best
-        # 4. The widow spoils it: a gain becomes a loss, a loss doubles.
-        if widow:
-            points = -points if points > 0 else 2 * points
-        return points, title
+        for name, value in options:
+            final = _widowed(points + value) if widow else points + value
+            if best is None or (final, value) > (best[0], best[2]):
+                best = (final, name, value)
+        return best[0], best[1]
 
 
 _SCORERS = {}

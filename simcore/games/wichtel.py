@@ -1,8 +1,9 @@
 """Der Herr der Wichtel (leprechaun election with bribes), 3-5 players.
 
 The rules as simulated, decision by decision and with the order of random
-draws, are in ``docs/wichtel.md``; the rulebook is
-``herr-der-wichtel.rulebook.txt`` and the gaps are filled by ``decisions.md``.
+draws, are in ``docs/wichtel.md``: the rulebook (Der Herr der Wichtel, Ralf
+Sandfuchs, Krimsus Krimskrams Kiste 1998) with our decisions where it is
+silent, each decision a parameter.
 
 The village square between the two stacks (here the drawing stack is stack A,
 so leprechauns walk from A toward B, the discard stack)::
@@ -110,30 +111,49 @@ def _qualifies(title, cards):
     return all(c in rest for c in left)
 
 
+def _title_choices(for_titles):
+    """The titles (indices; -1 for none) the player can end up with (decisions: Scoring, step 3).
+
+    The HD's player chooses its form: any card type but HW. Posing as HD it stays itself, which is in no rest
+    list: that is the choice "none". With a form no title fits, the retinue has none; else the player picks one
+    of the titles that fit. Without an HD the title that fits is taken (the rulebook offers no way to decline)."""
+    others = [c for c in for_titles if c != HD]
+    choices = set()
+    for forms in product(range(HW), repeat=len(for_titles) - len(others)):   # each HD its own form
+        fitting = [k for k, title in enumerate(TITLES) if _qualifies(title, others + list(forms))]
+        choices.update(fitting or [-1])
+    return choices
+
+
+def _after_widow(subtotal):
+    """The widow turns a positive result negative and doubles a negative one."""
+    return -subtotal if subtotal > 0 else 2 * subtotal
+
+
 def evaluate(cards, values=None):
     """(score, title index or -1) of a retinue, without the round bonuses (docs/wichtel.md: Scoring)."""
     value = [(values or DEFAULT_VALUES)[name] for name in CARDS]
     kept = _codes(cards)
     if ME in kept or GE in kept:
-        # ME/GE special rule: cards worth less than 3 are set aside (the widow, printed 4, stays).
+        # ME/GE special rule: cards worth less than 3 are set aside (the widow, printed 4, stays; an HD posing
+        # as ME or GE sets nothing aside).
         kept = [c for c in kept if value[c] >= 3]
     for k, (_, career, bonus) in enumerate(CAREERS):
         if sorted(kept) == sorted(career):
             return sum(value[c] for c in kept) + bonus, len(TITLES) + k
-    points = sum(value[FA if c == HW else c] for c in kept)   # the widow counts as a Familie
-    as_titles = [FA if c == HW else c for c in kept]
-    jokers = as_titles.count(HD)                               # each HD stands in for any one card type
-    best, best_title = None, -1
-    for stand_ins in product(range(HD), repeat=jokers):
-        cards_for_titles = [c for c in as_titles if c != HD] + list(stand_ins)
-        for k, title in enumerate(TITLES):
-            if _qualifies(title, cards_for_titles) and (best is None or title[3] > best):
-                best, best_title = title[3], k
-    subtotal = points + (best or 0)
-    if HW in kept:
-        # The widow turns a positive result negative and doubles a negative one.
-        subtotal = -subtotal if subtotal > 0 else 2 * subtotal
-    return subtotal, best_title
+    points = sum(value[FA if c == HW else c] for c in kept)   # the widow counts as a Familie; HD keeps its value
+    widow = HW in kept
+
+    def worth(k):
+        return TITLES[k][3] if k >= 0 else 0
+
+    def total(k):
+        return _after_widow(points + worth(k)) if widow else points + worth(k)
+
+    # The player takes the choice with the highest total; of two equal totals (possible only with changed card
+    # values) the one that was higher before the widow spoiled it.
+    title = max(_title_choices([FA if c == HW else c for c in kept]), key=lambda k: (total(k), worth(k)))
+    return total(title), title
 
 
 def score_retinue(cards, params=None):

@@ -27,6 +27,14 @@ CASES = {
                         "fish_counts": [1, 2, 3, 4, 5, 6], "removed_cards": "discard"},
                        [("all", "greedy"), ("1", "random")], 400),
     "short-timeouts": ({"players": 3, "max_turns": 30}, [("all", "random")], 400),
+    # round_starter = "rotate": with 2 players and 16 cells "next" always gives round k+1 to seat 0, "rotate" not
+    "2p-rotate": ({"round_starter": "rotate"}, [("all", "greedy"), ("1", "random")], 800),
+    "4p-ten-cells-rotate": ({"players": 4, "formation": "#####\n#####", "round_starter": "rotate", "first_seat": 3},
+                            [("all", "random"), ("2", "greedy")], 600),
+    # rounds 4 and 5 find every hand and pile empty: rounds without a card still pass the start on
+    "2p-big-discard-rotate": ({"formation": "########\n########\n########\n####....", "hand_size_2": 7,
+                               "fish_counts": [1, 2, 3, 4, 5, 6], "removed_cards": "discard", "rounds": 5,
+                               "round_starter": "rotate"}, [("all", "greedy"), ("0", "random")], 400),
 }
 
 

@@ -1,6 +1,7 @@
 """Zwai rules, each in a constructed position; every test quotes what it checks.
 
-RB = zwai.rulebook.txt, DEC = decisions.md (Zwai). Shoal coordinates (row, col) are relative to the
+RB = the rulebook (Zwai, Dirk Baumann, Piatnik 2025), DEC = the rules decisions (restated in docs/zwai.md,
+"Decisions"). Shoal coordinates (row, col) are relative to the
 first card; the jitted grid puts the first card on its centre cell.
 """
 
@@ -223,6 +224,52 @@ def test_cards_are_conserved_and_hands_refilled_in_random_games(players, removed
             elif removed_cards == "discard":
                 assert sum(totals) + view.removed.sum() == 23 * players
         assert state[z.S_N_ROUNDS] == 3
+
+
+# 4 players, a 10-cell formation: the round's last card is not placed by the seat before the starter, so "next"
+# and "rotate" pick different starters.
+TEN_CELLS = "#####\n#####"
+
+
+def _round_starters_and_last_placers(round_starter):
+    """Play one random game through the real ``turn``; per round: the seat that placed its first card, and
+    (for all but the last round) the seat that placed its last card."""
+    values = {**z.GAME.defaults(), "players": 4, "formation": TEN_CELLS, "round_starter": round_starter}
+    params = z.params_array(values)
+    policies = np.array([z.POLICY_RANDOM] * 4)
+    state, streams = z.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
+    cells, scores = np.zeros(z.N_GRID, np.int64), np.zeros(z.MAX_FISH * z.N_GRID, np.int64)
+    rng.seed_streams(streams, 8, 0)
+    z.setup(state, params, streams)
+    starters, last = [], []
+    over = False
+    while not over:
+        seat = int(state[z.S_SEAT])
+        if state[z.S_PLACED] == 0:
+            starters.append(seat)
+        rounds = state[z.S_N_ROUNDS]
+        over = z.turn(state, params, policies, streams, cells, scores)
+        if state[z.S_N_ROUNDS] > rounds and not over:
+            last.append(seat)
+    return starters, last
+
+
+def test_round_starter_next_is_the_seat_after_the_last_card():
+    """RB: 'The new round begins with whoever is next clockwise.' DEC: 'Turn order runs on across rounds (the
+    next round begins with the seat after the one that placed the round's last card)', round_starter = "next"
+    (default). Round 1: seats 0..3 place 10 cards, seat 1 the last: seat 2 begins round 2; its last card is
+    seat 3's: seat 0 begins round 3."""
+    starters, last = _round_starters_and_last_placers("next")
+    assert last == [1, 3]
+    assert starters == [0, 2, 0]
+
+
+def test_round_starter_rotate_is_the_seat_after_the_last_starter():
+    """DEC: 'round_starter (revised): ... "rotate" (the seat after the previous round's starter begins,
+    another reading of "whoever is next clockwise")'. The same deal as for "next": rounds begun by 0, 1, 2."""
+    starters, last = _round_starters_and_last_placers("rotate")
+    assert last == [1, 2]
+    assert starters == [0, 1, 2]
 
 
 def _fits_some_translate(placed, formation):

@@ -1,6 +1,7 @@
 """Zwergen Ziehen rules, each in a constructed position; every test quotes what it checks.
 
-RB = zwergen-ziehen.rulebook.txt, DEC = decisions.md (Zwergen Ziehen).
+RB = the rulebook (Zwergen Ziehen, Philippe des Pallières, Asmodée 2002, in its English translation), DEC = the
+rules decisions (restated in docs/zwergen.md, "Decisions").
 """
 
 import numpy as np
@@ -200,20 +201,35 @@ def test_best_of_three_and_the_loser_starts_the_next_round():
     assert list(p.view.rounds) == [2, 1]
 
 
+# (card the mover plays, does the mover's own team lose): a squirrel throws the other team into the fence, an
+# add or a swap costs the mover's own team its last space.
+FOUR_PLAYER_ENDINGS = {"squirrel": (z.T_SQUIRREL, False), "add": (z.T_ADD + R, True), "swap": (-1, True)}
+
+
 @pytest.mark.parametrize("mover, kind, expected_starter", [
-    (1, "squirrel", 2),   # B's squirrel throws A into the fence: A's next seat after the mover, seat 2
-    (0, "add", 2),        # seat 0's own add loses: its teammate, seat 2, is A's first seat after it
+    (1, "squirrel", 2),   # B throws A into the fence: A's first seat after seat 1 is seat 2
+    (3, "squirrel", 0),   # ... after seat 3 it is seat 0 (turn order wraps)
+    (2, "squirrel", 3),   # A throws B into the fence: B's first seat after seat 2 is seat 3
+    (0, "add", 2),        # seat 0's own add loses: not seat 0 again but its teammate, seat 2
+    (3, "swap", 1),       # seat 3's swap costs B the round: B's first seat after seat 3 is seat 1
 ])
 def test_four_players_the_losing_team_starts(mover, kind, expected_starter):
-    """RB: 'The loser of the previous round begins the next round.' DEC: turns alternate 0,1,2,3;
-    the losing team's first seat after the mover begins (docs/zwergen.md)."""
+    """RB: 'The loser of the previous round begins the next round.' DEC (Pro rules): 'In a 4-player match the
+    next round is begun by the first seat of the losing team after the seat that made the last move.'"""
     p = Position(players=4)
-    p.rope(-5 if kind == "add" else -6)   # A's front (2 gnomes): 7 + rope = 2 (add) or 1 (squirrel)
-    card = z.T_ADD + R if kind == "add" else z.T_SQUIRREL
-    p.hand(mover, [card, z.T_SQUIRREL + 1])
+    card, own_loss = FOUR_PLAYER_ENDINGS[kind]
+    losing = z.team_of(mover) if own_loss else 1 - z.team_of(mover)
+    room = 2 if kind == "add" else 1      # the add's gnome and the opponents' pull of 2 take 3 spaces
+    p.rope((room - 7) * z.toward(losing))  # the losing team (2 gnomes) stands `room` spaces from the fence
+    assert p.front(losing) == room
+    p.hand(mover, [z.T_SQUIRREL, z.T_ADD + R, z.T_SQUIRREL + 1])
     p.state[z.S_SEAT] = mover
-    p.play(mover, z.M_PLAY, card, R if kind == "add" else -1)
-    assert list(p.view.rounds) == [0, 1]
+    if kind == "swap":
+        p.play(mover, z.M_SWAP, mask=1)
+    else:
+        p.play(mover, z.M_PLAY, card, R if kind == "add" else -1)
+    assert p.view.rounds[1 - losing] == 1 and p.view.rounds[losing] == 0
+    assert p.state[z.S_N_ROUNDS] == 2
     assert p.state[z.S_SEAT] == expected_starter
 
 
@@ -401,3 +417,134 @@ def test_herbert_takes_the_two_gnomes_of_the_re_and_the_track_stays():
     assert p.state[z.S_ROPE] == -2
     assert p.state[z.S_HERBERTS] == 1
     assert all(m[0] == z.M_PLAY or m[0] == z.M_SWAP for m in p.legal(0))   # nothing answers a Herbert
+
+
+def test_re_needs_room_for_two_gnomes():
+    """DEC: 'Re needs room for two gnomes (at least 2 free spaces between the team's front gnome and the
+    fence)': with one free space a plain add is still legal, the Re is not."""
+    p = _after_red_add()
+    p.play(1, z.M_CONTRA, z.T_ADD + R, R)
+    p.rope(-5)
+    assert p.front(A_TEAM) == 3                                # 2 free spaces
+    assert (z.M_RE, z.T_ADD_MULTI, R) in p.legal(0)
+    p.rope(-6)
+    assert p.front(A_TEAM) == 2                                # 1 free space
+    legal = p.legal(0)
+    assert (z.M_PLAY, z.T_ADD_MULTI, R) in legal
+    assert all(m[0] != z.M_RE for m in legal)
+
+
+@pytest.mark.parametrize("red_in_stock, re_legal", [(2, True), (1, False), (0, False)])
+def test_re_needs_two_hats_of_its_colour_and_takes_no_other(red_in_stock, re_legal):
+    """DEC: 'Re needs ... two hats of that colour in stock; the out-of-stock rule of plain adds does not apply
+    to Re.' With fewer than two red hats no Re is offered, in red or in any colour in stock."""
+    p = _after_red_add()
+    p.play(1, z.M_CONTRA, z.T_ADD + R, R)
+    p.view.supply[R] = red_in_stock
+    assert min(p.view.supply[Y], p.view.supply[G], p.view.supply[B]) >= 2   # other colours have two hats
+    res = [m for m in p.legal(0) if m[0] == z.M_RE]
+    assert res == ([(z.M_RE, z.T_ADD_MULTI, R)] if re_legal else [])
+
+
+def test_herbert_needs_room_for_two_gnomes():
+    """docs/zwergen.md (Pro rules, our choice where DEC is silent): Herbert, which brings two gnomes to the
+    announcing team, needs the same room as a Re."""
+    p = _after_red_add()
+    p.play(1, z.M_CONTRA, z.T_ADD + R, R)
+    p.play(0, z.M_RE, z.T_ADD_MULTI, R)
+    p.hand(1, [z.T_ADD_MULTI, z.T_SQUIRREL])
+    p.rope(5)
+    assert p.front(B_TEAM) == 3
+    assert (z.M_HERBERT, z.T_ADD_MULTI, R) in p.legal(1)
+    p.rope(6)
+    assert p.front(B_TEAM) == 2
+    assert all(m[0] != z.M_HERBERT for m in p.legal(1))
+
+
+def test_contra_after_a_multicolour_add_answers_the_colour_chosen():
+    """RB (Contra): 'you have the same card in your hand (or you have an multicolored "add a new Gnome" card)';
+    DEC: 'with a same-colour or multicolour add card: Contra removes the gnome just added'. The colour is the
+    one the adder chose for the multicolour card (yellow here): a yellow or a multicolour add card answers it,
+    a red one does not."""
+    p = Position(pro=True)
+    p.hand(0, [z.T_ADD_MULTI, z.T_SQUIRREL])
+    p.hand(1, [z.T_ADD + R, z.T_ADD + Y, z.T_ADD_MULTI])
+    p.play(0, z.M_PLAY, z.T_ADD_MULTI, Y)
+    contras = [m for m in p.legal(1) if m[0] == z.M_CONTRA]
+    assert contras == [(z.M_CONTRA, z.T_ADD + Y, Y), (z.M_CONTRA, z.T_ADD_MULTI, Y)]
+    yellow, supply = p.view.teams[A_TEAM, Y], p.view.supply[Y]
+    p.play(1, z.M_CONTRA, z.T_ADD + Y, Y)
+    assert p.view.teams[A_TEAM, Y] == yellow - 1 and p.view.supply[Y] == supply + 1
+    assert p.state[z.S_ROPE] == -2
+
+
+def test_contra_after_an_out_of_stock_substitute_answers_the_gnome_added():
+    """RB: 'If there is no available Gnome of the color shown on the card in the stock in the box, the player
+    adds a Gnome in the color of his choice.' DEC: Contra 'with a same-colour or multicolour add card' removes
+    'the gnome just added'. A red card that brought a blue gnome is answered by a blue (or multicolour) add
+    card, not by a red one."""
+    p = Position(pro=True, hats_per_colour=1)
+    p.team(A_TEAM, [])
+    p.team(B_TEAM, [])
+    p.team(A_TEAM, [G])
+    p.team(B_TEAM, [R])                        # the only red hat is on the track
+    p.hand(0, [z.T_ADD + R, z.T_SQUIRREL])
+    p.hand(1, [z.T_ADD + R, z.T_ADD + B, z.T_ADD_MULTI])
+    assert [m for m in p.legal(0) if m[1] == z.T_ADD + R] == [(z.M_PLAY, z.T_ADD + R, Y),
+                                                              (z.M_PLAY, z.T_ADD + R, B)]
+    p.play(0, z.M_PLAY, z.T_ADD + R, B)
+    assert p.view.teams[A_TEAM].tolist() == [0, 0, 1, 1] and p.view.supply[B] == 0
+    contras = [m for m in p.legal(1) if m[0] == z.M_CONTRA]
+    assert contras == [(z.M_CONTRA, z.T_ADD + B, B), (z.M_CONTRA, z.T_ADD_MULTI, B)]
+    p.play(1, z.M_CONTRA, z.T_ADD + B, B)
+    assert p.view.teams[A_TEAM].tolist() == [0, 0, 1, 0] and p.view.supply[B] == 1
+
+
+def _four_player_chain():
+    """4 players, Pro rules; every seat holds a red and a multicolour add card and two squirrels; seat 0 has
+    just added a red gnome."""
+    p = Position(players=4, pro=True)
+    for seat in range(4):
+        p.hand(seat, [])
+    for seat in range(4):
+        p.hand(seat, [z.T_ADD + R, z.T_ADD_MULTI, z.T_SQUIRREL, z.T_SQUIRREL + 1])
+    p.play(0, z.M_PLAY, z.T_ADD + R, R)
+    return p
+
+
+def _announcements(p, seat):
+    return [m[0] for m in p.legal(seat) if m[0] in (z.M_CONTRA, z.M_RE, z.M_HERBERT)]
+
+
+def test_four_players_contra_only_by_the_next_seat():
+    """DEC: 'Contra/Re/Herbert can be announced only on the responding side's very next turn'; 4 players:
+    'turns alternate 0,1,2,3'. Seat 0's add is answered by seat 1 or not at all: seat 3, the other member of
+    the responding team, may not."""
+    p = _four_player_chain()
+    assert _announcements(p, 1) == [z.M_CONTRA, z.M_CONTRA]    # with the red card or the multicolour one
+    p.play(1, z.M_PLAY, z.T_SQUIRREL)
+    p.play(2, z.M_PLAY, z.T_SQUIRREL)
+    assert _announcements(p, 3) == []
+
+
+def test_four_players_re_by_the_adders_teammate_not_the_adder():
+    """DEC: Contra/Re/Herbert 'only on the responding side's very next turn': after seat 1's Contra the
+    answer is seat 2's (team A's next turn), not seat 0's, who made the add."""
+    p = _four_player_chain()
+    p.play(1, z.M_CONTRA, z.T_ADD + R, R)
+    assert _announcements(p, 2) == [z.M_RE, z.M_RE]
+    p.play(2, z.M_PLAY, z.T_SQUIRREL)
+    p.play(3, z.M_PLAY, z.T_SQUIRREL)
+    assert _announcements(p, 0) == []
+
+
+def test_four_players_herbert_by_the_next_seat_not_the_one_that_said_contra():
+    """DEC: Contra/Re/Herbert 'only on the responding side's very next turn': seat 2's Re is answered by seat 3,
+    not by seat 1, who announced the Contra."""
+    p = _four_player_chain()
+    p.play(1, z.M_CONTRA, z.T_ADD + R, R)
+    p.play(2, z.M_RE, z.T_ADD + R, R)
+    assert _announcements(p, 3) == [z.M_HERBERT, z.M_HERBERT]
+    p.play(3, z.M_PLAY, z.T_SQUIRREL)
+    p.play(0, z.M_PLAY, z.T_SQUIRREL)
+    assert _announcements(p, 1) == []

@@ -65,6 +65,7 @@ N_REMOVED_COLUMNS = 5     # the result reports the removals of rounds 1..5
 DEFAULT_PARAMS = {
     "players": 2,
     "first_seat": 0,
+    "round_starter": "next",
     "max_turns": 1000,
     "rounds": 3,
     "hand_size_2": 11,
@@ -231,6 +232,7 @@ class Game:
         self.n_values = len(self.fish_counts)
         self.ties_move_sharks = bool(p["shark_moves_on_tie"])
         self.return_removed = p["removed_cards"] == "return"
+        self.rotate_starter = p["round_starter"] == "rotate"
         self.formation, self.formation_height, self.formation_width = \
             parse_formation(p["formation"])
 
@@ -282,6 +284,8 @@ class Game:
             raise ValueError("fish_counts must be a non-empty list of counts >= 0")
         if p["removed_cards"] not in ("return", "discard"):
             raise ValueError('removed_cards must be "return" or "discard"')
+        if p["round_starter"] not in ("next", "rotate"):
+            raise ValueError('round_starter must be "next" or "rotate"')
 
     # --- cards -----------------------------------------------------------------
 
@@ -469,7 +473,12 @@ class Game:
         for seat in range(self.players):
             self.draw(seat, self.hand_size)
 
-        if self.last_placer is None:      # nobody placed a card: same starter
+        # "The new round begins with whoever is next clockwise": after the
+        # last round's starter ("rotate"), or after the seat that placed the
+        # last card ("next"; nobody placed a card: the same starter).
+        if self.rotate_starter:
+            self.start_round((self.round_starter + 1) % self.players)
+        elif self.last_placer is None:
             self.start_round(self.round_starter)
         else:
             self.start_round((self.last_placer + 1) % self.players)

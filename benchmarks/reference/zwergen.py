@@ -133,14 +133,9 @@ def front_distance(track_half, team_size, rope, team):
     The gnomes stand on consecutive spaces from the one farthest from the
     fence (``track_half``), and the rope moves them all: in the team's favour
     (``DIRECTION[team] * rope > 0``) away from the fence. 0 or less: the team
-    is in the fence.
-
-    NB docs/zwergen.md prints this as ``track_half - n_A + 1 - rope`` (and
-    ``+ rope`` for B), which contradicts its own "team A pulls k spaces is
-    ``rope += k`` and moves the other team toward the fence". We follow the
-    prose (and the rulebook: pulling is good for the puller). The rope's sign
-    is internal and lead changes are symmetric, so this plays the same games
-    as the formula with the opposite pull convention.
+    is in the fence. This is docs/zwergen.md's ``front_A = track_half - n_A +
+    1 + rope`` and ``front_B = track_half - n_B + 1 - rope``: team A pulling
+    k spaces (``rope += k``) brings team B's gnomes k spaces nearer the fence.
     """
     return track_half - team_size + 1 + DIRECTION[team] * rope
 

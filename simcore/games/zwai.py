@@ -1,8 +1,8 @@
 """Zwai (fish shoal and two sharks), 2-4 players, with "Alarm in the Shoal" formations.
 
 The rules as simulated, step by step and with the order of random draws, are
-in ``docs/zwai.md``; the rulebook is ``zwai.rulebook.txt`` and the gaps are
-filled by ``decisions.md``. Seat s plays colour s.
+in ``docs/zwai.md``: the rulebook (Zwai, Dirk Baumann, Piatnik 2025) and, where
+it is silent, the decisions listed there. Seat s plays colour s.
 
 The shoal lies on a 15 x 15 grid; the first card of a round goes on the centre
 (7, 7), so any formation of at most 8 x 8 cells fits around it. The sharks
@@ -140,6 +140,8 @@ GAME = GameType(
     params=(
         Param("players", 2, "players, each with one colour set", choices=(2, 3, 4)),
         Param("first_seat", 0, "seat that begins round 1", 0, 3),
+        Param("round_starter", "next", "who begins the next round: the seat after the one that placed the last "
+              "card (next) or after the round's starter (rotate)", choices=("next", "rotate")),
         Param("max_turns", 1000, "a game still running after this many placements is a timeout", 1, 1_000_000),
         Param("rounds", 3, "rounds in a game (rulebook: 3)", 1, MAX_ROUNDS),
         Param("hand_size_2", 11, "hand size with 2 players (rulebook: 11)", 1, MAX_SET),
@@ -172,8 +174,9 @@ P_PLAYERS, P_FIRST_SEAT, P_MAX_TURNS, P_ROUNDS = range(4)
 P_HAND = 4                 # hand sizes for 2, 3, 4 players
 P_SHARK_TIE = 7
 P_DISCARD_REMOVED = 8
-P_N_FISH = 9
-P_FISH_COUNTS = 10         # MAX_FISH entries
+P_ROTATE_STARTER = 9       # round_starter = "rotate"
+P_N_FISH = 10
+P_FISH_COUNTS = 11         # MAX_FISH entries
 P_N_CELLS = P_FISH_COUNTS + MAX_FISH
 P_CELLS = P_N_CELLS + 1    # formation cells fr * MAX_DIM + fc, P_N_CELLS of them
 P_MASK = P_CELLS + MAX_CELLS  # formation mask, MAX_DIM x MAX_DIM
@@ -194,6 +197,7 @@ def params_array(values):
     p[P_HAND:P_HAND + 3] = values["hand_size_2"], values["hand_size_3"], values["hand_size_4"]
     p[P_SHARK_TIE] = values["shark_moves_on_tie"]
     p[P_DISCARD_REMOVED] = values["removed_cards"] == "discard"
+    p[P_ROTATE_STARTER] = values["round_starter"] == "rotate"
     fish = values["fish_counts"]
     p[P_N_FISH] = len(fish)
     p[P_FISH_COUNTS:P_FISH_COUNTS + len(fish)] = fish
@@ -488,8 +492,11 @@ def end_round(state, params, streams):
         hand_under_pile(state, seat, streams)
     for seat in range(players):
         draw(state, seat, hand_size(params))
-    # The new round begins with whoever is next clockwise.
-    if placed > 0:
+    # RB: 'The new round begins with whoever is next clockwise.' Next after the last card's placer (a round
+    # without a card keeps its starter), or with round_starter = "rotate" after the last round's starter.
+    if params[P_ROTATE_STARTER] == 1:
+        state[S_ROUND_STARTER] = (state[S_ROUND_STARTER] + 1) % players
+    elif placed > 0:
         state[S_ROUND_STARTER] = (state[S_LAST_PLACER] + 1) % players
     state[S_SEAT] = state[S_ROUND_STARTER]
     return False

@@ -1,9 +1,9 @@
 """Zwergen Ziehen (gnome tug-of-war), 2 players or 4 in two teams, with the Pro rules.
 
 The rules as simulated, step by step and with the order of random draws, are
-in ``docs/zwergen.md``; the rulebook is ``zwergen-ziehen.rulebook.txt`` and
-the gaps are filled by ``decisions.md``. Seats 0 and 2 are team A, seats 1
-and 3 team B.
+in ``docs/zwergen.md``: the rulebook (Zwergen Ziehen, Philippe des Pallières,
+Asmodée 2002) and, where it is silent, the decisions listed there. Seats 0
+and 2 are team A, seats 1 and 3 team B.
 
 The track::
 

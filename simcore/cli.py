@@ -28,7 +28,8 @@ def games_command():
         counts = ", ".join(str(n) for n in info.player_counts)
         click.echo(f"{info.name}: {info.long_name}")
         click.echo(f"  {info.summary}")
-        click.echo(f"  players: {counts}    policies: {', '.join(info.policies)}    rulebook: {info.rulebook}")
+        click.echo(f"  players: {counts}    policies: {', '.join(info.policies)}")
+        click.echo(f"  rulebook: {info.rulebook}    rules as simulated: {info.doc}")
         width = max(len(p.name) for p in info.params)
         for p in info.params:
             default = cfg.toml_value(p.default)

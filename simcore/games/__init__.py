@@ -69,16 +69,20 @@ class GameType:
 
     name: str
     long_name: str
-    rulebook: str
+    rulebook: str             # title, designer and publisher of the printed rules
     player_counts: tuple
     policies: tuple           # policy names; position = policy id in the jitted code
     params: tuple             # of Param
     summary: str = ""
-    decisions: str = "../shared/rules/decisions.md"
     param_index: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "param_index", {p.name: p for p in self.params})
+
+    @property
+    def doc(self):
+        """The rules as simulated, decisions included, in this repository."""
+        return f"docs/{self.name}.md"
 
     def defaults(self):
         return {p.name: copy.deepcopy(p.default) for p in self.params}

@@ -213,7 +213,7 @@ def _check_ranking(value):
 GAME = GameType(
     name="wichtel",
     long_name="Der Herr der Wichtel (leprechaun election with bribes)",
-    rulebook="herr-der-wichtel.rulebook.txt",
+    rulebook="Der Herr der Wichtel, Ralf Sandfuchs (Krimsus Krimskrams Kiste, 1998)",
     player_counts=(3, 4, 5),
     policies=("random", "greedy"),
     summary="Gather the best retinue of four leprechauns, bribe for them, end the round when ahead; first to 99.",

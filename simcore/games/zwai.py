@@ -133,7 +133,7 @@ def _check_fish_counts(value):
 GAME = GameType(
     name="zwai",
     long_name="Zwai (fish shoal and sharks)",
-    rulebook="zwai.rulebook.txt",
+    rulebook="Zwai, Dirk Baumann (Piatnik, 2025)",
     player_counts=(2, 3, 4),
     policies=("random", "greedy"),
     summary="Place your fish into a shared shoal where the two sharks will not catch them; 3 rounds.",

@@ -9,7 +9,7 @@ A config file::
 
     [policies]              # optional: "all" (or "*") for every seat, a seat number for one seat
     all = "greedy"
-    1 = "random"
+    1 = "mc:rollouts=16"    # a policy spec: NAME[:KEY=VALUE,...] (simcore.agents)
 
     [params]                # the game's parameters; grouped ones as nested tables
     players = 4
@@ -22,12 +22,14 @@ what is allowed.
 """
 
 import difflib
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from simcore import agents
 from simcore import games as registry
 
 MAX_GAMES = 10**12
@@ -46,7 +48,7 @@ class RunConfig:
 
     game: str
     params: dict                     # every parameter, dotted names, resolved
-    policies: list                   # one policy name per seat
+    policies: list                   # one canonical policy spec per seat
     games: int = 10_000
     seed: int = 0
     variant: str = "default"
@@ -60,6 +62,13 @@ class RunConfig:
         return self.module.params_array(self.params)
 
     def policies_array(self):
+        """What the game's ``run_batch`` takes: the agents table (one row per seat: kind, parameters), or for a
+        game still without the decision interface, one policy id per seat."""
+        if getattr(self.module, "AGENT_TABLE", False):
+            table = np.zeros((self.module.MAX_SEATS, agents.WIDTH), np.float64)
+            for seat, spec in enumerate(self.policies):
+                table[seat] = agents.parse(spec, self.module.GAME.policies).row()
+            return table
         ids = [self.module.GAME.policies.index(name) for name in self.policies]
         return np.array(ids + [0] * (self.module.MAX_SEATS - len(ids)), np.int64)
 
@@ -226,16 +235,26 @@ def policy_items(table):
 
 
 def parse_policy(text):
-    """``--policy NAME`` (every seat) or ``--policy SEAT=NAME``."""
-    seat, sep, name = text.partition("=")
-    return (seat.strip(), name.strip()) if sep else ("all", text.strip())
+    """``--policy SPEC`` (every seat) or ``--policy SEAT=SPEC``; a spec may hold ``=`` itself (``mc:rollouts=8``)."""
+    match = re.fullmatch(r"\s*(all|\*|\d+)\s*=(.*)", text)
+    return (match.group(1), match.group(2).strip()) if match else ("all", text.strip())
+
+
+def policy_spec(info, text):
+    """The canonical spec string of a policy the game offers, or ConfigError in one line."""
+    name = text.partition(":")[0].strip() if isinstance(text, str) else text
+    if name not in info.policies:
+        raise unknown(f"policy of {info.name}", str(name), info.policies)
+    try:
+        return str(agents.parse(text, info.policies))
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
 
 
 def _policies(info, players, items):
     seats = [info.policies[0]] * players
-    for seat, name in items:
-        if name not in info.policies:
-            raise unknown(f"policy of {info.name}", str(name), info.policies)
+    for seat, text in items:
+        name = policy_spec(info, text)
         if str(seat) in ALL_SEATS:
             seats = [name] * players
             continue

@@ -59,7 +59,7 @@ def extra_columns(module, players):
 def run_blocks(module, params, policies, seed, n_games, start=0, block=BLOCK):
     """Play games ``start .. start+n_games-1``; yield ``(first_index, rows)`` per block."""
     params = np.ascontiguousarray(params, dtype=np.int64)
-    policies = np.ascontiguousarray(policies, dtype=np.int64)
+    policies = np.ascontiguousarray(policies)   # the agents table, or policy ids for a game without it
     done = 0
     while done < n_games:
         n = min(block, n_games - done)

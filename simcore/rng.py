@@ -8,7 +8,9 @@ processes or machines: only ``(seed, game_index, stream)``.
 Every source of randomness draws from its own stream (``DECK``, ``DICE``,
 ``POLICY + seat``), so two rule variants run with the same seed see the same
 deals, dice and policy coin flips wherever the rules let them: common random
-numbers for paired comparisons.
+numbers for paired comparisons. A searching seat (``mc``, ``ismcts``) draws
+its imagined worlds from ``SEARCH + seat``: thinking harder never shifts the
+deals or anybody else's coin flips.
 
 The jitted functions work on a ``uint64`` array holding one counter per
 stream. :class:`Stream` is the same generator in plain Python, for the
@@ -22,7 +24,8 @@ DECK = 0      # shuffles of decks and piles
 DICE = 1      # dice rolls and other chance events of the rules
 POLICY = 2    # stream POLICY + seat: that seat's policy decisions
 MAX_SEATS = 6
-N_STREAMS = POLICY + MAX_SEATS
+SEARCH = POLICY + MAX_SEATS   # stream SEARCH + seat: the worlds and rollouts that seat's search imagines
+N_STREAMS = SEARCH + MAX_SEATS
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -62,6 +65,14 @@ def next_u64(streams, k):
     """Next 64 random bits of stream ``k``."""
     streams[k] += _GAMMA
     return _finalize(streams[k])
+
+
+@njit(cache=True, nogil=True)
+def fork(streams, k, out):
+    """Seed ``out`` as a fresh family of streams from the next number of stream ``k`` (a search's world)."""
+    base = next_u64(streams, k)
+    for j in range(out.shape[0]):
+        out[j] = _mix(base + np.uint64(j))
 
 
 @njit(cache=True, nogil=True)

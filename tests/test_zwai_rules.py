@@ -11,6 +11,7 @@ import pytest
 from simcore import config as cfg
 from simcore import engine, rng
 from simcore.games import zwai as z
+from tests.interface_driver import play
 
 
 class Shoal:
@@ -41,8 +42,7 @@ class Shoal:
 
     def place(self, seat, fish, r, c):
         assert (r, c) in self.legal(), f"({r}, {c}) is not legal"
-        self.view.hands[seat, fish] += 1          # the card comes from outside the test's accounting
-        z.place(self.state, self.params, seat, fish, self.cell(r, c))
+        z.place(self.state, self.params, seat, fish, self.cell(r, c))   # the card comes from outside the hands
 
     def sharks(self):
         return (self.state[z.S_SHARK_ROW] - z.CENTRE + self.origin[0],
@@ -202,28 +202,29 @@ def test_cards_are_conserved_and_hands_refilled_in_random_games(players, removed
     values = {**z.GAME.defaults(), "players": players, "removed_cards": removed_cards}
     params = z.params_array(values)
     hand = values[f"hand_size_{players}"]
-    policies = np.array([z.POLICY_RANDOM, z.POLICY_GREEDY, z.POLICY_RANDOM, z.POLICY_GREEDY])
-    state, streams = z.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
-    cells, scores = np.zeros(z.N_GRID, np.int64), np.zeros(z.MAX_FISH * z.N_GRID, np.int64)
-    view = z.View(state)
+    kinds = ["random", "greedy", "random", "greedy"]
+    seen = {"rounds": 0}
+
+    def check(state, seat, actions):
+        view = z.View(state)
+        if state[z.S_PHASE] == z.CELL:
+            return                      # the card in the mover's fingers is in no pile
+        if state[z.S_N_ROUNDS] > seen["rounds"] and state[z.S_PLACED] == 0:
+            seen["rounds"] = state[z.S_N_ROUNDS]
+            for other in range(players):
+                assert view.hands[other].sum() == hand or len(view.pile(other)) == 0
+        in_shoal = np.bincount([o for (o, _) in view.shoal().values()], minlength=4)
+        totals = [view.hands[other].sum() + len(view.pile(other)) + in_shoal[other] + view.cards[other]
+                  for other in range(players)]
+        if removed_cards == "return":
+            assert totals == [23] * players
+        else:
+            assert sum(totals) + view.removed.sum() == 23 * players
+
     for game in range(60):
-        rng.seed_streams(streams, 17, game)
-        z.setup(state, params, streams)
-        over = False
-        while not over:
-            rounds = state[z.S_N_ROUNDS]
-            over = z.turn(state, params, policies, streams, cells, scores)
-            if state[z.S_N_ROUNDS] > rounds and not over:
-                for seat in range(players):
-                    assert view.hands[seat].sum() == hand or len(view.pile(seat)) == 0
-            in_shoal = np.bincount([o for (o, _) in view.shoal().values()], minlength=4)
-            totals = [view.hands[seat].sum() + len(view.pile(seat)) + in_shoal[seat] + view.cards[seat]
-                      for seat in range(players)]
-            if removed_cards == "return" and not over:
-                assert totals == [23] * players
-            elif removed_cards == "discard":
-                assert sum(totals) + view.removed.sum() == 23 * players
-        assert state[z.S_N_ROUNDS] == 3
+        seen["rounds"] = 0
+        row = play(z, params, kinds, 17, game, on_decision=check)
+        assert row[engine.extra_offset(z.MAX_SEATS) + z.MAX_SEATS + z.MAX_ROUNDS + 1] == 3   # n_rounds
 
 
 # 4 players, a 10-cell formation: the round's last card is not placed by the seat before the starter, so "next"
@@ -232,25 +233,22 @@ TEN_CELLS = "#####\n#####"
 
 
 def _round_starters_and_last_placers(round_starter):
-    """Play one random game through the real ``turn``; per round: the seat that placed its first card, and
-    (for all but the last round) the seat that placed its last card."""
+    """Play one random game through the decision interface; per round: the seat that placed its first card,
+    and (for all but the last round) the seat that placed its last card."""
     values = {**z.GAME.defaults(), "players": 4, "formation": TEN_CELLS, "round_starter": round_starter}
     params = z.params_array(values)
-    policies = np.array([z.POLICY_RANDOM] * 4)
-    state, streams = z.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
-    cells, scores = np.zeros(z.N_GRID, np.int64), np.zeros(z.MAX_FISH * z.N_GRID, np.int64)
-    rng.seed_streams(streams, 8, 0)
-    z.setup(state, params, streams)
-    starters, last = [], []
-    over = False
-    while not over:
-        seat = int(state[z.S_SEAT])
+    starters, last, placers = [], [], []
+
+    def watch(state, seat, actions):
+        if state[z.S_PHASE] != z.CARD:
+            return
         if state[z.S_PLACED] == 0:
             starters.append(seat)
-        rounds = state[z.S_N_ROUNDS]
-        over = z.turn(state, params, policies, streams, cells, scores)
-        if state[z.S_N_ROUNDS] > rounds and not over:
-            last.append(seat)
+            if placers:
+                last.append(placers[-1])
+        placers.append(seat)
+
+    play(z, params, ["random"] * 4, 8, 0, on_decision=watch)
     return starters, last
 
 
@@ -286,28 +284,22 @@ def test_random_games_never_place_an_illegal_card(formation):
     values = {**z.GAME.defaults(), "players": 3, "formation": formation}
     params = z.params_array(values)
     shape = set(z.formation_cells(formation))
-    policies = np.array([z.POLICY_RANDOM, z.POLICY_RANDOM, z.POLICY_GREEDY, 0])
-    state, streams = z.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
-    cells, scores = np.zeros(z.N_GRID, np.int64), np.zeros(z.MAX_FISH * z.N_GRID, np.int64)
-    view = z.View(state)
-    placements = 0
+    placements = [0]
+
+    def check(state, seat, actions):
+        if state[z.S_PHASE] != z.CELL:
+            return
+        before = set(z.View(state).shoal())
+        for action in actions:          # every cell a policy may choose
+            r, c = divmod(int(action) - z.MAX_FISH, z.GRID)
+            assert (r, c) not in before
+            assert not before or before & {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)}
+            assert _fits_some_translate(before | {(r, c)}, shape)
+        placements[0] += 1
+
     for game in range(40):
-        rng.seed_streams(streams, 5, game)
-        z.setup(state, params, streams)
-        over = False
-        while not over:
-            seat = state[z.S_SEAT]
-            before = set(view.shoal())
-            if view.hands[seat].sum() > 0:
-                # the policy's choice, asked on copies so that the real turn below draws the same numbers
-                _, cell = z.choose(state.copy(), params, policies[seat], seat, cells, scores, streams.copy())
-                r, c = divmod(int(cell), z.GRID)
-                assert (r, c) not in before
-                assert not before or before & {(r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)}
-                assert _fits_some_translate(before | {(r, c)}, shape)
-                placements += 1
-            over = z.turn(state, params, policies, streams, cells, scores)
-    assert placements == 40 * 3 * 16
+        play(z, params, ["random", "random", "greedy"], 5, game, on_decision=check)
+    assert placements[0] == 40 * 3 * 16
 
 
 def _final(players, fish, cards):
@@ -316,8 +308,9 @@ def _final(players, fish, cards):
     state = z.new_state()
     state[z.S_SCORE:z.S_SCORE + players] = fish
     state[z.S_CARDS:z.S_CARDS + players] = cards
+    state[z.S_OVER] = 1
     row = np.zeros(engine.width(z), np.int64)
-    z.write_row(state, params, True, row)
+    z.write_row(state, params, row)
     return [bool(w) for w in row[engine.O_WIN:engine.O_WIN + players]]
 
 

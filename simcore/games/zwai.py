@@ -32,6 +32,13 @@ The state of one game is one flat ``int64`` array::
     S_PLACED .. S_SKIPS                 scalars (sharks, bounding box, seat, turn, ...)
     S_SCORE, S_CARDS [MAX_SEATS]        the scoring pile: own fish / own cards
     S_REMOVED   [MAX_ROUNDS]            cards the sharks removed per round
+    S_PHASE, S_PENDING, S_OVER          the pending decision (a card, then its cell) and the end
+    S_SEGMENTS  [MAX_SEATS x MAX_ROUNDS]  cards each seat put under its pile at each round end
+
+A move is two decisions (the decision interface, ``docs/zwai.md``): the card,
+then its cell. Action codes: a card is its fish value (listed once per copy in
+the hand, so a uniform draw over the list is a uniform card), a cell is
+``MAX_FISH + r * GRID + c``.
 """
 
 
@@ -39,6 +46,7 @@ import numpy as np
 from numba import njit, prange
 
 from simcore import rng
+from simcore.agents import core
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import CONFIGS, GameType, Param, StateView, scalar_offsets, shipped_maps
 
@@ -54,7 +62,7 @@ MAX_CELLS = MAX_DIM * MAX_DIM
 O_SCORE = score_offset(MAX_SEATS)
 O_EXTRA = extra_offset(MAX_SEATS)
 
-POLICY_RANDOM, POLICY_GREEDY = 0, 1
+AGENT_TABLE = True         # run_batch takes the agents table (simcore.agents)
 
 FORMATIONS_FILE = CONFIGS / "formations.toml"
 
@@ -135,7 +143,7 @@ GAME = GameType(
     long_name="Zwai (fish shoal and sharks)",
     rulebook="Zwai, Dirk Baumann (Piatnik, 2025)",
     player_counts=(2, 3, 4),
-    policies=("random", "greedy"),
+    policies=("random", "greedy", "mc"),
     summary="Place your fish into a shared shoal where the two sharks will not catch them; 3 rounds.",
     params=(
         Param("players", 2, "players, each with one colour set", choices=(2, 3, 4)),
@@ -238,7 +246,11 @@ S_SKIPS = S_N_ROUNDS + 1
 S_SCORE = S_SKIPS + 1
 S_CARDS = S_SCORE + MAX_SEATS
 S_REMOVED = S_CARDS + MAX_SEATS
-S_SCRATCH = S_REMOVED + MAX_ROUNDS  # cards being shuffled under a pile
+S_PHASE = S_REMOVED + MAX_ROUNDS  # the pending decision: CARD or CELL
+S_PENDING = S_PHASE + 1          # the card (fish value) chosen, during CELL
+S_OVER = S_PENDING + 1           # the last round has ended
+S_SEGMENTS = S_OVER + 1          # [MAX_SEATS x MAX_ROUNDS] cards put under each pile at each round end
+S_SCRATCH = S_SEGMENTS + MAX_SEATS * MAX_ROUNDS  # cards being shuffled under a pile
 STATE_SIZE = S_SCRATCH + 2 * MAX_SET
 
 
@@ -256,7 +268,8 @@ class View(StateView):
         self.col_fish = state[S_COL_FISH:S_ROW_OWN]
         self.score = state[S_SCORE:S_CARDS]
         self.cards = state[S_CARDS:S_REMOVED]
-        self.removed = state[S_REMOVED:S_SCRATCH]
+        self.removed = state[S_REMOVED:S_PHASE]
+        self.segments = state[S_SEGMENTS:S_SCRATCH].reshape(MAX_SEATS, MAX_ROUNDS)
 
     def pile(self, seat):
         start = S_PILE + seat * MAX_SET
@@ -315,6 +328,7 @@ def hand_under_pile(state, seat, streams):
     for i in range(n):
         state[base + i] = state[S_SCRATCH + i]
     state[S_PILE_N + seat] = old + n
+    state[S_SEGMENTS + seat * MAX_ROUNDS + state[S_N_ROUNDS] - 1] = n   # resample keeps what went where
 
 
 # --- setup --------------------------------------------------------------------
@@ -420,7 +434,8 @@ def shark_target(state, params, marked, totals, line, added):
 
 @njit(cache=True, nogil=True)
 def place(state, params, seat, fish, cell):
-    """Put a card of ``seat`` showing ``fish`` on ``cell``, then check the sharks."""
+    """Put a card of ``seat`` showing ``fish`` (already taken from its hand) on ``cell``, then check the
+    sharks."""
     r = cell // GRID
     c = cell % GRID
     if state[S_PLACED] == 0:
@@ -450,7 +465,6 @@ def place(state, params, seat, fish, cell):
     state[S_SHARK_ROW] = shark_target(state, params, state[S_SHARK_ROW], S_ROW_FISH, r, fish)
     state[S_SHARK_COL] = shark_target(state, params, state[S_SHARK_COL], S_COL_FISH, c, fish)
     state[S_GRID + cell] = seat * 16 + fish + 1
-    state[S_HAND + seat * MAX_FISH + fish] -= 1
     state[S_ROW_FISH + r] += fish
     state[S_COL_FISH + c] += fish
     state[S_ROW_OWN + seat * GRID + r] += fish
@@ -583,21 +597,13 @@ def greedy_scores(state, params, seat, cells, n, scores):
 
 
 @njit(cache=True, nogil=True)
-def choose(state, params, policy, seat, cells, scores, streams):
-    """A policy's placement: (fish value, cell). ``scores`` is scratch for greedy's candidates."""
-    stream = rng.POLICY + seat
+def greedy_choice(state, params, seat, cells, scores, streams):
+    """Greedy's placement (fish value, cell): the best candidate; ties drawn among them in listing order (fish
+    ascending, then cells). ``cells`` and ``scores`` are scratch."""
     n = legal_cells(state, params, cells)
     hand = S_HAND + seat * MAX_FISH
-    if policy == POLICY_RANDOM:
-        i = rng.randint(streams, stream, hand_count(state, seat))
-        fish = 0
-        while i >= state[hand + fish]:
-            i -= state[hand + fish]
-            fish += 1
-        return fish, cells[rng.randint(streams, stream, n)]
-    # greedy: the best candidate; ties drawn among them in listing order (fish ascending, then cells)
     best, tied = greedy_scores(state, params, seat, cells, n, scores)
-    pick = rng.randint(streams, stream, tied)
+    pick = rng.randint(streams, rng.POLICY + seat, tied)
     for fish in range(MAX_FISH):
         if state[hand + fish] > 0:
             for k in range(n):
@@ -608,57 +614,255 @@ def choose(state, params, policy, seat, cells, scores, streams):
     return -1, -1
 
 
-# --- a whole game -------------------------------------------------------------
+W_PLAN = 0                       # greedy_action's scratch: the cell chosen with the card,
+W_CELLS = 1                      # the legal cells,
+W_SCORES = W_CELLS + N_GRID      # the candidates' scores
+WORK_SIZE = W_SCORES + MAX_FISH * N_GRID
 
 
 @njit(cache=True, nogil=True)
-def turn(state, params, policies, streams, cells, scores):
-    """One turn: a round end, a skip or a placement. Returns True when the game is over."""
-    if nobody_has_cards(state, params):
-        return end_round(state, params, streams)
+def greedy_action(state, params, seat, streams, work):
+    """Greedy picks card and cell together at the card decision and plays the kept cell at the next."""
+    if state[S_PHASE] == CELL:
+        return MAX_FISH + work[W_PLAN]
+    fish, cell = greedy_choice(state, params, seat, work[W_CELLS:W_SCORES], work[W_SCORES:], streams)
+    work[W_PLAN] = cell
+    return fish
+
+
+# --- the decision interface -------------------------------------------------------
+
+CARD, CELL = 0, 1                # the decisions of a move
+MAX_ACTIONS = max(MAX_SET, N_GRID)
+
+
+@njit(cache=True, nogil=True)
+def current_player(state, params):
+    if state[S_OVER] == 1 or state[S_TURN] >= params[P_MAX_TURNS]:
+        return -1
+    return state[S_SEAT]
+
+
+@njit(cache=True, nogil=True)
+def legal_actions(state, params, out):
+    """The cards in hand, once per copy (a uniform draw is a uniform card), or the legal cells, row-major."""
+    if state[S_PHASE] == CARD:
+        hand = S_HAND + state[S_SEAT] * MAX_FISH
+        n = 0
+        for fish in range(MAX_FISH):
+            for _ in range(state[hand + fish]):
+                out[n] = fish
+                n += 1
+        return n
+    n = legal_cells(state, params, out)
+    for k in range(n):
+        out[k] += MAX_FISH
+    return n
+
+
+@njit(cache=True, nogil=True)
+def apply_action(state, params, action, streams):
+    """The card leaves the hand at once (it is shown as it is laid); the cell completes the placement."""
     seat = state[S_SEAT]
-    players = params[P_PLAYERS]
-    if hand_count(state, seat) == 0:
-        state[S_SKIPS] += 1
-        state[S_SEAT] = (seat + 1) % players
-        return False
-    fish, cell = choose(state, params, policies[seat], seat, cells, scores, streams)
-    place(state, params, seat, fish, cell)
+    if state[S_PHASE] == CARD:
+        state[S_HAND + seat * MAX_FISH + action] -= 1
+        state[S_PENDING] = action
+        state[S_PHASE] = CELL
+        return
+    place(state, params, seat, state[S_PENDING], action - MAX_FISH)
+    state[S_PHASE] = CARD
     state[S_TURN] += 1
     state[S_LAST_PLACER] = seat
-    state[S_SEAT] = (seat + 1) % players
-    if state[S_PLACED] == params[P_N_CELLS]:
-        return end_round(state, params, streams)
-    return False
+    state[S_SEAT] = (seat + 1) % params[P_PLAYERS]
+    if state[S_PLACED] == params[P_N_CELLS] and end_round(state, params, streams):
+        state[S_OVER] = 1
+    advance(state, params, streams)
 
 
 @njit(cache=True, nogil=True)
-def play_game(params, policies, seed, game_index, state, streams, cells, scores, row):
-    """Play one game and write its result row."""
-    rng.seed_streams(streams, seed, game_index)
-    setup(state, params, streams)
-    over = False
-    while not over and state[S_TURN] < params[P_MAX_TURNS]:
-        over = turn(state, params, policies, streams, cells, scores)
-    write_row(state, params, over, row)
-
-
-@njit(cache=True, nogil=True)
-def write_row(state, params, over, row):
-    """Winners: most own fish, then most own cards, then a shared win (rulebook: End of the Game)."""
+def advance(state, params, streams):
+    """Run the rules up to the next decision: round ends when nobody has a card, skips of empty hands."""
     players = params[P_PLAYERS]
-    row[O_FIRST_SEAT] = params[P_FIRST_SEAT]
-    row[O_N_TURNS] = state[S_TURN]
-    row[O_TIMEOUT] = not over
+    while state[S_OVER] == 0 and state[S_TURN] < params[P_MAX_TURNS]:
+        if nobody_has_cards(state, params):
+            if end_round(state, params, streams):
+                state[S_OVER] = 1
+        elif hand_count(state, state[S_SEAT]) == 0:
+            state[S_SKIPS] += 1
+            state[S_SEAT] = (state[S_SEAT] + 1) % players
+        else:
+            return
+
+
+@njit(cache=True, nogil=True)
+def begin(state, params, streams):
+    setup(state, params, streams)
+    advance(state, params, streams)
+
+
+@njit(cache=True, nogil=True)
+def winners(state, params):
+    """Most own fish, then most own cards; every seat tied for both shares (rulebook: End of the Game).
+    Returns (best fish, best cards, how many seats share the win)."""
     best_fish = -1
     best_cards = -1
-    for seat in range(players):
+    for seat in range(params[P_PLAYERS]):
         fish = state[S_SCORE + seat]
         cards = state[S_CARDS + seat]
         if fish > best_fish or (fish == best_fish and cards > best_cards):
             best_fish = fish
             best_cards = cards
+    tied = 0
+    for seat in range(params[P_PLAYERS]):
+        tied += state[S_SCORE + seat] == best_fish and state[S_CARDS + seat] == best_cards
+    return best_fish, best_cards, tied
+
+
+@njit(cache=True, nogil=True)
+def returns(state, params, out):
+    """1 for a win, 1/k for a k-way shared win, 0 for a loss or a game that timed out."""
+    best_fish, best_cards, tied = winners(state, params)
+    for seat in range(params[P_PLAYERS]):
+        won = state[S_OVER] == 1 and state[S_SCORE + seat] == best_fish and state[S_CARDS + seat] == best_cards
+        out[seat] = 1.0 / tied if won else 0.0
+
+
+@njit(cache=True, nogil=True)
+def shuffle_pile_segments(state, seat, streams):
+    """Shuffle each part of the seat's own pile within itself: the seat knows which cards it put under the
+    pile at each round end (and so what is left of its first pile), not their order."""
+    base = S_PILE + seat * MAX_SET
+    left = state[S_PILE_N + seat]
+    lo = 0
+    for k in range(state[S_N_ROUNDS] - 1, -1, -1):   # the newest part lies at the bottom
+        hi = min(lo + state[S_SEGMENTS + seat * MAX_ROUNDS + k], left)
+        rng.shuffle(streams, rng.DECK, state[base + lo:base + hi], hi - lo)
+        lo = hi
+    rng.shuffle(streams, rng.DECK, state[base + lo:base + left], left - lo)
+
+
+@njit(cache=True, nogil=True)
+def redeal_hidden(state, seat, streams):
+    """Shuffle an opponent's hand and pile together and deal the hand back (same size): the watcher knows how
+    many cards it holds and which of its colour are unseen, not where they are."""
+    base = S_PILE + seat * MAX_SET
+    hand = S_HAND + seat * MAX_FISH
+    n = state[S_PILE_N + seat]
+    held = 0
+    for fish in range(MAX_FISH):
+        for _ in range(state[hand + fish]):
+            state[base + n] = fish
+            n += 1
+            held += 1
+        state[hand + fish] = 0
+    rng.shuffle(streams, rng.DECK, state[base:base + n], n)
+    for i in range(n - held, n):
+        state[hand + state[base + i]] += 1
+    state[S_PILE_N + seat] = n - held
+
+
+@njit(cache=True, nogil=True)
+def resample(state, params, seat, streams):
+    """Redraw what ``seat`` cannot see: the order of its own pile's parts, the other seats' hands and piles."""
+    for other in range(params[P_PLAYERS]):
+        if other == seat:
+            shuffle_pile_segments(state, seat, streams)
+        else:
+            redeal_hidden(state, other, streams)
+
+
+# --- the interface in words (plain Python: handles, tests, replays) ---------------
+
+
+def action_to_string(state, params, action):
+    if action < MAX_FISH:
+        return f"card {action} fish"
+    r, c = divmod(int(action) - MAX_FISH, GRID)
+    return f"cell ({r - CENTRE}, {c - CENTRE})"   # relative to the centre, where each round's first card lies
+
+
+def _hand_text(counts):
+    return " ".join(str(fish) for fish, k in enumerate(counts) for _ in range(k)) or "-"
+
+
+def _shoal_lines(state):
+    """The shoal as a picture: owner letter and fish per card, sharks marked > and v."""
+    view = View(state)
+    cells = view.shoal()
+    if not cells:
+        return ["(empty shoal)"]
+    rows = range(state[S_TOP], state[S_BOTTOM] + 1)
+    cols = range(state[S_LEFT], state[S_RIGHT] + 1)
+    head = "   " + "".join(" v " if c == state[S_SHARK_COL] else "   " for c in cols)
+    lines = [head]
+    for r in rows:
+        line = " > " if r == state[S_SHARK_ROW] else "   "
+        for c in cols:
+            owner, fish = cells.get((r, c), (None, None))
+            line += " . " if owner is None else f" {'abcd'[owner]}{fish}"
+        lines.append(line)
+    return lines
+
+
+def _public_lines(state, params):
+    view = View(state)
+    players = int(params[P_PLAYERS])
+    lines = [f"round {view.n_rounds + 1}, placements {view.turn}, to move: seat {view.seat}"
+             + ("" if view.phase == CARD else f" placing a {view.pending}-fish card")
+             + (", over" if view.over else "")]
+    lines += _shoal_lines(state)
     for seat in range(players):
+        lines.append(f"seat {seat}: hand {view.hands[seat].sum()}, pile {view.pile_sizes[seat]}, "
+                     f"scored {view.score[seat]} fish / {view.cards[seat]} cards")
+    lines.append("removed per round: " + " ".join(str(k) for k in view.removed[:view.n_rounds]))
+    return lines
+
+
+def _pile_parts(state, seat):
+    """The seat's own pile as it knows it, bottom part first: each part's cards, order unknown."""
+    view = View(state)
+    pile = list(view.pile(seat))
+    parts, lo = [], 0
+    for k in range(view.n_rounds - 1, -1, -1):
+        hi = min(lo + int(view.segments[seat, k]), len(pile))
+        parts.append(sorted(pile[lo:hi]))
+        lo = hi
+    parts.append(sorted(pile[lo:]))
+    return " | ".join(" ".join(str(f) for f in part) or "-" for part in parts)
+
+
+def information_state_string(state, params, seat):
+    """What ``seat`` knows: the public table, its own hand, what each part of its own pile holds, and which
+    cards of each other colour it has not seen (every card played was shown), not where they are."""
+    view = View(state)
+    unseen = [np.bincount(view.pile(other), minlength=MAX_FISH) + view.hands[other] for other in range(MAX_SEATS)]
+    others = [f"seat {other} unseen: {_hand_text(unseen[other])}"
+              for other in range(int(params[P_PLAYERS])) if other != seat]
+    return "\n".join([f"seat {seat} sees", *_public_lines(state, params),
+                      f"own hand: {_hand_text(view.hands[seat])}",
+                      f"own pile, bottom part first: {_pile_parts(state, seat)}", *others])
+
+
+def state_to_string(state, params):
+    view = View(state)
+    players = int(params[P_PLAYERS])
+    return "\n".join([*_public_lines(state, params),
+                      *(f"seat {seat} hand: {_hand_text(view.hands[seat])}; pile, top last: "
+                        f"{' '.join(str(f) for f in view.pile(seat))}" for seat in range(players))])
+
+
+# --- a whole game -------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def write_row(state, params, row):
+    """Winners: most own fish, then most own cards, then a shared win (rulebook: End of the Game)."""
+    over = state[S_OVER] == 1
+    row[O_FIRST_SEAT] = params[P_FIRST_SEAT]
+    row[O_N_TURNS] = state[S_TURN]
+    row[O_TIMEOUT] = not over
+    best_fish, best_cards, _ = winners(state, params)
+    for seat in range(params[P_PLAYERS]):
         row[O_WIN + seat] = over and state[S_SCORE + seat] == best_fish and state[S_CARDS + seat] == best_cards
         row[O_SCORE + seat] = state[S_SCORE + seat]
         row[O_EXTRA + seat] = state[S_CARDS + seat]
@@ -669,15 +873,19 @@ def write_row(state, params, over, row):
     row[x + MAX_ROUNDS + 1] = state[S_N_ROUNDS]
 
 
+play_game = core.instantiate(globals())["play_game"]   # the agents and the game loop, bound to this game
+
+
 @njit(cache=True, parallel=True)
-def run_batch(params, policies, seed, start, out):
+def run_batch(params, agents, seed, start, out):
     """Games ``start .. start+len(out)-1``, chunk by chunk over all threads."""
     n = out.shape[0]
     n_chunks = (n + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
-        state = np.zeros(STATE_SIZE, np.int64)
-        streams = np.zeros(rng.N_STREAMS, np.uint64)
-        cells = np.zeros(N_GRID, np.int64)
-        scores = np.zeros(MAX_FISH * N_GRID, np.int64)
+        states = np.zeros((3, STATE_SIZE), np.int64)
+        streams = np.zeros((3, rng.N_STREAMS), np.uint64)
+        actions = np.zeros((2, MAX_ACTIONS), np.int64)
+        floats = np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64)
+        work = np.zeros(WORK_SIZE, np.int64)
         for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            play_game(params, policies, seed, start + g, state, streams, cells, scores, out[g])
+            play_game(params, agents, seed, start + g, states, streams, actions, floats, work, out[g])

@@ -1,0 +1,102 @@
+"""Agents: who decides for a seat. Written once over the decision interface, they know no game.
+
+A policy is a spec string ``NAME[:KEY=VALUE,...]``, e.g. ``random``, ``greedy`` or ``mc:rollouts=16``:
+
+``random``   uniform over the legal actions (each game lists its actions so that this is its documented
+             random policy, e.g. a Zwai card once per copy in hand)
+``greedy``   the game's own one-ply heuristic, kept beside its rules
+``mc``       flat Monte Carlo (``simcore.agents.core``)
+
+The jitted code gets one row of floats per seat, the *agents table*: the agent's kind, then its parameters in
+the order they are declared here.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simcore.games import Param
+
+RANDOM, GREEDY, MC = range(3)       # kinds: column 0 of the agents table
+WIDTH = 4                           # columns of the agents table
+
+
+@dataclass(frozen=True)
+class AgentType:
+    name: str
+    kind: int
+    summary: str
+    params: tuple = ()
+
+    def defaults(self):
+        return {p.name: p.default for p in self.params}
+
+
+AGENTS = {a.name: a for a in (
+    AgentType("random", RANDOM, "uniform over the legal actions: the game's documented random policy"),
+    AgentType("greedy", GREEDY, "the game's own one-ply heuristic (see the game's doc)"),
+    AgentType("mc", MC, "flat Monte Carlo: for each legal action, K rollouts, each in a world resampled from "
+              "the mover's view and played to the end at random; the best mean return wins",
+              (Param("rollouts", 16, "rollouts per legal action", 1, 100_000),)),
+)}
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A parsed policy spec: the agent and every parameter's value."""
+
+    name: str
+    values: tuple = ()              # (key, value) in declaration order
+
+    def __str__(self):
+        """The canonical spec string (every parameter spelled out): what configs and metadata record."""
+        if not self.values:
+            return self.name
+        return self.name + ":" + ",".join(f"{key}={value}" for key, value in self.values)
+
+    def row(self):
+        """This seat's row of the agents table."""
+        out = np.zeros(WIDTH, np.float64)
+        out[0] = AGENTS[self.name].kind
+        out[1:1 + len(self.values)] = [value for _, value in self.values]
+        return out
+
+
+def parse(text, allowed):
+    """Parse a spec string; ``allowed`` names the agents the game offers. Raises ValueError in one line."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"policy {text!r} is not a spec; allowed: NAME[:KEY=VALUE,...] with NAME one of "
+                         f"{', '.join(allowed)}")
+    name, _, rest = text.strip().partition(":")
+    name = name.strip()
+    if name not in allowed:
+        raise ValueError(f"unknown policy {name!r}; allowed: {', '.join(allowed)}")
+    agent = AGENTS[name]
+    values = agent.defaults()
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        known = {p.name: p for p in agent.params}
+        if key not in known:
+            keys = ", ".join(known) or "none"
+            raise ValueError(f"policy {name} has no parameter {key!r}; allowed: {keys}")
+        if not sep:
+            raise ValueError(f"policy {name}: {item!r} has no value; allowed: {key}=VALUE")
+        values[key] = _value(name, known[key], raw.strip())
+    return Spec(name, tuple(values.items()))
+
+
+def _value(agent, param, raw):
+    try:
+        value = param.kind(raw)
+    except ValueError:
+        value = None
+    if value is None or (param.low is not None and not param.low <= value <= param.high):
+        raise ValueError(f"policy {agent}: {param.name} = {raw!r} is not allowed; allowed: {param.allowed()}")
+    return value
+
+
+def describe(name):
+    """One line per agent for ``simcore games``: the spec with its defaults, and what it does."""
+    agent = AGENTS[name]
+    return f"{Spec(name, tuple(agent.defaults().items()))}: {agent.summary}"

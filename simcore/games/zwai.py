@@ -807,9 +807,11 @@ def _shoal_lines(state):
 def _public_lines(state, params):
     view = View(state)
     players = int(params[P_PLAYERS])
-    lines = [f"round {view.n_rounds + 1}, placements {view.turn}, to move: seat {view.seat}"
-             + ("" if view.phase == CARD else f" placing a {view.pending}-fish card")
-             + (", over" if view.over else "")]
+    if view.over:
+        lines = [f"game over after {view.n_rounds} rounds, {view.turn} placements"]
+    else:
+        lines = [f"round {view.n_rounds + 1}, placements {view.turn}, to move: seat {view.seat}"
+                 + ("" if view.phase == CARD else f" placing a {view.pending}-fish card")]
     lines += _shoal_lines(state)
     for seat in range(players):
         lines.append(f"seat {seat}: hand {view.hands[seat].sum()}, pile {view.pile_sizes[seat]}, "

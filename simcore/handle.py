@@ -1,0 +1,109 @@
+"""Games as objects in OpenSpiel's manner, for notebooks, tests and users' own agents.
+
+    g = simcore.load_game("zwai", params={"players": 3})
+    s = g.new_initial_state(seed=1, game_index=0)
+    while not s.is_terminal():
+        s.apply_action(s.legal_actions()[0])
+    s.returns()
+
+Every method calls the same jitted functions the engine runs, so a game played here with the engine's draws
+is the engine's game.
+"""
+
+import numpy as np
+
+from simcore import config as cfg
+from simcore import rng
+
+
+class Game:
+    """One game with one set of parameters."""
+
+    def __init__(self, name, params=None):
+        sets = list(cfg.flatten(params or {}).items())
+        run = cfg.resolve(name, sets=sets)
+        if not hasattr(run.module, "resample"):
+            raise ValueError(f"game {name!r} has no decision interface yet")
+        self.name = name
+        self.module = run.module
+        self.params = dict(run.params)
+        self.params_array = run.params_array()
+
+    def num_players(self):
+        return int(self.params["players"])
+
+    def new_initial_state(self, seed=0, game_index=0):
+        """The state at the first decision of game ``game_index`` of a run with ``seed``."""
+        streams = np.zeros(rng.N_STREAMS, np.uint64)
+        rng.seed_streams(streams, seed, game_index)
+        state = self.module.new_state()
+        self.module.begin(state, self.params_array, streams)
+        return State(self, state, streams)
+
+    def __repr__(self):
+        return f"load_game({self.name!r}, params={self.params!r})"
+
+
+class State:
+    """A game in progress: its flat state array and its random streams (chance happens inside the rules)."""
+
+    def __init__(self, game, state, streams):
+        self.game = game
+        self.state = state
+        self.streams = streams
+
+    def _call(self, name, *args):
+        return getattr(self.game.module, name)(self.state, self.game.params_array, *args)
+
+    def current_player(self):
+        """The seat to decide, or -1 when the game is over."""
+        return int(self._call("current_player"))
+
+    def is_terminal(self):
+        return self.current_player() < 0
+
+    def legal_actions(self):
+        """The distinct legal action codes, in the game's order (empty when the game is over)."""
+        if self.is_terminal():
+            return []
+        out = np.zeros(self.game.module.MAX_ACTIONS, np.int64)
+        n = self._call("legal_actions", out)
+        return list(dict.fromkeys(int(a) for a in out[:n]))
+
+    def action_to_string(self, action):
+        return self.game.module.action_to_string(self.state, self.game.params_array, action)
+
+    def apply_action(self, action):
+        if action not in self.legal_actions():
+            raise ValueError(f"action {action} is not legal here; allowed: {self.legal_actions()}")
+        self._call("apply_action", np.int64(action), self.streams)
+
+    def returns(self):
+        """Per seat: 1 win, 0 loss, 1/k for a k-way shared win (0 for all if not over or timed out)."""
+        out = np.zeros(self.game.module.MAX_SEATS)
+        self._call("returns", out)
+        return [float(x) for x in out[:self.game.num_players()]]
+
+    def clone(self):
+        return State(self.game, self.state.copy(), self.streams.copy())
+
+    def resample(self, seat, seed):
+        """A new state: what ``seat`` cannot see redrawn uniformly among the worlds consistent with what it
+        has seen. The new state's chance draws come from ``seed`` too, not from this state's future."""
+        streams = np.zeros(rng.N_STREAMS, np.uint64)
+        rng.seed_streams(streams, seed, 0)
+        world = State(self.game, self.state.copy(), streams)
+        world._call("resample", np.int64(seat), streams)
+        return world
+
+    def information_state_string(self, seat):
+        """Everything ``seat`` knows; two states look the same to it exactly when these are equal."""
+        return self.game.module.information_state_string(self.state, self.game.params_array, seat)
+
+    def __str__(self):
+        return self.game.module.state_to_string(self.state, self.game.params_array)
+
+
+def load_game(name, params=None):
+    """A :class:`Game` of a registered game; ``params`` as in configs (dotted names or nested dicts)."""
+    return Game(name, params)

@@ -35,6 +35,12 @@ def games_command():
             default = cfg.toml_value(p.default)
             click.echo(f"  {p.name:<{width}}  {default:>6}  {p.help}")
         click.echo()
+    from simcore import agents
+
+    click.echo("policies (a spec NAME[:KEY=VALUE,...], per seat with --policy SEAT=SPEC):")
+    for name in agents.AGENTS:
+        for line in agents.describe(name):
+            click.echo(f"  {line}")
 
 
 def _draw_shipped(source, read, draw, unit):
@@ -275,6 +281,28 @@ def duel_command(game, variant_specs, metric, sprt, sets, policies, config_path,
         _fail(str(e))
     for line in plan.play(progress=click.echo):
         click.echo(line)
+
+
+@main.command("versus")
+@click.argument("game")
+@click.option("--policy", "policy", required=True, metavar="SPEC", help="Policy A, e.g. mc:rollouts=16.")
+@click.option("--against", required=True, metavar="SPEC", help="Policy B, in every other seat.")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Game parameter.")
+@click.option("--games", type=int, default=1000, show_default=True, help="Deals; each is played from every seat.")
+@click.option("--seed", type=int, default=1, show_default=True)
+def versus_command(game, policy, against, sets, games, seed):
+    """A's score against B on the same deals, A taking every seat in turn (1/players is fair)."""
+    from simcore import versus
+
+    try:
+        runs = versus.seatings(game, policy, against, [cfg.parse_assignment(s) for s in sets], games, seed)
+    except cfg.ConfigError as e:
+        _fail(str(e))
+    r = versus.contest(runs, on_seat=lambda seat, score: click.echo(f"  from seat {seat}: {score:.4f}"))
+    verdict = "stronger" if r.significant and r.score > r.fair else (
+        "weaker" if r.significant else "no significant difference")
+    click.echo(f"{r.policy} against {r.against}, {game}, {r.deals:,} deals x {r.players} seats: score "
+               f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}] (fair {r.fair:.4f}, p = {r.pvalue:.2g}): {verdict}")
 
 
 @main.command("bench")

@@ -2,8 +2,9 @@
 
 A sweep file is a config file (``game``, ``games``, ``seed``, ``[policies]``,
 ``[params]`` = the base) plus either ``[axes]`` (lists of values whose
-Cartesian product is taken) or ``[[variants]]`` (explicit tables of
-overrides, each with an optional ``name`` and ``[variants.policies]``).
+Cartesian product is taken; the axis ``policy`` gives every seat a policy
+spec) or ``[[variants]]`` (explicit tables of overrides, each with an optional
+``name`` and ``[variants.policies]``).
 Every variant runs with the sweep's seed, so game i of every variant shares
 its deals and dice wherever the rules allow (common random numbers).
 
@@ -29,6 +30,7 @@ from simcore import __version__, runs
 from simcore import config as cfg
 
 SWEEP_KEYS = cfg.TOP_KEYS + ("axes", "variants")
+POLICY_AXIS = "policy"       # an [axes] entry of policy specs for every seat, not a parameter
 MANIFEST = "manifest.json"
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
@@ -58,6 +60,8 @@ class Sweep:
 def _label(key, value):
     """A readable piece of a variant name: ``ring``, ``players3``, ``pro``, ``no-pro``."""
     key = key.rpartition(".")[2]
+    if key == POLICY_AXIS and isinstance(value, str):    # mc:rollouts=8 -> mc-rollouts8
+        value = value.replace(":", "-").replace("=", "").replace(",", "-")
     if isinstance(value, bool):
         return key if value else f"no-{key}"
     if isinstance(value, str):
@@ -121,8 +125,11 @@ def load(path, games=None, seed=None):
         if name in seen:
             raise cfg.ConfigError(f"variant name {name!r} appears twice; allowed: unique names")
         seen.add(name)
+        sets = [(key, value) for key, value in over.items() if key != POLICY_AXIS]
+        if POLICY_AXIS in over:
+            pols = pols + [("all", over[POLICY_AXIS])]
         try:
-            run = cfg.resolve(table.get("game"), base, sets=list(over.items()), policies=pols,
+            run = cfg.resolve(table.get("game"), base, sets=sets, policies=pols,
                               games=games, seed=seed, variant=name)
         except cfg.ConfigError as e:
             raise cfg.ConfigError(f"variant {name}: {e}") from None

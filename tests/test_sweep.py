@@ -61,6 +61,25 @@ def test_explicit_variants_with_names_policies_and_derived_names(tmp_path):
     assert plan.variants[2].config.params["deck.squirrel_3"] == 6
 
 
+POLICY_AXES = """
+game = "zwai"
+games = 200
+seed = 2
+[axes]
+policy = ["random", "greedy", "mc:rollouts=2"]
+"""
+
+
+def test_a_policy_axis_gives_every_seat_each_spec(tmp_path):
+    plan = sweep.load(write(tmp_path, POLICY_AXES))
+    assert [v.name for v in plan.variants] == ["random", "greedy", "mc-rollouts2"]
+    assert [v.config.policies for v in plan.variants] == [["random"] * 2, ["greedy"] * 2, ["mc:rollouts=2"] * 2]
+    out = tmp_path / "runs"
+    sweep.run(plan, out)
+    meta = pq.read_schema(out / "mc-rollouts2.parquet").metadata
+    assert json.loads(meta[b"simcore.policies"]) == ["mc:rollouts=2", "mc:rollouts=2"]
+
+
 def test_sweep_writes_every_variant_and_a_manifest_then_skips_what_is_complete(tmp_path):
     plan = sweep.load(write(tmp_path, AXES))
     out = tmp_path / "runs"
@@ -147,6 +166,11 @@ def test_an_interrupted_sweep_keeps_finished_variants_and_resumes(tmp_path, monk
     (AXES.replace("[axes]", "[axis]"), "unknown sweep key 'axis'"),
     (LIST.replace('name = "plain"', 'name = "no/slash"'), "variant name 'no/slash' is not allowed"),
     (AXES.replace('players = [2, 4]', 'players = [2, 5]'), "players = 5 is not allowed"),
+    (POLICY_AXES.replace('"mc:rollouts=2"', '"mc:rolouts=2"'), "variant mc-rolouts2: policy mc has no parameter "
+                                                              "'rolouts'; allowed: rollouts"),
+    (POLICY_AXES.replace('"mc:rollouts=2"', '"mc:rollouts=0"'), "rollouts = '0' is not allowed; allowed: an "
+                                                               "integer from 1 to 100000"),
+    (POLICY_AXES.replace('"mc:rollouts=2"', '"mcts"'), "unknown policy of zwai 'mcts'"),
 ])
 def test_bad_sweep_files_are_refused_before_anything_runs(tmp_path, text, message):
     with pytest.raises(cfg.ConfigError, match=message.replace("[", r"\[").replace("]", r"\]")):

@@ -97,6 +97,7 @@ def _value(agent, param, raw):
 
 
 def describe(name):
-    """One line per agent for ``simcore games``: the spec with its defaults, and what it does."""
+    """Lines for ``simcore games``: the spec with its defaults and what it does, then each parameter."""
     agent = AGENTS[name]
-    return f"{Spec(name, tuple(agent.defaults().items()))}: {agent.summary}"
+    return [f"{Spec(name, tuple(agent.defaults().items()))}: {agent.summary}",
+            *(f"    {p.name} = {p.default}: {p.help} ({p.allowed()})" for p in agent.params)]

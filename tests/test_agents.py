@@ -1,0 +1,73 @@
+"""Policy specs, the agents table, and one policy against another on the same deals."""
+
+import numpy as np
+import pytest
+
+from simcore import agents, engine, versus
+from simcore import config as cfg
+
+OFFERED = ("random", "greedy", "mc")
+
+
+def test_specs_are_canonical_with_every_parameter():
+    assert str(agents.parse("mc", OFFERED)) == "mc:rollouts=16"
+    assert str(agents.parse(" mc : rollouts = 8 ", OFFERED)) == "mc:rollouts=8"
+    assert str(agents.parse("greedy", OFFERED)) == "greedy"
+    assert agents.parse("mc:rollouts=8", OFFERED).row().tolist() == [agents.MC, 8, 0, 0]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("mcts", "unknown policy 'mcts'; allowed: random, greedy, mc"),
+    ("mc:depth=3", "policy mc has no parameter 'depth'; allowed: rollouts"),
+    ("mc:rollouts=0", "rollouts = '0' is not allowed; allowed: an integer from 1 to 100000"),
+    ("mc:rollouts=many", "rollouts = 'many' is not allowed"),
+    ("mc:rollouts", "'rollouts' has no value"),
+    ("random:rollouts=2", "policy random has no parameter 'rollouts'; allowed: none"),
+])
+def test_bad_specs_are_one_line_errors(text, message):
+    with pytest.raises(ValueError, match=message):
+        agents.parse(text, OFFERED)
+
+
+def test_policy_option_takes_a_seat_or_a_whole_spec():
+    assert cfg.parse_policy("1=mc:rollouts=4") == ("1", "mc:rollouts=4")
+    assert cfg.parse_policy("mc:rollouts=4") == ("all", "mc:rollouts=4")
+    assert cfg.parse_policy("all=greedy") == ("all", "greedy")
+    run = cfg.resolve("zwai", policies=[cfg.parse_policy("mc:rollouts=4"), cfg.parse_policy("1=random")])
+    assert run.policies == ["mc:rollouts=4", "random"]
+    assert "[policies]\n0 = \"mc:rollouts=4\"" in run.to_toml()
+
+
+def test_returns_of_a_seat_share_shared_wins():
+    run = cfg.resolve("zwai", sets=[("players", 3)])
+    rows = np.zeros((4, engine.width(run.module)), np.int64)
+    rows[0, engine.O_WIN:engine.O_WIN + 3] = [1, 0, 0]
+    rows[1, engine.O_WIN:engine.O_WIN + 3] = [1, 1, 0]
+    rows[2, engine.O_WIN:engine.O_WIN + 3] = [0, 1, 0]
+    rows[3, engine.O_TIMEOUT] = 1
+    assert versus.a_returns(run, rows, 0).tolist() == [1.0, 0.5, 0.0, 0.0]
+
+
+def test_an_agent_against_itself_scores_exactly_one_half():
+    """Each deal is played once from each seat and a seat's draws come from its own stream, so an agent
+    against itself plays every deal's two games as mirror images: exactly 1/2, with no spread."""
+    result = versus.contest(versus.seatings("zwai", "random", "random", games=300, seed=6))
+    assert (result.deals, result.games, result.players) == (300, 600, 2)
+    assert result.score == result.low == result.high == result.fair == 0.5
+    assert result.seat_scores[0] + result.seat_scores[1] == pytest.approx(1.0)
+    assert result.seat_scores[0] != 0.5          # the seats themselves are not balanced
+
+
+def test_three_player_contest_rotates_the_seat():
+    result = versus.contest(versus.seatings("zwai", "greedy", "random", [("players", 3)], games=200, seed=2))
+    assert (result.players, result.games, result.fair) == (3, 600, pytest.approx(1 / 3))
+    assert result.score == pytest.approx(np.mean(result.seat_scores))
+    assert result.low <= result.score <= result.high
+
+
+def test_versus_command_reports_the_score(cli):
+    done = cli("versus", "zwai", "--policy", "mc:rollouts=2", "--against", "random", "--games", "30")
+    assert done.returncode == 0, done.stderr
+    assert "mc:rollouts=2 against random, zwai, 30 deals x 2 seats: score" in done.stdout
+    bad = cli("versus", "zwai", "--policy", "mc:rollouts=-1", "--against", "random")
+    assert bad.returncode != 0 and bad.stderr.count("\n") == 1 and "rollouts" in bad.stderr

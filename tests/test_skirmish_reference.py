@@ -11,6 +11,9 @@ from simcore import engine
 from simcore.games import skirmish as s
 
 SMALL = "\n".join(["...=....", ".*.=..~.", "...=.WW.", "..~=....", ".**=....", "...=...."])
+# deep water in two ponds and on both edge rows beside the start block: carriers drown, flags wash up
+POND = "\n".join([".W.....W..", "..........", "...~~.....", "..~WW~..*.", "..~WW~....", "...~~..**.",
+                  ".*........", "....WWW...", "..........", "W......W.W"])
 CASES = {
     "lms-random": ({}, [("all", "random")], 600),
     "lms-greedy": ({}, [("all", "greedy")], 600),
@@ -21,7 +24,16 @@ CASES = {
     "stream-foot4-ace": ({"yard": "stream", "army.foot": 4, "army.fast": 0, "ace_high": True,
                           "hit_scale": 3.0, "max_range": 6}, [("all", "greedy"), ("0", "random")], 300),
     "hedges-ww-greedy": ({"yard": "hedges", "scenario": "wizard_war"}, [("all", "greedy")], 300),
+    "lms-no-sight-chebyshev-random": ({"line_of_sight": False, "move_metric": "chebyshev"}, [("all", "random")],
+                                      400),
+    "ww-chebyshev-mixed": ({"scenario": "wizard_war", "move_metric": "chebyshev"},
+                           [("all", "greedy"), ("0", "random")], 300),
+    "ctf-stream-no-sight-mixed": ({"scenario": "capture_the_flag", "yard": "stream", "line_of_sight": False,
+                                   "max_turns": 300}, [("all", "random"), ("1", "greedy")], 150),
+    "ctf-pond-random": ({"scenario": "capture_the_flag", "yard": POND, "max_turns": 200}, [("all", "random")],
+                        150),
 }
+WASH_UPS = {"ctf-small-random", "ctf-pond-random"}      # cases that must see flags wash up out of deep water
 
 
 def _jitted(row):
@@ -44,12 +56,22 @@ def _jitted(row):
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_jitted_and_reference_play_identical_games(case):
+def test_jitted_and_reference_play_identical_games(case, monkeypatch):
     params, policies, n_games = CASES[case]
     run = cfg.resolve("skirmish", sets=list(params.items()), policies=policies)
     rows = engine.run(run.module, run.params_array(), run.policies_array(), 23, n_games)
+    wash_ups = []
+    shore = reference.Yard.shore
+
+    def counted_shore(yard, cell):
+        wash_ups.append(cell)
+        return shore(yard, cell)
+
+    monkeypatch.setattr(reference.Yard, "shore", counted_shore)
     played = reference.run(reference_params(run), run.policies, 23, n_games)
     for g, (row, ref) in enumerate(zip(rows, played, strict=True)):
         got = _jitted(row)
         assert got == {key: ref[key] for key in got}, f"game {g} of case {case} differs"
     assert np.all(rows[:, engine.O_N_TURNS] > 0)
+    if case in WASH_UPS:
+        assert wash_ups, f"no flag washed up in case {case}"

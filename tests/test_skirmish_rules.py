@@ -1,6 +1,7 @@
 """Garden-gnome skirmish rules in constructed positions; every test quotes what it checks.
 
-RB = garden-skirmish.rulebook.txt, DEC = decisions.md (Garden-gnome skirmish), SPEC = docs/skirmish.md.
+RB = the rulebook, DEC = the rules decisions for the skirmish (in our words in docs/skirmish.md, Decisions),
+SPEC = docs/skirmish.md.
 """
 
 import math
@@ -11,7 +12,7 @@ import pytest
 from scipy.stats import binomtest
 
 from simcore import config as cfg
-from simcore import engine, rng
+from simcore import engine, rng, sweep
 from simcore.games import skirmish as s
 
 LAWN = "\n".join(["." * 12] * 10)
@@ -53,15 +54,34 @@ class Yard:
 FOOT, FAST, HEAVY, RANGED = 0, 2, 3, 4
 
 
+@pytest.mark.parametrize("metric", s.METRICS)
 @pytest.mark.parametrize("letter, paces", [("=", 4), (".", 3), ("*", 2), ("~", 2)])
-def test_movement_allowance_on_each_terrain(letter, paces):
+def test_movement_allowance_on_each_terrain(letter, paces, metric):
     """RB: '4 Deck, patio, sidewalk, or garden path / 3 Open grassy area, yard / 2 Difficult ground, rocks,
-    water, dense plants'. DEC: 'a free cell at Chebyshev distance <= its allowance'."""
-    y = Yard("\n".join([letter * 13] * 13))
+    water, dense plants'. DEC (Moving, move_metric): a free cell whose distance is at most its allowance,
+    'euclid' (the straight-line distance between cell centres) or 'chebyshev' (a diagonal step counts 1)."""
+    y = Yard("\n".join([letter * 13] * 13), move_metric=metric)
     y.put(0, FOOT, 6, 6)
     cells = y.reachable(0, FOOT)
-    assert cells == {(r, c) for r in range(13) for c in range(13)
-                     if 0 < max(abs(r - 6), abs(c - 6)) <= paces}
+    if metric == "euclid":
+        expected = {(r, c) for r in range(13) for c in range(13) if 0 < math.hypot(r - 6, c - 6) <= paces}
+    else:
+        expected = {(r, c) for r in range(13) for c in range(13) if 0 < max(abs(r - 6), abs(c - 6)) <= paces}
+    assert cells == expected
+
+
+@pytest.mark.parametrize("metric, reached, not_reached", [
+    ("euclid", {(3, 0), (0, 3), (2, 2)}, {(3, 3), (1, 3), (3, 1)}),
+    ("chebyshev", {(3, 0), (2, 2), (3, 3), (1, 3)}, {(4, 4), (0, 4)}),
+])
+def test_a_diagonal_move_counts_its_real_length(metric, reached, not_reached):
+    """Issue 10 / DEC (move_metric): with euclid a gnome paces off the real distance, so 3 paces of grass reach
+    (2, 2) (2.83 paces) but not (3, 3) (4.24) or (1, 3) (3.16); with chebyshev a diagonal step counts one pace
+    and (3, 3) is reached, 1.41x the paces."""
+    y = Yard(move_metric=metric)
+    y.put(0, FOOT, 0, 0)
+    cells = y.reachable(0, FOOT)
+    assert reached <= cells and not (not_reached & cells)
 
 
 def test_mixed_terrain_uses_the_lowest_number_on_the_line():
@@ -111,6 +131,58 @@ def test_greedy_never_walks_into_deep_water():
         y.put(1, FOOT, 9, 4)
         s.movement(y.state, y.params, s.POLICY_GREEDY, 0, y.streams, y.cells)
         assert y.view.pos[0, FOOT] >= 0
+
+
+# Edge rows with deep water beside the start block (columns 3..7 of 12); the middle of a row is columns 5, 6.
+DEEP_EDGES = "\n".join([".WW.....WW.W"] + ["." * 12] * 8 + [".WW.....WW.W"])
+
+
+def test_a_returning_gnome_is_never_placed_on_deep_water():
+    """DEC (Deep water and returns, revised): 'a gnome that returns is placed on a free cell of its owner's edge
+    row that is not deep water (the first such cell from the edge's middle outward); it never drowns by being
+    placed.'"""
+    y = Yard(DEEP_EDGES, scenario="wizard_war")
+    y.put(0, RANGED, 5, 5)
+    for k in range(5):                        # enemies fill the edge's dry middle, columns 3..7
+        y.put(1, k, 0, 3 + k)
+    s.movement(y.state, y.params, s.POLICY_GREEDY, 0, y.streams, y.cells)
+    # outward from the middle: 8 (deep), 2 (deep), 9 (deep), 1 (deep), 10 (dry), then 0 (dry)
+    assert y.view.pos[0, 0] == y.cell(0, 10) and y.view.pos[0, 1] == y.cell(0, 0)
+    assert y.view.pos[0, 2] < 0 and y.view.pos[0, 3] < 0       # no dry free cell left: they stay out
+    assert y.view.lost[0, :, s.DROWNED].sum() == 0
+    z = Yard(DEEP_EDGES, scenario="wizard_war")
+    z.put(0, RANGED, 5, 5)
+    s.movement(z.state, z.params, s.POLICY_GREEDY, 0, z.streams, z.cells)
+    assert [z.view.pos[0, k] for k in range(4)] == [z.cell(0, c) for c in (5, 6, 4, 7)]
+
+
+POND = "\n".join(["." * 12] * 3 + ["...WWW......"] * 3 + ["." * 12] * 4)      # deep water rows 3..5, columns 3..5
+
+
+def test_a_flag_dropped_on_deep_water_washes_up_on_the_nearest_dry_cell():
+    """DEC (Deep water and returns, revised): 'A flag dropped on deep water (its carrier drowned or was hit there)
+    washes up on the nearest cell that is not deep water (straight-line distance, ties: lower row, then lower
+    column), free or not; if a gnome without a flag stands there it picks it up at once.'"""
+    y = Yard(POND, scenario="capture_the_flag")
+    y.view.flag[0, 0] = -1
+    y.view.flag[1, 0] = -1
+    y.put(1, 1, 4, 4)                          # the pond's centre: (2, 4), (4, 2), (4, 6), (6, 4) are 2 away
+    y.view.flag[1, 1] = 1
+    s.take_out(y.state, y.params, 1, 1, s.DROWNED)
+    assert y.view.flag_at[1] == y.cell(2, 4) and y.view.flag[1, 1] == -1
+    y.put(0, 1, 2, 3)                          # from the corner (3, 3), (2, 3) and (3, 2) are 1 away
+    y.put(1, 2, 3, 3)
+    y.view.flag[1, 2] = 0
+    s.take_out(y.state, y.params, 1, 2, s.DROWNED)
+    assert y.view.flag[0, 1] == 0 and y.view.flag_at[0] == -1   # picked up at once by the gnome standing there
+    y.put(1, 3, 5, 5)                          # from (5, 5): (5, 6) and (6, 5) are 1 away, row 5 is lower
+    y.put(0, 3, 5, 6)
+    y.view.flag[0, 1] = -1
+    y.view.flag[0, 3] = 0                      # already carries a flag: the other one lies at its feet
+    y.view.flag_at[1] = -1
+    y.view.flag[1, 3] = 1
+    s.take_out(y.state, y.params, 1, 3, s.DROWNED)
+    assert y.view.flag_at[1] == y.cell(5, 6) and y.view.flag[0, 3] == 0
 
 
 def _fight(seed, p0, p1, **params):
@@ -208,6 +280,44 @@ def test_out_of_range_no_throw_and_wizard_immunity():
     assert w.state[s.S_THROWS] == 0 and w.view.pos[1, RANGED] >= 0
 
 
+# The thrower's line from (0, 0) to (3, 6): (0, 0) (0, 1) (1, 2) (1, 3) (2, 4) (2, 5) (3, 6).
+SIGHT_LINE = [(0, 1), (1, 2), (1, 3), (2, 4), (2, 5)]
+
+
+@pytest.mark.parametrize("player, cell", list(zip((1, 1, 0, 1, 0), SIGHT_LINE, strict=True)))
+def test_a_gnome_on_the_line_blocks_a_throw(player, cell):
+    """RB: a hit counts only 'without the ball bouncing off of something else first'. DEC (line_of_sight, default
+    true): 'a target is eligible only when no other gnome, of either side, stands on a cell of the straight line
+    between thrower and target'."""
+    r, c = cell
+    for sight in (True, False):
+        y = Yard(line_of_sight=sight)
+        y.put(0, RANGED, 0, 0)
+        y.put(1, HEAVY, 3, 6)
+        y.put(player, 1, r, c)
+        assert s.can_target(y.state, y.params, y.cell(0, 0), 1, HEAVY) == (not sight)
+        if player == 0:                        # an own gnome in the way and no other target: no throw at all
+            s.ranged_attack(y.state, y.params, s.POLICY_RANDOM, 0, y.streams)
+            assert y.state[s.S_THROWS] == (0 if sight else 1)
+
+
+def test_gnomes_beside_the_line_and_the_end_cells_do_not_block():
+    """DEC (line_of_sight): only gnomes on the cells of the line *between* thrower and target block; a target
+    next to the thrower is always in sight. (1, 1), (2, 3) and (3, 5) lie on the line from the target back to
+    the thrower, not on the thrower's line, so they do not block (SPEC: the line is drawn from the thrower)."""
+    y = Yard()
+    y.put(0, RANGED, 0, 0)
+    y.put(1, HEAVY, 3, 6)
+    for k, (r, c) in enumerate([(0, 2), (1, 1), (2, 3), (3, 5)]):
+        y.put(k % 2, k // 2, r, c)
+    assert s.can_target(y.state, y.params, y.cell(0, 0), 1, HEAVY)
+    z = Yard()
+    z.put(0, RANGED, 4, 4)
+    z.put(1, FOOT, 5, 5)
+    z.put(1, 1, 3, 3)
+    assert s.can_target(z.state, z.params, z.cell(4, 4), 1, FOOT)
+
+
 def test_last_man_standing_win_and_draw():
     """RB: 'Play continues until only one player has gnomes left in the game.'"""
     y = Yard()
@@ -224,16 +334,51 @@ def test_wizard_war_win_and_returns_that_do_not_move():
     y = Yard(scenario="wizard_war")
     y.put(0, RANGED, 3, 3)
     y.put(1, RANGED, 6, 6)
-    y.put(1, FOOT, 5, 5)
+    y.put(1, FOOT, 5, 9)
     s.take_out(y.state, y.params, 1, FOOT, s.MELEE)
     assert not s.check_win(y.state, y.params, 0)
     s.movement(y.state, y.params, s.POLICY_GREEDY, 1, y.streams, y.cells)
-    assert y.view.pos[1, FOOT] == y.cell(9, 5)         # back on its edge row, in its column
+    # back on its edge row, on the free cell nearest the middle (columns 5 and 6 of 12: the lower), not in the
+    # column 9 where it fell
+    assert y.view.pos[1, FOOT] == y.cell(9, 5)
     assert y.state[s.S_BACK_NOW + s.MAX_GNOMES + FOOT] == 1
     s.take_out(y.state, y.params, 1, RANGED, s.MELEE)
     assert s.check_win(y.state, y.params, 0) and y.state[s.S_WINNER] == 0
     s.movement(y.state, y.params, s.POLICY_GREEDY, 1, y.streams, y.cells)
     assert y.view.pos[1, RANGED] < 0                   # the wizard never comes back
+
+
+def test_a_drowned_wizard_loses_the_wizard_war():
+    """RB: 'If a gnome is placed in water that is higher than the gnome's nose, the gnome drowns and is out of
+    action.' DEC (Wizard drowned): 'a wizard that drowns (by its own move) is taken out like any other gnome: its
+    side loses, as if the enemy had taken it out'."""
+    lake = "\n".join(["." * 12] + ["WWWWWWWWWWWW"] * 3 + ["WWWWW.WWWWWW"] + ["WWWWWWWWWWWW"] * 4 + ["." * 12])
+    for seed in range(50):
+        y = Yard(lake, seed=seed, scenario="wizard_war")
+        y.put(0, RANGED, 4, 5)                 # on a dry cell in a lake: almost every move drowns it
+        y.put(1, RANGED, 9, 0)
+        s.movement(y.state, y.params, s.POLICY_RANDOM, 0, y.streams, y.cells)
+        if y.view.pos[0, RANGED] < 0:
+            assert y.view.lost[0, s.RANGED, s.DROWNED] == 1
+            assert s.check_win(y.state, y.params, 0) and y.state[s.S_WINNER] == 1
+            break
+    else:
+        pytest.fail("the wizard never drowned")
+
+
+@pytest.mark.parametrize("army", [{}, {"army.foot": 3, "army.fast": 0}, {"army.foot": 4, "army.heavy": 0}])
+def test_each_flag_starts_with_the_first_gnome_of_its_army(army):
+    """DEC (Flag carrier at the start): 'each side's flag starts with the gnome of its army listed first (foot if
+    any); the policies do not choose it.'"""
+    values = {**s.GAME.defaults(), "scenario": "capture_the_flag", **army}
+    params = s.params_array(values)
+    state, streams = s.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
+    view = s.View(state)
+    rng.seed_streams(streams, 1, 0)
+    s.setup(state, params, streams)
+    for p in range(2):
+        carriers = [k for k in range(s.MAX_GNOMES) if view.flag[p, k] >= 0]
+        assert carriers == [0] and view.flag[p, 0] == p and s.gnome_type(params, 0) == s.FOOT
 
 
 def test_capture_the_flag_transfer_drop_pickup_and_win():
@@ -279,7 +424,9 @@ def test_capture_the_flag_transfer_drop_pickup_and_win():
 @pytest.mark.parametrize("scenario", s.SCENARIOS)
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 def test_games_end_or_time_out_and_gnomes_never_share_a_cell(scenario, policy):
-    """Every game ends or times out (marked); one gnome per cell at every step."""
+    """Every game ends or times out (marked); one gnome per cell at every step; no gnome stands on deep water
+    (DEC: a move there drowns, a return is never placed there); every flag is carried by one gnome in action or
+    lies on a cell that is not deep water (DEC: a flag dropped on deep water washes up)."""
     values = {**s.GAME.defaults(), "scenario": scenario, "max_turns": 120}
     params = s.params_array(values)
     policies = np.array([s.POLICY_RANDOM if policy == "random" else s.POLICY_GREEDY] * 2)
@@ -297,6 +444,13 @@ def test_games_end_or_time_out_and_gnomes_never_share_a_cell(scenario, policy):
             placed = view.pos[view.pos >= 0]
             assert len(set(placed.tolist())) == len(placed)
             assert (view.occ != 0).sum() == len(placed)
+            assert not np.any(params[s.P_YARD + placed] == s.DEEP)      # nobody stands in deep water
+            if scenario == "capture_the_flag":                          # no flag is ever lost
+                for f in range(2):
+                    carried = int(((view.flag == f) & (view.pos >= 0)).sum())
+                    lying = view.flag_at[f]
+                    assert carried + (lying >= 0) == 1
+                    assert lying < 0 or params[s.P_YARD + lying] != s.DEEP
     run = cfg.resolve("skirmish", sets=[("scenario", scenario)], policies=[("all", policy)], games=300)
     rows = engine.run(run.module, run.params_array(), run.policies_array(), 4, 300)
     decided = rows[:, engine.O_WIN:engine.O_WIN + 2].sum(axis=1) + rows[:, engine.extra_offset(s.MAX_SEATS)]
@@ -316,6 +470,26 @@ def test_bad_yards_are_rejected_with_a_clear_message(yard, message):
     must start is rejected with a clear message.'"""
     with pytest.raises(cfg.ConfigError, match=re.escape(message)):
         cfg.resolve("skirmish", sets=[("yard", yard)])
+
+
+@pytest.mark.parametrize("army, message", [
+    ({"army.foot": 1}, "the army (1 foot, 1 fast, 1 heavy, 1 ranged) has 4 gnomes per player; allowed: at least 5"),
+    ({"army.foot": 0, "army.ranged": 0}, "has 2 gnomes per player; allowed: at least 5"),
+])
+def test_fewer_than_five_gnomes_per_side_are_refused(army, message):
+    """RB: 'WHAT YOU NEED TO PLAY: 5 or more gnomes per player'. DEC (Armies): 'at least 5 gnomes per player
+    (rulebook: "5 or more"; fewer is refused with a clear error)'."""
+    with pytest.raises(cfg.ConfigError, match=re.escape(message)):
+        cfg.resolve("skirmish", sets=list(army.items()))
+    cfg.resolve("skirmish", sets=[("army.foot", 3), ("army.fast", 0)])       # 5 gnomes are enough
+
+
+def test_shipped_army_sweep_loads():
+    """Every variant of configs/skirmish-armies.toml is a legal army (at least 5 gnomes per side)."""
+    variants = sweep.load("configs/skirmish-armies.toml").variants
+    assert len(variants) == 22
+    for v in variants:
+        assert sum(v.config.params[f"army.{t}"] for t in s.TYPES) >= 5
 
 
 def test_own_yard_in_a_config_runs_without_code_change(cli, tmp_path):

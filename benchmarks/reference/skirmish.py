@@ -34,9 +34,8 @@ the last row player 1's edge.
   same map): ``terrain[r][c]`` is a letter of ``= . * ~ W``.
 * ``gnomes[player]``: that player's :class:`Gnome` objects in gnome order
   (all foot, then fast cavalry, heavy cavalry, ranged). A gnome in action has
-  a ``cell``; one out of action has ``cell = None`` and remembers ``fell_col``,
-  the column it was taken out at (where it comes back in ``wizard_war`` and
-  ``capture_the_flag``). ``flag`` is the flag it carries, or ``None``.
+  a ``cell``; one out of action has ``cell = None``. ``flag`` is the flag it
+  carries, or ``None``.
 * ``occupant``: a dict ``cell -> Gnome`` of the gnomes in action (one gnome a
   cell, whoever owns it).
 * ``dropped``: a dict ``flag -> cell`` of the flags lying in the yard. Flag
@@ -59,9 +58,6 @@ Where the docs leave a detail open, this module reads it so:
   out, no flag to chase) gets no distance term: only contact counts;
 * "heavy cavalry always counts as outnumbering, the ranged gnome never does"
   is about the mover's own type;
-* staying is always an option of greedy, even on deep water;
-* a gnome coming back may be placed on any free cell of its edge row, deep
-  water included, and does not drown there (only a move ends on water);
 * a win check that finds both wizards out (one fight or two fights of one
   melee) is a draw; ``wizard_war`` without a ranged gnome is refused.
 """
@@ -118,6 +114,9 @@ DEFAULT_YARD = """\
 ........=...............
 """
 
+MIN_ARMY = 5             # rulebook: "5 or more gnomes per player"
+METRICS = ("euclid", "chebyshev")
+
 DEFAULT_PARAMS = {
     "players": 2,
     "scenario": "last_man_standing",
@@ -128,19 +127,34 @@ DEFAULT_PARAMS = {
     "hit_p0": 0.9,
     "hit_scale": 6.0,
     "ace_high": False,
+    "line_of_sight": True,
+    "move_metric": "euclid",
 }
 
 
 def cheb(a, b):
-    """Chebyshev distance: for movement and contact."""
+    """Chebyshev distance: for contact, greedy's goals and ``move_metric = "chebyshev"``."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
-def distance(a, b):
-    """Euclidean distance in paces: for throws."""
+def squared_distance(a, b):
+    """dr² + dc²: straight-line distances are compared squared, in exact integers."""
     dr = a[0] - b[0]
     dc = a[1] - b[1]
-    return math.sqrt(dr * dr + dc * dc)
+    return dr * dr + dc * dc
+
+
+def distance(a, b):
+    """Euclidean distance in paces: for the hit probability."""
+    return math.sqrt(squared_distance(a, b))
+
+
+def within(a, b, paces, metric):
+    """Is b at most ``paces`` from a? ``euclid``: straight-line distance
+    between the cell centres; ``chebyshev``: a diagonal step counts one."""
+    if metric == "euclid":
+        return squared_distance(a, b) <= paces * paces
+    return cheb(a, b) <= paces
 
 
 def bresenham(a, b):
@@ -176,15 +190,15 @@ class Yard:
     """A parsed yard and, for every cell, the cells a move from it may end on
     if they are free (row-major), for the plain and the fast allowance.
 
-    Built once per map (see ``parse_yard``): the candidate lists depend on the
-    terrain only, occupancy is checked per move."""
+    Built once per map and move metric (see ``parse_yard``): the candidate
+    lists depend on the terrain only, occupancy is checked per move."""
 
-    def __init__(self, rows):
+    def __init__(self, rows, metric="euclid"):
         self.terrain = rows
         self.height = len(rows)
         self.width = len(rows[0])
         self.edge_rows = (0, self.height - 1)      # player 0's edge, player 1's edge
-        # candidates[bonus][cell]: cells b != cell with cheb <= allowance (+ bonus)
+        # candidates[bonus][cell]: cells b != cell within the allowance (+ bonus)
         self.candidates = {0: {}, FAST_BONUS: {}}
         for r in range(self.height):
             for c in range(self.width):
@@ -196,11 +210,10 @@ class Yard:
                         b = (br, bc)
                         if b == a:
                             continue
-                        steps = cheb(a, b)
                         pace = self.line_pace(a, b)
-                        if steps <= pace:
+                        if within(a, b, pace, metric):
                             plain.append(b)
-                        if steps <= pace + FAST_BONUS:
+                        if within(a, b, pace + FAST_BONUS, metric):
                             fast.append(b)
                 self.candidates[0][a] = plain
                 self.candidates[FAST_BONUS][a] = fast
@@ -219,10 +232,18 @@ class Yard:
         """The smallest pace number of the cells on the line a -> b."""
         return min(PACES[self.terrain[r][c]] for r, c in bresenham(a, b))
 
+    def shore(self, cell):
+        """Where a flag dropped on deep water ``cell`` washes up: the nearest
+        cell that is not deep water (straight line; ties: lower row, then
+        lower column)."""
+        dry = [(r, c) for r in range(self.height) for c in range(self.width) if not self.is_deep((r, c))]
+        return min(dry, key=lambda b: (squared_distance(cell, b), b))
+
 
 @lru_cache(maxsize=32)
-def parse_yard(text):
-    """The :class:`Yard` of ASCII art: each line stripped, blank lines skipped.
+def parse_yard(text, metric="euclid"):
+    """The :class:`Yard` of ASCII art: each line stripped, blank lines skipped;
+    moves measured with ``metric`` (``euclid`` or ``chebyshev``).
 
     Raises ``ValueError`` unless all rows have the same length, the yard is
     4 x 4 to 32 x 32 and only the letters ``= . * ~ W`` occur."""
@@ -239,7 +260,9 @@ def parse_yard(text):
         for ch in row:
             if ch not in PACES:
                 raise ValueError(f"yard: unexpected letter {ch!r} (only = . * ~ W)")
-    return Yard(tuple(rows))
+    if metric not in METRICS:
+        raise ValueError(f"move_metric: {metric!r} is not one of {', '.join(METRICS)}")
+    return Yard(tuple(rows), metric)
 
 
 # --- gnomes ------------------------------------------------------------------------
@@ -252,7 +275,6 @@ class Gnome:
     number: int
     kind: int
     cell: tuple | None = None
-    fell_col: int = 0          # the column it was last taken out at
     flag: int | None = None    # the flag it carries
 
     @property
@@ -372,15 +394,15 @@ class Game:
       ``gnome(player, number)`` is one gnome;
     * set up a position: ``set_position(armies, to_move, carriers, dropped)``
       replaces both armies (gnome by gnome ``(type, cell)`` in action or
-      ``(type, None, column)`` out of action, fallen at ``column``; types as
-      0..3 or ``"foot"``, ``"fast"``, ``"heavy"``, ``"ranged"``), who moves and
-      where the flags are; ``put_out(player, number, column)``,
+      ``(type, None)`` out of action; types as 0..3 or ``"foot"``, ``"fast"``,
+      ``"heavy"``, ``"ranged"``), who moves and where the flags are;
+      ``put_out(player, number)``,
       ``put(player, number, cell)``, ``give_flag(flag, player, number)`` and
       ``drop_flag(flag, cell)`` change one thing; ``to_move`` may be assigned;
     * queries: ``reachable(player, number)`` (row-major), ``allowance(a, b,
       kind)`` (the movement allowance of the line a -> b), ``throw_targets
-      (player)``, ``hit_probability(a, b)``, ``fights()``, ``goal_cells(gnome)``
-      (greedy's goals);
+      (player)``, ``in_sight(a, b)``, ``hit_probability(a, b)``, ``fights()``,
+      ``goal_cells(gnome)`` (greedy's goals);
     * single steps for the player to move: ``ranged_attack(target)`` (an enemy
       gnome number, or None for no throw), ``return_gnomes()``, ``move(number,
       cell)`` (None stays), ``pick_up_flags()``, ``melee()``, ``check_win()``,
@@ -397,7 +419,8 @@ class Game:
         self.hit_p0 = p["hit_p0"]
         self.hit_scale = p["hit_scale"]
         self.ace_value = 5 if p["ace_high"] else 1
-        self.yard = parse_yard(p["yard"])
+        self.line_of_sight = p["line_of_sight"]
+        self.yard = parse_yard(p["yard"], p["move_metric"])
         self.returns = self.scenario in ("wizard_war", "capture_the_flag")
         self.flags_in_play = self.scenario == "capture_the_flag"
 
@@ -439,11 +462,11 @@ class Game:
         if any(army[kind] < 0 for kind in KINDS) or any(army[kind] > 1 for kind in ("fast", "heavy", "ranged")):
             raise ValueError("army: counts >= 0, at most 1 fast, 1 heavy and 1 ranged gnome")
         n = sum(army.values())
-        if n < 1:
-            raise ValueError("army: at least one gnome")
+        if n < MIN_ARMY:
+            raise ValueError(f"army: {n} gnomes, the rulebook asks for {MIN_ARMY} or more per player")
         if p["scenario"] == "wizard_war" and army["ranged"] != 1:
             raise ValueError("wizard_war needs a ranged gnome (the wizard)")
-        width = parse_yard(p["yard"]).width
+        width = parse_yard(p["yard"], p["move_metric"]).width
         if width < n:
             raise ValueError(f"yard: {width} columns cannot hold an army of {n}")
 
@@ -453,10 +476,10 @@ class Game:
         """Replace both armies; a fresh position (counters and outcome cleared).
 
         ``armies[player]``: one entry per gnome in gnome order, ``(type, cell)``
-        for a gnome in action, ``(type, None, column)`` for one out of action
-        that fell at ``column``. ``capture_the_flag``: ``carriers`` maps a flag
-        to ``(player, number)``, ``dropped`` a flag to a cell; a flag in
-        neither starts with gnome 0 of its owner (which must be in action)."""
+        for a gnome in action, ``(type, None)`` for one out of action.
+        ``capture_the_flag``: ``carriers`` maps a flag to ``(player, number)``,
+        ``dropped`` a flag to a cell; a flag in neither starts with gnome 0 of
+        its owner (which must be in action)."""
         self.gnomes = [[], []]
         self.occupant = {}
         self.dropped = {}
@@ -470,9 +493,7 @@ class Game:
             for number, entry in enumerate(armies[player]):
                 gnome = Gnome(player, number, kinds[number])
                 self.gnomes[player].append(gnome)
-                if entry[1] is None:
-                    gnome.fell_col = entry[2] if len(entry) > 2 else 0
-                else:
+                if entry[1] is not None:
                     self.put(player, number, entry[1])
         carriers = dict(carriers or {})
         dropped = dict(dropped or {})
@@ -510,17 +531,17 @@ class Game:
         gnome.cell = cell
         self.occupant[cell] = gnome
 
-    def put_out(self, player, number, column):
-        """Constructed positions: the gnome is out of action, fallen at ``column``
-        (no counter changes; a carried flag is dropped on its cell)."""
+    def put_out(self, player, number):
+        """Constructed positions: the gnome is out of action (no counter
+        changes; a carried flag is dropped on its cell, as by ``take_out``)."""
         gnome = self.gnomes[player][number]
         if gnome.cell is not None:
-            if gnome.flag is not None:
-                self.dropped[gnome.flag] = gnome.cell
-                gnome.flag = None
-            del self.occupant[gnome.cell]
+            cell = gnome.cell
+            del self.occupant[cell]
             gnome.cell = None
-        gnome.fell_col = column
+            if gnome.flag is not None:
+                self._drop(gnome.flag, cell)
+                gnome.flag = None
 
     def _release_flag(self, flag):
         self.dropped.pop(flag, None)
@@ -584,7 +605,14 @@ class Game:
         if shooter is None or not shooter.in_action:
             return []
         return [g for g in self.gnomes[1 - player]
-                if g.in_action and not self.is_wizard(g) and distance(shooter.cell, g.cell) <= self.max_range]
+                if g.in_action and not self.is_wizard(g)
+                and squared_distance(shooter.cell, g.cell) <= self.max_range * self.max_range
+                and (not self.line_of_sight or self.in_sight(shooter.cell, g.cell))]
+
+    def in_sight(self, a, b):
+        """No gnome stands on the line a -> b between its end cells (the ball
+        would bounce off it)."""
+        return not any(cell in self.occupant for cell in bresenham(a, b)[1:-1])
 
     def goal_cells(self, gnome):
         """The cells the greedy policy moves ``gnome`` toward (possibly none)."""
@@ -643,12 +671,23 @@ class Game:
         cell = gnome.cell
         del self.occupant[cell]
         gnome.cell = None
-        gnome.fell_col = cell[1]
         self.lost[gnome.player][gnome.kind] += 1
         self.out_by[gnome.player][cause] += 1
         if gnome.flag is not None:
-            self.dropped[gnome.flag] = cell
+            self._drop(gnome.flag, cell)
             gnome.flag = None
+
+    def _drop(self, flag, cell):
+        """``flag`` falls on ``cell``. On deep water it washes up on the shore
+        (``Yard.shore``); a gnome without a flag standing there, of either
+        side, picks it up at once."""
+        if self.yard.is_deep(cell):
+            cell = self.yard.shore(cell)
+            finder = self.occupant.get(cell)
+            if finder is not None and finder.flag is None:
+                finder.flag = flag
+                return
+        self.dropped[flag] = cell
 
     # --- the steps of a turn -------------------------------------------------------------
 
@@ -672,9 +711,9 @@ class Game:
     def return_gnomes(self):
         """``wizard_war`` and ``capture_the_flag``: the player to move's gnomes
         out of action (never the wizard) come back in gnome order, each to the
-        free cell of its edge row nearest the column it fell at (the lower column
-        on a tie), if there is one. Returns the numbers of those that came back
-        (they do not move this turn)."""
+        free cell of its edge row that is not deep water nearest the middle of
+        the row (the lower column on a tie), if there is one. Returns the
+        numbers of those that came back (they do not move this turn)."""
         if not self.returns:
             return []
         player = self.to_move
@@ -683,10 +722,12 @@ class Game:
         for gnome in self.gnomes[player]:
             if gnome.in_action or self.is_wizard(gnome):
                 continue
-            free = [(row, c) for c in range(self.yard.width) if (row, c) not in self.occupant]
+            free = [(row, c) for c in range(self.yard.width)
+                    if (row, c) not in self.occupant and not self.yard.is_deep((row, c))]
             if not free:
                 continue                          # stays out until a later turn
-            cell = min(free, key=lambda cell: (abs(cell[1] - gnome.fell_col), cell[1]))
+            middle = (self.yard.width - 1) / 2
+            cell = min(free, key=lambda cell: (abs(cell[1] - middle), cell[1]))
             gnome.cell = cell
             self.occupant[cell] = gnome
             back.append(gnome.number)

@@ -1,8 +1,8 @@
 """The garden-gnome skirmish on a grid yard: 2 players, three scenarios.
 
-The rules as simulated, step by step and with the order of random draws, are
-in ``docs/skirmish.md``; the rulebook is ``garden-skirmish.rulebook.txt`` and
-the grid model is fixed by ``decisions.md``. One cell is one pace.
+The rules as simulated, step by step and with the order of random draws, and
+the decisions that turn the rulebook's physical game into a grid model are in
+``docs/skirmish.md``. One cell is one pace.
 
 The default yard (player 0's edge on top, player 1's at the bottom)::
 
@@ -15,7 +15,6 @@ The default yard (player 0's edge on top, player 1's at the bottom)::
 The state of one game is one flat ``int64`` array::
 
     S_POS      [2 x MAX_GNOMES]   cell of each gnome, -1 when out of action
-    S_OUT_COL  [2 x MAX_GNOMES]   column where it was taken out (for its return)
     S_BACK_NOW [2 x MAX_GNOMES]   came back this turn (may not move)
     S_FLAG     [2 x MAX_GNOMES]   flag carried (0 or 1), -1 for none
     S_FLAG_AT  [2]                cell of a dropped flag, -1 while carried
@@ -50,6 +49,10 @@ TERRAIN = "=.*~W"                    # path, grass, rough, shallow water, deep w
 PACES = np.array([4, 3, 2, 2, 2], np.int64)
 PACES.setflags(write=False)
 DEEP = 4
+
+EUCLID, CHEBYSHEV = range(2)
+METRICS = ("euclid", "chebyshev")
+MIN_ARMY = 5                         # rulebook: '5 or more gnomes per player'
 
 LAST_MAN_STANDING, WIZARD_WAR, CAPTURE_THE_FLAG = range(3)
 SCENARIOS = ("last_man_standing", "wizard_war", "capture_the_flag")
@@ -117,7 +120,7 @@ def army_types(values):
 GAME = GameType(
     name="skirmish",
     long_name="Garden-gnome skirmish (on a grid yard)",
-    rulebook="garden-skirmish.rulebook.txt",
+    rulebook="an untitled free rulebook (no author or publisher given, nothing else published)",
     player_counts=(2,),
     policies=("random", "greedy"),
     summary="Two gnome armies fight on a yard: last man standing, wizard war or capture the flag.",
@@ -135,6 +138,9 @@ GAME = GameType(
         Param("hit_p0", 0.9, "hit probability at distance 0 (decisions)"),
         Param("hit_scale", 6.0, "paces over which the hit probability falls by 1/e (decisions)"),
         Param("ace_high", False, "the ace counts 5 in melee instead of 1 (decisions)"),
+        Param("line_of_sight", True, "a throw needs no other gnome on the line to its target (decisions)"),
+        Param("move_metric", "euclid", "move distance: straight line (euclid) or a diagonal step counts 1 "
+              "(chebyshev) (decisions)", choices=METRICS),
     ),
 )
 
@@ -150,7 +156,8 @@ EXTRA_COLUMNS = (
 
 P_WIDTH, P_HEIGHT, P_SCENARIO, P_MAX_TURNS, P_MAX_RANGE, P_ACE_HIGH, P_GNOMES = range(7)
 P_HIT_P0, P_HIT_SCALE = 7, 8          # float64 bit patterns (read through params.view(np.float64))
-P_TYPES = 9                           # MAX_GNOMES gnome types of each player's army
+P_LINE_OF_SIGHT, P_MOVE_METRIC = 9, 10
+P_TYPES = 11                          # MAX_GNOMES gnome types of each player's army
 P_YARD = P_TYPES + MAX_GNOMES          # MAX_CELLS terrain codes, row-major
 SPAN = 2 * MAX_MOVE + 1
 MOVES_STRIDE = 1 + SPAN * SPAN
@@ -169,8 +176,10 @@ def check(values):
         raise ValueError(f"parameter hit_scale = {values['hit_scale']} is not allowed; allowed: above 0")
     yard = parse_yard(yard_art(values["yard"]))
     n = len(army_types(values))
-    if n == 0:
-        raise ValueError("the army is empty; allowed: at least one gnome")
+    if n < MIN_ARMY:
+        army = ", ".join(f"{values['army.' + t]} {t}" for t in TYPES)
+        raise ValueError(f"the army ({army}) has {n} gnomes per player; allowed: at least {MIN_ARMY} "
+                         "(rulebook: '5 or more gnomes per player')")
     if values["scenario"] == "wizard_war" and values["army.ranged"] != 1:
         raise ValueError("wizard_war needs a wizard: army.ranged = 1")
     width = len(yard[0])
@@ -195,6 +204,8 @@ def params_array(values):
     p[P_MAX_RANGE] = values["max_range"]
     p[P_ACE_HIGH] = values["ace_high"]
     p[P_GNOMES] = len(types)
+    p[P_LINE_OF_SIGHT] = values["line_of_sight"]
+    p[P_MOVE_METRIC] = METRICS.index(values["move_metric"])
     floats = p.view(np.float64)
     floats[P_HIT_P0] = float(values["hit_p0"])
     floats[P_HIT_SCALE] = float(values["hit_scale"])
@@ -209,8 +220,7 @@ def params_array(values):
 # --- state layout -------------------------------------------------------------
 
 S_POS = 0
-S_OUT_COL = S_POS + 2 * MAX_GNOMES
-S_BACK_NOW = S_OUT_COL + 2 * MAX_GNOMES
+S_BACK_NOW = S_POS + 2 * MAX_GNOMES
 S_FLAG = S_BACK_NOW + 2 * MAX_GNOMES
 S_FLAG_AT = S_FLAG + 2 * MAX_GNOMES
 S_OCC = S_FLAG_AT + 2
@@ -232,7 +242,7 @@ class View(StateView):
 
     def __init__(self, state):
         super().__init__(state)
-        self.pos = state[S_POS:S_OUT_COL].reshape(2, MAX_GNOMES)
+        self.pos = state[S_POS:S_BACK_NOW].reshape(2, MAX_GNOMES)
         self.flag = state[S_FLAG:S_FLAG_AT].reshape(2, MAX_GNOMES)
         self.flag_at = state[S_FLAG_AT:S_OCC]
         self.occ = state[S_OCC:S_LOST]
@@ -253,11 +263,31 @@ def cheb(params, a, b):
 
 
 @njit(cache=True, nogil=True)
-def dist(params, a, b):
+def squared_dist(params, a, b):
+    """dr² + dc² between the centres of cells a and b: distances are compared squared, in exact integers."""
     w = params[P_WIDTH]
     dr = a // w - b // w
     dc = a % w - b % w
-    return math.sqrt(dr * dr + dc * dc)
+    return dr * dr + dc * dc
+
+
+@njit(cache=True, nogil=True)
+def dist(params, a, b):
+    """Straight-line distance in paces (for the hit probability)."""
+    return math.sqrt(squared_dist(params, a, b))
+
+
+@njit(cache=True, nogil=True)
+def line_step(r, c, err, dr, dc, sr, sc):
+    """One step of the Bresenham line of docs/skirmish.md: the next cell (r, c) and error term."""
+    e2 = 2 * err
+    if e2 > -dr:
+        err -= dr
+        c += sc
+    if e2 < dc:
+        err += dc
+        r += sr
+    return r, c, err
 
 
 @njit(cache=True, nogil=True)
@@ -269,20 +299,39 @@ def line_pace(params, a, b):
     dr, dc = abs(r1 - r0), abs(c1 - c0)
     sr = 1 if r0 < r1 else -1
     sc = 1 if c0 < c1 else -1
-    err = dc - dr
-    r, c = r0, c0
-    pace = 99
-    while True:
+    r, c, err = r0, c0, dc - dr
+    pace = PACES[params[P_YARD + a]]
+    while r != r1 or c != c1:
+        r, c, err = line_step(r, c, err, dr, dc, sr, sc)
         pace = min(pace, PACES[params[P_YARD + r * w + c]])
-        if r == r1 and c == c1:
-            return pace
-        e2 = 2 * err
-        if e2 > -dr:
-            err -= dr
-            c += sc
-        if e2 < dc:
-            err += dc
-            r += sr
+    return pace
+
+
+@njit(cache=True, nogil=True)
+def line_clear(state, params, a, b):
+    """Line of sight: no gnome stands on a cell of the Bresenham line a -> b other than its two end cells
+    (rulebook: a hit counts 'without the ball bouncing off of something else first')."""
+    w = params[P_WIDTH]
+    r0, c0, r1, c1 = a // w, a % w, b // w, b % w
+    dr, dc = abs(r1 - r0), abs(c1 - c0)
+    sr = 1 if r0 < r1 else -1
+    sc = 1 if c0 < c1 else -1
+    r, c, err = line_step(r0, c0, dc - dr, dr, dc, sr, sc)
+    while r != r1 or c != c1:
+        if state[S_OCC + r * w + c] != 0:
+            return False
+        r, c, err = line_step(r, c, err, dr, dc, sr, sc)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def within_allowance(params, dr, dc, allowance):
+    """Is a move of dr rows and dc columns at most ``allowance`` paces long? euclid: the straight-line
+    distance between the cell centres, as throws measure it (dr² + dc² <= allowance², exact); chebyshev: a
+    diagonal step counts one pace."""
+    if params[P_MOVE_METRIC] == EUCLID:
+        return dr * dr + dc * dc <= allowance * allowance
+    return max(abs(dr), abs(dc)) <= allowance
 
 
 @njit(cache=True, nogil=True)
@@ -298,10 +347,21 @@ def fill_move_tables(params):
             for r in range(max(0, ar - MAX_MOVE), min(h, ar + MAX_MOVE + 1)):
                 for c in range(max(0, ac - MAX_MOVE), min(w, ac + MAX_MOVE + 1)):
                     b = r * w + c
-                    if b != a and max(abs(r - ar), abs(c - ac)) <= line_pace(params, a, b) + 2 * fast:
+                    if b != a and within_allowance(params, r - ar, c - ac, line_pace(params, a, b) + 2 * fast):
                         params[base + 1 + n] = b
                         n += 1
             params[base] = n
+
+
+@njit(cache=True, nogil=True)
+def shore(params, cell):
+    """The nearest cell that is not deep water (straight-line distance; ties: lower row, then lower column),
+    where a flag dropped on deep water ``cell`` washes up."""
+    best, best_d = -1, 1 << 30
+    for b in range(params[P_WIDTH] * params[P_HEIGHT]):       # row-major: the first of equals wins ties
+        if params[P_YARD + b] != DEEP and squared_dist(params, cell, b) < best_d:
+            best, best_d = b, squared_dist(params, cell, b)
+    return best
 
 
 @njit(cache=True, nogil=True)
@@ -313,8 +373,8 @@ def gnome_type(params, k):
 def reachable(state, params, player, k, cells):
     """Fill ``cells`` with the free cells gnome (player, k) can move to, row-major; return how many.
 
-    Reachable: a free cell at Chebyshev distance at most the smallest pace number on the straight line,
-    +2 for fast cavalry (decisions: Moving; the lines are in the move tables)."""
+    Reachable: a free cell whose distance (``move_metric``) is at most the smallest pace number on the
+    straight line, +2 for fast cavalry (decisions: Moving; the lines are in the move tables)."""
     a = state[S_POS + player * MAX_GNOMES + k]
     fast = 1 if gnome_type(params, k) == FAST else 0
     base = P_MOVES + (fast * MAX_CELLS + a) * MOVES_STRIDE
@@ -336,14 +396,26 @@ def take_out(state, params, player, k, cause):
     cell = state[S_POS + i]
     state[S_OCC + cell] = 0
     state[S_POS + i] = -1
-    state[S_OUT_COL + i] = cell % params[P_WIDTH]
     state[S_LOST + player * 12 + gnome_type(params, k) * 3 + cause] += 1
     if params[P_SCENARIO] == WIZARD_WAR and gnome_type(params, k) == RANGED:
         state[S_WIZARD_OUT + player] = 1
     f = state[S_FLAG + i]
     if f >= 0:   # a carried flag is dropped where the gnome stood (melee may hand it on instead)
         state[S_FLAG + i] = -1
-        state[S_FLAG_AT + f] = cell
+        drop_flag(state, params, f, cell)
+
+
+@njit(cache=True, nogil=True)
+def drop_flag(state, params, f, cell):
+    """Flag f lies on ``cell``; dropped on deep water it washes up on the shore cell, and a gnome without a
+    flag standing there picks it up at once (decisions: Deep water and returns)."""
+    if params[P_YARD + cell] == DEEP:
+        cell = shore(params, cell)
+        slot = state[S_OCC + cell] - 1
+        if slot >= 0 and state[S_FLAG + slot] < 0:
+            state[S_FLAG + slot] = f
+            return
+    state[S_FLAG_AT + f] = cell
 
 
 @njit(cache=True, nogil=True)
@@ -408,11 +480,14 @@ def hit_probability(params, d):
 
 @njit(cache=True, nogil=True)
 def can_target(state, params, me, enemy, j):
-    """Is enemy gnome j in action, within max_range of ``me``, and not the wizard of wizard_war (immune)?"""
+    """Is enemy gnome j in action, within max_range of ``me`` (straight-line distance, compared squared),
+    not the wizard of wizard_war (immune) and, with ``line_of_sight``, in sight?"""
     cell = state[S_POS + enemy * MAX_GNOMES + j]
-    if cell < 0 or dist(params, me, cell) > params[P_MAX_RANGE]:
+    if cell < 0 or squared_dist(params, me, cell) > params[P_MAX_RANGE] * params[P_MAX_RANGE]:
         return False
-    return not (params[P_SCENARIO] == WIZARD_WAR and gnome_type(params, j) == RANGED)
+    if params[P_SCENARIO] == WIZARD_WAR and gnome_type(params, j) == RANGED:
+        return False
+    return params[P_LINE_OF_SIGHT] == 0 or line_clear(state, params, me, cell)
 
 
 @njit(cache=True, nogil=True)
@@ -424,6 +499,7 @@ def ranged_attack(state, params, policy, player, streams):
     me = state[S_POS + player * MAX_GNOMES + k]
     enemy = 1 - player
     n = 0
+    targets = 0                       # bit j set: enemy gnome j is a target
     best = -1
     best_value = -1
     best_p = -1.0
@@ -432,6 +508,7 @@ def ranged_attack(state, params, policy, player, streams):
             continue
         cell = state[S_POS + enemy * MAX_GNOMES + j]
         n += 1
+        targets |= 1 << j
         v = target_value(state, params, enemy, j)
         p = hit_probability(params, dist(params, me, cell))
         if v > best_value or (v == best_value and p > best_p):
@@ -442,7 +519,7 @@ def ranged_attack(state, params, policy, player, streams):
     if policy == POLICY_RANDOM:
         r = rng.randint(streams, rng.POLICY + player, n)
         for j in range(params[P_GNOMES]):
-            if not can_target(state, params, me, enemy, j):
+            if not (targets >> j) & 1:
                 continue
             if r == 0:
                 target = j
@@ -460,7 +537,9 @@ def ranged_attack(state, params, policy, player, streams):
 
 @njit(cache=True, nogil=True)
 def return_gnomes(state, params, player):
-    """Wizard war, capture the flag: gnomes out of action come back to their owner's edge row."""
+    """Wizard war, capture the flag: gnomes out of action come back to their owner's edge row, each to the
+    free cell that is not deep water nearest the row's middle (the lower column on a tie): never drowned by
+    being placed (decisions: Deep water and returns)."""
     w, n = params[P_WIDTH], params[P_GNOMES]
     edge = 0 if player == 0 else (params[P_HEIGHT] - 1) * w
     for k in range(n):
@@ -468,9 +547,9 @@ def return_gnomes(state, params, player):
         if state[S_POS + i] >= 0 or (params[P_SCENARIO] == WIZARD_WAR and gnome_type(params, k) == RANGED):
             continue
         best = -1
-        for c in range(w):
-            if state[S_OCC + edge + c] == 0 and (best < 0 or abs(c - state[S_OUT_COL + i]) <
-                                                  abs(best - state[S_OUT_COL + i])):
+        for c in range(w):            # |2c - (w - 1)|: twice the distance from the middle of the row
+            if state[S_OCC + edge + c] == 0 and params[P_YARD + edge + c] != DEEP and \
+                    (best < 0 or abs(2 * c - w + 1) < abs(2 * best - w + 1)):
                 best = c
         if best >= 0:
             place(state, player, k, edge + best)

@@ -319,32 +319,27 @@ def test_with_both_piles_empty_a_player_draws_what_there_is():
 
 @pytest.mark.parametrize("players, pro", [(2, False), (4, True)])
 def test_cards_and_hats_are_conserved_in_random_games(players, pro):
-    """RB: '55 cards, and 28 playing pieces (7 in each color)': after every move of random games, hands +
+    """RB: '55 cards, and 28 playing pieces (7 in each color)': after every decision of random games, hands +
     draw pile + discard pile hold 55 cards, supply + track hold 28 hats, and no hand is empty or over 5."""
     params = z.params_array({**z.GAME.defaults(), "players": players, "pro": pro})
     policies = np.zeros(z.MAX_SEATS, np.int64)
     policies[1] = z.POLICY_GREEDY
     state, streams = z.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
-    moves, scores = np.zeros((z.MAX_MOVES, 3), np.int64), np.zeros(z.MAX_MOVES, np.int64)
+    actions, work = np.zeros(z.MAX_ACTIONS, np.int64), np.zeros(z.WORK_SIZE, np.int64)
     view = z.View(state)
     checked = 0
     for game in range(150):
         rng.seed_streams(streams, 99, game)
-        z.setup(state, params, streams)
-        z.start_round(state, params, policies, streams, 0)
-        winner = -1
-        while winner < 0 and state[z.S_TURN] < 1000:
-            seat = state[z.S_SEAT]
+        z.begin(state, params, streams)
+        while (seat := z.current_player(state, params)) >= 0:
             hand = view.hands[:players].sum(axis=1)
             assert hand[seat] >= 1 and hand.max() <= 5
-            n = z.legal_moves(state, params, seat, moves)
-            i, mask = z.choose(state, params, policies[seat], seat, moves, n, scores, streams)
-            z.apply_move(state, params, seat, moves[i, 0], moves[i, 1], moves[i, 2], mask, streams)
-            winner = z.finish_turn(state, params, policies, streams, seat)
+            action = z.policy_action(state, params, policies[seat], seat, streams, actions, work)
+            z.apply_action(state, params, action, streams)
             assert view.hands.sum() + view.discard.sum() + state[z.S_DRAW_N] == 55
             assert view.supply.sum() + view.teams.sum() == 28 and view.supply.min() >= 0
             checked += 1
-        assert winner >= 0
+        assert z.match_winner(state, params) >= 0
     assert checked > 3000
 
 

@@ -189,15 +189,18 @@ def _first_picks(params, kinds, deals):
     streams = np.zeros(rng.N_STREAMS, np.uint64)
     work = np.zeros(z.WORK_SIZE, np.int64)
     actions = np.zeros(z.MAX_ACTIONS, np.int64)
-    policies = np.array([0 if kind == "random" else 1 for kind in kinds])
     for deal in range(deals):
         rng.seed_streams(streams, 3, deal)
         z.begin(state, params, streams)
         while state[z.S_PHASE] == z.PH_COLOUR:
             seat = z.current_player(state, params)
             seen.append((state.copy(), seat))
-            z.apply_action(state, params, z.policy_action(state, params, policies[seat], seat, streams, actions,
-                                                          work), streams)
+            if kinds[seat] == "random":
+                n = z.legal_actions(state, params, actions)
+                action = actions[rng.randint(streams, rng.POLICY + seat, n)]
+            else:
+                action = z.greedy_action(state, params, seat, streams, work)
+            z.apply_action(state, params, action, streams)
     return seen
 
 

@@ -5,7 +5,30 @@ import numpy as np
 from simcore import rng
 from simcore.games import zwergen as z
 
-RANDOM = z.POLICY_RANDOM
+
+def legal_moves(state, params, seat, moves):
+    """The legal moves of ``seat`` as (kind, card type, colour) rows of ``moves``; return how many."""
+    codes = np.zeros(z.MAX_MOVES, np.int64)
+    n = z.move_actions(state, params, seat, codes)
+    for i in range(n):
+        moves[i] = z.decode_move(codes[i])
+    return n
+
+
+def play_picks(state, params, streams):
+    """The pending starting-colour decisions, picked by the random policy (uniform over the legal list)."""
+    actions = np.zeros(z.MAX_ACTIONS, np.int64)
+    while state[z.S_PHASE] == z.PH_COLOUR:
+        seat = int(state[z.S_PICKER])
+        n = z.legal_actions(state, params, actions)
+        z.apply_action(state, params, actions[rng.randint(streams, rng.POLICY + seat, n)], streams)
+
+
+def finish_turn(state, params, streams, mover):
+    """End ``mover``'s turn (random picks of a new round's gnomes); return the match winner or -1."""
+    z.end_turn(state, params, mover)
+    play_picks(state, params, streams)
+    return z.match_winner(state, params)
 
 
 class Position:
@@ -16,12 +39,12 @@ class Position:
         values.update({k.replace("__", "."): v for k, v in params.items()})
         z.check(values)
         self.params = z.params_array(values)
-        self.policies = np.zeros(z.MAX_SEATS, np.int64)
         self.state = z.new_state()
         self.streams = np.zeros(rng.N_STREAMS, np.uint64)
         rng.seed_streams(self.streams, seed, 0)
         z.setup(self.state, self.params, self.streams)
-        z.start_round(self.state, self.params, self.policies, self.streams, 0)
+        z.open_round(self.state, self.params, 0)
+        play_picks(self.state, self.params, self.streams)
         self.view = z.View(self.state)
         self.moves = np.zeros((z.MAX_MOVES, 3), np.int64)
 
@@ -55,14 +78,14 @@ class Position:
         return int(z.front(self.state, self.params, team))
 
     def legal(self, seat):
-        n = z.legal_moves(self.state, self.params, seat, self.moves)
+        n = legal_moves(self.state, self.params, seat, self.moves)
         return [tuple(int(x) for x in m) for m in self.moves[:n]]
 
     def play(self, seat, kind, t=-1, c=-1, mask=0):
         """Apply one move and finish the turn; return the match winner or -1."""
         assert (kind, t, c) in self.legal(seat), f"{(kind, t, c)} is not legal for seat {seat}"
         z.apply_move(self.state, self.params, seat, kind, t, c, mask, self.streams)
-        return int(z.finish_turn(self.state, self.params, self.policies, self.streams, seat))
+        return int(finish_turn(self.state, self.params, self.streams, seat))
 
     def cards(self):
         return int(self.view.hands.sum() + self.view.discard.sum() + self.state[z.S_DRAW_N])

@@ -41,6 +41,7 @@ import numpy as np
 from numba import njit, prange
 
 from simcore import rng
+from simcore.agents import core
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import GameType, Param, StateView, scalar_offsets
 
@@ -88,7 +89,7 @@ assert MAX_MOVES <= MAX_ACTIONS
 # Pending Pro-rules announcement (what the next seat may answer).
 PEND_NONE, PEND_ADD, PEND_CONTRA, PEND_RE = 0, 1, 2, 3
 
-POLICY_RANDOM, POLICY_GREEDY = 0, 1
+AGENT_TABLE = True         # run_batch takes the agents table (simcore.agents)
 
 WIN_SCORE = 1000          # greedy's base score of a move that wins (or loses) the round
 
@@ -166,7 +167,7 @@ GAME = GameType(
     long_name="Zwergen Ziehen (gnome tug-of-war)",
     rulebook="Zwergen Ziehen (Oh ! les nains), Philippe des Pallières (Asmodée, 2002)",
     player_counts=(2, 4),
-    policies=("random", "greedy"),
+    policies=("random", "greedy", "mc"),
     summary="Two teams pull a garden hose under a fence; best of three rounds.",
     params=(
         Param("players", 2, "players: 2, or 4 in two teams {0,2} and {1,3}", choices=(2, 4)),
@@ -1017,40 +1018,22 @@ def greedy_action(state, params, seat, streams, work):
 # --- a whole game -------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, inline="always")
-def policy_action(state, params, policy, seat, streams, actions, work):
-    """The action of a built-in policy: random draws uniformly over ``legal_actions``, greedy is greedy."""
-    if policy == POLICY_RANDOM:
-        n = legal_actions(state, params, actions)
-        return actions[rng.randint(streams, rng.POLICY + seat, n)]
-    return greedy_action(state, params, seat, streams, work)
-
-
-@njit(cache=True, nogil=True)
-def play_game(params, policies, seed, game_index, state, streams, actions, work, row):
-    """Play one match through the decision interface and write its result row."""
-    rng.seed_streams(streams, seed, game_index)
-    begin(state, params, streams)
-    seat = current_player(state, params)
-    while seat >= 0:
-        apply_action(state, params, policy_action(state, params, policies[seat], seat, streams, actions, work),
-                     streams)
-        seat = current_player(state, params)
-    write_row(state, params, row)
+play_game = core.instantiate(globals())["play_game"]   # the agents and the game loop, bound to this game
 
 
 @njit(cache=True, parallel=True)
-def run_batch(params, policies, seed, start, out):
+def run_batch(params, agents, seed, start, out):
     """Games ``start .. start+len(out)-1``, chunk by chunk over all threads."""
     n = out.shape[0]
     n_chunks = (n + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
-        state = np.zeros(STATE_SIZE, np.int64)
-        streams = np.zeros(rng.N_STREAMS, np.uint64)
-        actions = np.zeros(MAX_ACTIONS, np.int64)
+        states = np.zeros((3, STATE_SIZE), np.int64)
+        streams = np.zeros((3, rng.N_STREAMS), np.uint64)
+        actions = np.zeros((2, MAX_ACTIONS), np.int64)
+        floats = np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64)
         work = np.zeros(WORK_SIZE, np.int64)
         for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            play_game(params, policies, seed, start + g, state, streams, actions, work, out[g])
+            play_game(params, agents, seed, start + g, states, streams, actions, floats, work, out[g])
 
 
 # --- plain Python: words for actions and states -----------------------------------------
@@ -1158,38 +1141,3 @@ def state_to_string(state, params):
                      f"starting colour {pick} (in stock then: {_colours_text(v.seen[s])})")
     lines.append("draw pile, top first: " + ", ".join(CARD_NAMES[t] for t in v.draw_pile[::-1]))
     return "\n".join(lines)
-
-
-# --- plain Python: the move-by-move view of constructed positions (tests/zwergen_positions.py) ---------
-
-
-def legal_moves(state, params, seat, moves):
-    """The legal moves of ``seat`` as (kind, card type, colour) rows of ``moves``; return how many."""
-    codes = np.zeros(MAX_MOVES, np.int64)
-    n = move_actions(state, params, seat, codes)
-    for i in range(n):
-        moves[i] = decode_move(codes[i])
-    return n
-
-
-def play_picks(state, params, policies, streams):
-    """Let ``policies`` make the pending starting-colour decisions."""
-    actions = np.zeros(MAX_ACTIONS, np.int64)
-    work = np.zeros(WORK_SIZE, np.int64)
-    while state[S_PHASE] == PH_COLOUR:
-        seat = int(state[S_PICKER])
-        apply_action(state, params, policy_action(state, params, policies[seat], seat, streams, actions, work),
-                     streams)
-
-
-def start_round(state, params, policies, streams, starter):
-    """Open a round and let ``policies`` pick the starting gnomes."""
-    open_round(state, params, starter)
-    play_picks(state, params, policies, streams)
-
-
-def finish_turn(state, params, policies, streams, mover):
-    """End ``mover``'s turn (``policies`` pick the gnomes of a new round); return the match winner or -1."""
-    end_turn(state, params, mover)
-    play_picks(state, params, policies, streams)
-    return match_winner(state, params)

@@ -4,6 +4,7 @@
     table = simcore.simulate("zwergen", games=100_000, seed=1,
                              params={"players": 4, "pro": True},
                              policies={"*": "greedy", 1: "random"})
+    state = simcore.load_game("zwai").new_initial_state(seed=1)   # a game as a decision process
 """
 
 import hashlib
@@ -77,11 +78,14 @@ if "NUMBA_CACHE_DIR" not in os.environ:
 
 
 def __getattr__(name):
-    # simulate pulls in numpy, pyarrow and the engine: only when asked for, so `simcore games` starts fast
+    # these pull in numpy, pyarrow and the engine: only when asked for, so `simcore games` starts fast
     if name == "simulate":
         from simcore.runs import simulate
         return simulate
+    if name == "load_game":
+        from simcore.handle import load_game
+        return load_game
     raise AttributeError(f"module 'simcore' has no attribute {name!r}")
 
 
-__all__ = ["simulate", "__version__"]
+__all__ = ["load_game", "simulate", "__version__"]

@@ -25,7 +25,8 @@ import numba
 from simcore import config as cfg
 from simcore import engine
 
-# name -> (game, parameter overrides, policy, games for the Python reference)
+# name -> (game, parameter overrides, policy (one spec for every seat, or {seat: spec}), games for the Python
+# reference: 0 where it has no such policy)
 CASES = {
     "zwergen-2p-random": ("zwergen", {}, "random", 3_000),
     "zwergen-2p-greedy": ("zwergen", {}, "greedy", 2_000),
@@ -33,6 +34,7 @@ CASES = {
     "zwai-2p-random": ("zwai", {}, "random", 2_000),
     "zwai-2p-greedy": ("zwai", {}, "greedy", 1_000),
     "zwai-4p-ring-greedy": ("zwai", {"players": 4, "formation": "ring"}, "greedy", 1_000),
+    "zwai-2p-mc8-vs-greedy": ("zwai", {}, {"all": "greedy", 0: "mc:rollouts=8"}, 0),
     "wichtel-4p-random": ("wichtel", {}, "random", 1_000),
     "wichtel-4p-greedy": ("wichtel", {}, "greedy", 500),
     "wichtel-5p-no-beste-greedy": ("wichtel", {"players": 5, "bribe_ranking": ["2", "3", "4", "5", "6"]},
@@ -44,10 +46,12 @@ CASES = {
 # game -> (parameter, values) to make each warm-start run a config not seen before
 FRESH_CONFIG = {game: ("max_turns", tuple(range(1001, 1008))) for game in ("zwergen", "zwai", "wichtel", "skirmish")}
 SEED = 12345
+SEARCHING = ("mc",)
 REPOSITORY = Path(__file__).resolve().parents[1]   # a source checkout has benchmarks/ beside simcore/
 NO_REFERENCE = ("the pure-Python references are not importable here (they live in a source checkout's "
                 "benchmarks/reference/), so the Python column is left out")
 JIT_GAMES = {"skirmish": 60_000}       # games per jitted measurement (skirmish games are long)
+SEARCH_GAMES = 400                     # ... and with a searching seat
 
 
 def nested(values):
@@ -91,7 +95,7 @@ def _jitted_rate(run, threads, games, repeats):
         for _ in engine.run_blocks(run.module, params, policies, SEED, games):
             pass
 
-    engine.run(run.module, params, policies, SEED, 1000)  # compile or load from cache
+    engine.run(run.module, params, policies, SEED, 20)  # compile or load from cache
     return _median_rate(go, games, repeats)
 
 
@@ -105,7 +109,7 @@ def reference_module(game):
 
 
 def _python_rate(run, games, repeats):
-    reference = reference_module(run.game)
+    reference = reference_module(run.game) if games else None
     if reference is None:
         return None
     params = reference_params(run)
@@ -131,14 +135,18 @@ def measure(games_filter=None, games=None, repeats=5):
     for name, (game, params, policy, python_games) in CASES.items():
         if games_filter and game not in games_filter:
             continue
-        run = cfg.resolve(game, sets=list(params.items()), policies=[("all", policy)])
-        n = games or JIT_GAMES.get(game, 200_000)
+        seats = list(policy.items()) if isinstance(policy, dict) else [("all", policy)]
+        run = cfg.resolve(game, sets=list(params.items()), policies=seats)
+        searching = any(spec.split(":")[0] in SEARCHING for _, spec in seats)
+        n = JIT_GAMES.get(game, 200_000) if games is None else games
+        if searching:
+            n = min(n, SEARCH_GAMES)
         one = _jitted_rate(run, 1, n, repeats)
         every = _jitted_rate(run, cores, n, repeats)
         numba.set_num_threads(cores)
         python = _python_rate(run, python_games, max(1, min(repeats, 3)))
         figures.append({
-            "case": name, "game": game, "policy": policy, "params": params,
+            "case": name, "game": game, "policy": run.policies, "params": params,
             "jit_1_thread": one, f"jit_{cores}_threads": every, "python": python,
             "jit_vs_python": None if python is None else one / python, "cores_vs_1_thread": every / one,
             "cores": cores,
@@ -165,8 +173,10 @@ def render(figures):
                      f"{python:>12} {ratio:>11} {f['cores_vs_1_thread']:>10.2f}x {warm:>11}")
     lines.append("games per second, median of the repeats; warm start = wall time of a fresh "
                  "`simcore run` (1000 games) with an unseen config")
-    if any(f["python"] is None for f in figures):
+    if not (REPOSITORY / "benchmarks" / "reference").is_dir():
         lines.append(NO_REFERENCE)
+    elif any(f["python"] is None for f in figures):
+        lines.append("n/a: the pure-Python references play random and greedy only")
     return "\n".join(lines)
 
 

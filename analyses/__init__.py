@@ -1,38 +1,29 @@
-"""Statistics over simulated games: seat balance, game shape, variant comparisons and sequential tests."""
+"""Statistics over simulated games: seat balance, game shape, variant comparisons and sequential tests.
 
-from analyses.balance import SeatBalanceResult, seat_balance
-from analyses.intervals import Interval, proportion_interval
-from analyses.paired import (
-    PairedBinaryResult,
-    PairedNumericResult,
-    UnpairedBinaryResult,
-    UnpairedNumericResult,
-    holm,
-    paired_binary,
-    paired_numeric,
-    unpaired_binary,
-    unpaired_numeric,
-)
-from analyses.shape import GameShapeResult, game_shape
-from analyses.sprt import SPRT, TwoSidedSPRT, sprt_first_crossing
+The names below are imported from their modules on first use, so ``simcore run`` (which needs only the
+interval) does not pay for importing scipy.
+"""
 
-__all__ = [
-    "SPRT",
-    "GameShapeResult",
-    "Interval",
-    "PairedBinaryResult",
-    "PairedNumericResult",
-    "SeatBalanceResult",
-    "TwoSidedSPRT",
-    "UnpairedBinaryResult",
-    "UnpairedNumericResult",
-    "game_shape",
-    "holm",
-    "paired_binary",
-    "paired_numeric",
-    "proportion_interval",
-    "seat_balance",
-    "sprt_first_crossing",
-    "unpaired_binary",
-    "unpaired_numeric",
-]
+import importlib
+
+_HOMES = {
+    "balance": ("SeatBalanceResult", "seat_balance"),
+    "intervals": ("Interval", "proportion_interval"),
+    "paired": ("PairedBinaryResult", "PairedNumericResult", "UnpairedBinaryResult", "UnpairedNumericResult",
+               "holm", "paired_binary", "paired_numeric", "unpaired_binary", "unpaired_numeric"),
+    "shape": ("GameShapeResult", "game_shape"),
+    "sprt": ("SPRT", "TwoSidedSPRT", "sprt_first_crossing"),
+}
+_MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
+
+__all__ = sorted(_MODULE_OF)
+
+
+def __getattr__(name):
+    if name not in _MODULE_OF:
+        raise AttributeError(f"module 'analyses' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"analyses.{_MODULE_OF[name]}"), name)
+
+
+def __dir__():
+    return __all__

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
-from scipy import stats
+from statistics import NormalDist
 
 METHODS = ("wilson", "clopper-pearson")
 
@@ -34,7 +33,7 @@ def proportion_interval(k: int, n: int, confidence: float = 0.95, method: str = 
     if n == 0:
         return Interval(0.0, 1.0)
     if method == "wilson":
-        return _wilson(k, n, float(stats.norm.ppf(0.5 + confidence / 2)))
+        return _wilson(k, n, NormalDist().inv_cdf(0.5 + confidence / 2))
     return _clopper_pearson(k, n, confidence)
 
 
@@ -48,6 +47,8 @@ def _wilson(k: int, n: int, z: float) -> Interval:
 
 
 def _clopper_pearson(k: int, n: int, confidence: float) -> Interval:
+    from scipy import stats  # the only scipy use here: `simcore run` prints Wilson intervals without it
+
     tail = (1 - confidence) / 2
     low = 0.0 if k == 0 else float(stats.beta.ppf(tail, k, n - k + 1))
     high = 1.0 if k == n else float(stats.beta.ppf(1 - tail, k + 1, n - k))

@@ -4,11 +4,14 @@
     table = simcore.simulate("zwergen", games=100_000, seed=1,
                              params={"players": 4, "pro": True},
                              policies={"*": "greedy", 1: "random"})
+    state = simcore.load_game("zwai").new_initial_state(seed=1)   # a game as a decision process
 """
 
 import hashlib
 import os
+import shutil
 import sys
+import time
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -18,8 +21,17 @@ except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
 
-def _numba_cache_dir():
-    """A cache folder keyed on simcore's own source and the numba version.
+KEEP_CACHES = 4          # source versions whose numba cache folders are kept under the cache root
+PRUNE_AFTER_S = 3600     # ... and any folder used within the hour, which a running process may still write to
+
+
+def cache_root():
+    """The folder under which simcore keeps one numba cache folder per source version."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "simcore"
+
+
+def _source_digest():
+    """A hash of simcore's own source and the numba version.
 
     numba judges a cache entry stale from the function's own file only, so a
     change in an imported module (rng.py, engine constants) would keep serving
@@ -32,10 +44,26 @@ def _numba_cache_dir():
         digest.update(version("numba").encode())
     except PackageNotFoundError:
         pass
-    root = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "simcore"
-    folder = root / f"numba-{digest.hexdigest()[:16]}"
+    return digest.hexdigest()[:16]
+
+
+def _prune(root, current):
+    """Remove the cache folders of older source versions, keeping the ``KEEP_CACHES`` most recently used."""
+    used = {f: f.stat().st_mtime for f in root.glob("numba-*") if f != current}
+    stale = time.time() - PRUNE_AFTER_S
+    for old in sorted(used, key=used.get, reverse=True)[KEEP_CACHES - 1:]:
+        if used[old] < stale:
+            shutil.rmtree(old, ignore_errors=True)   # another process may be pruning too
+
+
+def _numba_cache_dir():
+    """The numba cache folder of this source version (created, marked as just used, older ones pruned)."""
+    root = cache_root()
+    folder = root / f"numba-{_source_digest()}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
+        os.utime(folder)
+        _prune(root, folder)
     except OSError:  # read-only home: a private temporary folder still caches within this machine
         import tempfile
         folder = Path(tempfile.gettempdir()) / f"simcore-{os.getuid()}" / folder.name
@@ -48,6 +76,16 @@ if "NUMBA_CACHE_DIR" not in os.environ:
     if "numba" in sys.modules:  # numba read its config already: tell it directly
         sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
-from simcore.runs import simulate  # noqa: E402  (after the cache folder is set)
 
-__all__ = ["simulate", "__version__"]
+def __getattr__(name):
+    # these pull in numpy, pyarrow and the engine: only when asked for, so `simcore games` starts fast
+    if name == "simulate":
+        from simcore.runs import simulate
+        return simulate
+    if name == "load_game":
+        from simcore.handle import load_game
+        return load_game
+    raise AttributeError(f"module 'simcore' has no attribute {name!r}")
+
+
+__all__ = ["load_game", "simulate", "__version__"]

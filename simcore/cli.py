@@ -1,5 +1,7 @@
 """The ``simcore`` command line."""
 
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -305,6 +307,24 @@ def versus_command(game, policy, against, sets, games, seed):
                f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}] (fair {r.fair:.4f}, p = {r.pvalue:.2g}): {verdict}")
 
 
+@main.command("cache")
+@click.option("--clear", is_flag=True, help="Empty it: compiled code is built again on next use.")
+def cache_command(clear):
+    """Where numba's compiled code is cached, and its size."""
+    current = Path(os.environ["NUMBA_CACHE_DIR"])
+    # simcore keeps one folder per source version under its root; a folder the user chose stands alone
+    root = current.parent if current.name.startswith("numba-") else current
+    files = [f for f in root.rglob("*") if f.is_file()]
+    size = sum(f.stat().st_size for f in files)
+    if clear:
+        for entry in root.iterdir():
+            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+        click.echo(f"cleared {root} ({len(files):,} files, {size / 1e6:.1f} MB)")
+        return
+    click.echo(f"numba cache: {root}")
+    click.echo(f"  {len(files):,} files, {size / 1e6:.1f} MB; this version's folder: {current.name}")
+
+
 @main.command("bench")
 @click.option("--game", "game_names", multiple=True, help="Game to measure (default: all).")
 @click.option("--games", type=int, default=None, help="Games per jitted measurement.")
@@ -313,19 +333,19 @@ def versus_command(game, policy, against, sets, games, seed):
 @click.option("--markdown", is_flag=True, help="Also print the figures as a Markdown table (as in the README).")
 def bench_command(game_names, games, repeats, json_path, markdown):
     """Games per second: jitted on 1 thread and all cores, and the pure-Python reference."""
-    from benchmarks import throughput
+    from simcore import bench
 
     for name in game_names:
         if name not in registry.names():
             _fail(f"unknown game {name!r}; allowed: {', '.join(registry.names())}")
     if repeats < 1:
         _fail(f"--repeats {repeats} is not allowed; allowed: 1 or more")
-    figures = throughput.measure(list(game_names) or None, games=games, repeats=repeats)
-    click.echo(throughput.render(figures))
+    figures = bench.measure(list(game_names) or None, games=games, repeats=repeats)
+    click.echo(bench.render(figures))
     if markdown:
-        click.echo("\n" + throughput.render_markdown(figures))
+        click.echo("\n" + bench.render_markdown(figures))
     if json_path:
-        throughput.write_json(figures, json_path)
+        bench.write_json(figures, json_path)
         click.echo(f"wrote {json_path}")
 
 

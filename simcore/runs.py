@@ -5,8 +5,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
-from scipy.stats import binomtest
 
+from analyses.intervals import proportion_interval
 from simcore import config as cfg
 from simcore import engine, results
 from simcore.executors import LocalExecutor
@@ -41,7 +41,7 @@ class Tally:
                f"mean turns  {self.turns / max(self.games, 1):.2f}",
                f"win share per seat, {confidence:.0%} Wilson interval:"]
         for seat, wins in enumerate(self.wins):
-            ci = binomtest(int(wins), self.games).proportion_ci(confidence, method="wilson")
+            ci = proportion_interval(int(wins), self.games, confidence)
             out.append(f"  seat {seat}    {wins / self.games:.4f}   [{ci.low:.4f}, {ci.high:.4f}]")
         return out
 

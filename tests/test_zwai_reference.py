@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from benchmarks.reference import zwai as reference
-from benchmarks.throughput import reference_params
 from simcore import config as cfg
 from simcore import engine
+from simcore.bench import reference_params
 from simcore.games import zwai as z
 
 CASES = {

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from benchmarks.reference import zwergen as reference
-from benchmarks.throughput import nested
 from simcore import config as cfg
 from simcore import engine
+from simcore.bench import nested
 from simcore.games import zwergen as z
 
 # reference result key -> jitted result column

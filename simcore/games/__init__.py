@@ -19,9 +19,9 @@ import copy
 import importlib
 import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
+from importlib.resources import files
 
-CONFIGS = Path(__file__).resolve().parents[2] / "configs"   # shipped formations and yards live here
+DATA = files("simcore") / "data"   # shipped formations and yards: package data, found wherever simcore is installed
 
 MODULES = {
     "zwergen": "simcore.games.zwergen",
@@ -125,6 +125,6 @@ def scalar_offsets(namespace):
 
 def shipped_maps(path):
     """name -> (description, ASCII art) of a shipped TOML file of named maps (formations, yards)."""
-    with open(path, "rb") as f:
+    with path.open("rb") as f:
         table = tomllib.load(f)
     return {name: (entry.get("description", ""), entry["cells"]) for name, entry in table.items()}

@@ -30,7 +30,7 @@ from numba import njit, prange
 
 from simcore import rng
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
-from simcore.games import CONFIGS, GameType, Param, StateView, scalar_offsets, shipped_maps
+from simcore.games import DATA, GameType, Param, StateView, scalar_offsets, shipped_maps
 
 MAX_SEATS = 2
 MAX_DIM = 32
@@ -60,7 +60,7 @@ NO_WINNER, DRAW = -1, 2
 
 POLICY_RANDOM, POLICY_GREEDY = 0, 1
 
-YARDS_FILE = CONFIGS / "yards.toml"
+YARDS_FILE = DATA / "yards.toml"
 
 # --- yards ----------------------------------------------------------------------
 
@@ -81,7 +81,7 @@ def parse_yard(text, name="custom"):
 
 
 def shipped_yards():
-    """name -> (description, ASCII art) of ``configs/yards.toml``."""
+    """name -> (description, ASCII art) of ``simcore/data/yards.toml``."""
     return shipped_maps(YARDS_FILE)
 
 
@@ -128,7 +128,7 @@ GAME = GameType(
         Param("players", 2, "players (rulebook: 2)", choices=(2,)),
         Param("scenario", "last_man_standing", "scenario (rulebook)", choices=SCENARIOS),
         Param("max_turns", 500, "a game still running after this many turns is a timeout", 1, 100_000),
-        Param("yard", "default", "the yard: a name from configs/yards.toml or ASCII art, 1 cell = 1 pace",
+        Param("yard", "default", "the yard: a shipped yard (`simcore yards`) or ASCII art, 1 cell = 1 pace",
               validator=_check_yard, allowed_text=f"a rectangle of = . * ~ W, 4x4 to {MAX_DIM}x{MAX_DIM}"),
         Param("army.foot", 2, "foot gnomes per player (decisions: Armies)", 0, 12),
         Param("army.fast", 1, "fast cavalry (rulebook: at most 1)", 0, 1),

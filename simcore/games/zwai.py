@@ -48,7 +48,7 @@ from numba import njit, prange
 from simcore import rng
 from simcore.agents import core
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
-from simcore.games import CONFIGS, GameType, Param, StateView, scalar_offsets, shipped_maps
+from simcore.games import DATA, GameType, Param, StateView, scalar_offsets, shipped_maps
 
 MAX_SEATS = 4
 MAX_FISH = 10             # fish values 0..9 on a card
@@ -64,7 +64,7 @@ O_EXTRA = extra_offset(MAX_SEATS)
 
 AGENT_TABLE = True         # run_batch takes the agents table (simcore.agents)
 
-FORMATIONS_FILE = CONFIGS / "formations.toml"
+FORMATIONS_FILE = DATA / "formations.toml"
 
 # --- formations ----------------------------------------------------------------
 
@@ -105,7 +105,7 @@ def draw_formation(cells):
 
 
 def shipped_formations():
-    """name -> (description, ASCII art) of ``configs/formations.toml``."""
+    """name -> (description, ASCII art) of ``simcore/data/formations.toml``."""
     return shipped_maps(FORMATIONS_FILE)
 
 
@@ -158,7 +158,7 @@ GAME = GameType(
         Param("fish_counts", [3, 6, 6, 5, 3], "cards per colour showing 0, 1, 2, ... fish (decisions: 23 cards)",
               validator=_check_fish_counts,
               allowed_text=f"a list of 1 to {MAX_FISH} card counts, 1 to {MAX_SET} cards in all"),
-        Param("formation", "square", "shoal shape: a name from configs/formations.toml or ASCII art (#/.)",
+        Param("formation", "square", "shoal shape: a shipped formation (`simcore formations`) or ASCII art (#/.)",
               validator=_check_formation,
               allowed_text="a shipped formation name or connected ASCII art of '#' and '.' within 8x8"),
         Param("shark_moves_on_tie", False, "a shark also moves to a row/column that ties its own (decisions: no)"),

@@ -3,8 +3,9 @@
     simcore bench [--game zwergen] [--games N] [--repeats R] [--json out.json]
 
 For every benchmark case: the jitted engine on 1 thread and on all cores, the
-plain-Python reference implementation (``benchmarks/reference/<game>.py``) on
-the same rules, seeds and policies, the ratios, and the wall time of a fresh
+plain-Python reference implementation (``benchmarks/reference/<game>.py``, in
+a source checkout only: an installed wheel leaves that column out) on the same
+rules, seeds and policies, the ratios, and the wall time of a fresh
 ``simcore run`` process whose config differs from every earlier one (numba
 cache warm, so this is import + cache load + the run itself). Each figure is
 the median of ``repeats`` measurements.
@@ -17,13 +18,15 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numba
 
 from simcore import config as cfg
 from simcore import engine
 
-# name -> (game, parameter overrides, policy, games for the Python reference)
+# name -> (game, parameter overrides, policy (one spec for every seat, or {seat: spec}), games for the Python
+# reference: 0 where it has no such policy)
 CASES = {
     "zwergen-2p-random": ("zwergen", {}, "random", 3_000),
     "zwergen-2p-greedy": ("zwergen", {}, "greedy", 2_000),
@@ -31,6 +34,7 @@ CASES = {
     "zwai-2p-random": ("zwai", {}, "random", 2_000),
     "zwai-2p-greedy": ("zwai", {}, "greedy", 1_000),
     "zwai-4p-ring-greedy": ("zwai", {"players": 4, "formation": "ring"}, "greedy", 1_000),
+    "zwai-2p-mc8-vs-greedy": ("zwai", {}, {"all": "greedy", 0: "mc:rollouts=8"}, 0),
     "wichtel-4p-random": ("wichtel", {}, "random", 1_000),
     "wichtel-4p-greedy": ("wichtel", {}, "greedy", 500),
     "wichtel-5p-no-beste-greedy": ("wichtel", {"players": 5, "bribe_ranking": ["2", "3", "4", "5", "6"]},
@@ -42,7 +46,12 @@ CASES = {
 # game -> (parameter, values) to make each warm-start run a config not seen before
 FRESH_CONFIG = {game: ("max_turns", tuple(range(1001, 1008))) for game in ("zwergen", "zwai", "wichtel", "skirmish")}
 SEED = 12345
+SEARCHING = ("mc",)
+REPOSITORY = Path(__file__).resolve().parents[1]   # a source checkout has benchmarks/ beside simcore/
+NO_REFERENCE = ("the pure-Python references are not importable here (they live in a source checkout's "
+                "benchmarks/reference/), so the Python column is left out")
 JIT_GAMES = {"skirmish": 60_000}       # games per jitted measurement (skirmish games are long)
+SEARCH_GAMES = 400                     # ... and with a searching seat
 
 
 def nested(values):
@@ -86,12 +95,23 @@ def _jitted_rate(run, threads, games, repeats):
         for _ in engine.run_blocks(run.module, params, policies, SEED, games):
             pass
 
-    engine.run(run.module, params, policies, SEED, 1000)  # compile or load from cache
+    engine.run(run.module, params, policies, SEED, 20)  # compile or load from cache
     return _median_rate(go, games, repeats)
 
 
+def reference_module(game):
+    """The pure-Python reference of ``game``, or None where it cannot be imported (an installed wheel)."""
+    if not (REPOSITORY / "benchmarks" / "reference" / f"{game}.py").is_file():
+        return None
+    if str(REPOSITORY) not in sys.path:   # the console script does not start in the checkout
+        sys.path.append(str(REPOSITORY))
+    return importlib.import_module(f"benchmarks.reference.{game}")
+
+
 def _python_rate(run, games, repeats):
-    reference = importlib.import_module(f"benchmarks.reference.{run.game}")
+    reference = reference_module(run.game) if games else None
+    if reference is None:
+        return None
     params = reference_params(run)
     return _median_rate(lambda: reference.run(params, run.policies, SEED, games), games, repeats)
 
@@ -101,7 +121,7 @@ def _warm_start_seconds(game, repeats):
     key, values = FRESH_CONFIG[game]
     times = []
     for value in values[:repeats + 1]:
-        cmd = [sys.executable, "-m", "simcore.cli", "run", game, "--set", f"{key}={value}",
+        cmd = [sys.executable, "-m", "simcore", "run", game, "--set", f"{key}={value}",
                "--games", "1000", "--quiet"]
         t = time.perf_counter()
         subprocess.run(cmd, check=True, env=os.environ.copy())
@@ -115,16 +135,21 @@ def measure(games_filter=None, games=None, repeats=5):
     for name, (game, params, policy, python_games) in CASES.items():
         if games_filter and game not in games_filter:
             continue
-        run = cfg.resolve(game, sets=list(params.items()), policies=[("all", policy)])
-        n = games or JIT_GAMES.get(game, 200_000)
+        seats = list(policy.items()) if isinstance(policy, dict) else [("all", policy)]
+        run = cfg.resolve(game, sets=list(params.items()), policies=seats)
+        searching = any(spec.split(":")[0] in SEARCHING for _, spec in seats)
+        n = JIT_GAMES.get(game, 200_000) if games is None else games
+        if searching:
+            n = min(n, SEARCH_GAMES)
         one = _jitted_rate(run, 1, n, repeats)
         every = _jitted_rate(run, cores, n, repeats)
         numba.set_num_threads(cores)
         python = _python_rate(run, python_games, max(1, min(repeats, 3)))
         figures.append({
-            "case": name, "game": game, "policy": policy, "params": params,
+            "case": name, "game": game, "policy": run.policies, "params": params,
             "jit_1_thread": one, f"jit_{cores}_threads": every, "python": python,
-            "jit_vs_python": one / python, "cores_vs_1_thread": every / one, "cores": cores,
+            "jit_vs_python": None if python is None else one / python, "cores_vs_1_thread": every / one,
+            "cores": cores,
         })
     for game in sorted({f["game"] for f in figures}):
         for f in figures:
@@ -143,12 +168,23 @@ def render(figures):
     lines = [head, "-" * len(head)]
     for f in figures:
         warm = f"{f['warm_start_s']:.2f} s" if "warm_start_s" in f else ""
+        python, ratio = _python_columns(f, "{:,.0f}/s", "{:.0f}x")
         lines.append(f"{f['case']:<24} {f['jit_1_thread']:>12,.0f}/s {f[f'jit_{cores}_threads']:>12,.0f}/s "
-                     f"{f['python']:>10,.0f}/s {f['jit_vs_python']:>10.0f}x {f['cores_vs_1_thread']:>10.2f}x "
-                     f"{warm:>11}")
+                     f"{python:>12} {ratio:>11} {f['cores_vs_1_thread']:>10.2f}x {warm:>11}")
     lines.append("games per second, median of the repeats; warm start = wall time of a fresh "
                  "`simcore run` (1000 games) with an unseen config")
+    if not (REPOSITORY / "benchmarks" / "reference").is_dir():
+        lines.append(NO_REFERENCE)
+    elif any(f["python"] is None for f in figures):
+        lines.append("n/a: the pure-Python references play random and greedy only")
     return "\n".join(lines)
+
+
+def _python_columns(figure, rate_format, ratio_format):
+    """The pure-Python rate and the jit/Python ratio as text ('n/a' without the references)."""
+    if figure["python"] is None:
+        return "n/a", "n/a"
+    return rate_format.format(figure["python"]), ratio_format.format(figure["jit_vs_python"])
 
 
 def render_markdown(figures):
@@ -160,8 +196,9 @@ def render_markdown(figures):
              "| warm start |", "|---|---:|---:|---:|---:|---:|---:|"]
     for f in figures:
         warm = f"{f['warm_start_s']:.2f} s" if "warm_start_s" in f else ""
+        python, ratio = _python_columns(f, "{:,.0f}", "{:.0f}x")
         lines.append(f"| `{f['case']}` | {f['jit_1_thread']:,.0f} | {f[f'jit_{cores}_threads']:,.0f} | "
-                     f"{f['python']:,.0f} | {f['jit_vs_python']:.0f}x | {f['cores_vs_1_thread']:.2f}x | {warm} |")
+                     f"{python} | {ratio} | {f['cores_vs_1_thread']:.2f}x | {warm} |")
     return "\n".join(lines)
 
 

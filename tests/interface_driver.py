@@ -38,3 +38,21 @@ def play(module, params, kinds, seed, game_index, on_decision=None):
 
 def rows(module, params, kinds, seed, n_games, start=0):
     return np.array([play(module, params, kinds, seed, start + i) for i in range(n_games)])
+
+
+def decisions(module, params, kinds, games, seed=5):
+    """(state copy, seat, legal-action list) at every decision of ``games`` games."""
+    seen = []
+    for game in range(games):
+        play(module, params, kinds, seed, game,
+             on_decision=lambda state, seat, actions: seen.append((state.copy(), seat, actions)))
+    return seen
+
+
+def resampled(module, state, params, seat, seed):
+    """A copy of ``state`` with what ``seat`` cannot see redrawn from streams seeded with ``seed``."""
+    world = state.copy()
+    streams = np.zeros(rng.N_STREAMS, np.uint64)
+    rng.seed_streams(streams, seed, 0)
+    module.resample(world, params, seat, streams)
+    return world

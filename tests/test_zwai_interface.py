@@ -7,7 +7,7 @@ import pytest
 from simcore import config as cfg
 from simcore import engine, rng
 from simcore.games import zwai as z
-from tests.interface_driver import play, rows
+from tests.interface_driver import decisions, resampled, rows
 
 MIXES = {
     "2p-random": ({}, ["random", "random"]),
@@ -27,23 +27,6 @@ def test_the_interface_plays_the_engines_games(case):
     assert np.array_equal(rows(z, run.params_array(), kinds, 11, 150), expected)
 
 
-def _decisions(params, kinds, games, seed=5):
-    """(state copy, seat) at every card decision of ``games`` games."""
-    seen = []
-    for game in range(games):
-        play(z, params, kinds, seed, game,
-             on_decision=lambda state, seat, actions: seen.append((state.copy(), seat)))
-    return seen
-
-
-def _resampled(state, params, seat, seed):
-    world = state.copy()
-    streams = np.zeros(rng.N_STREAMS, np.uint64)
-    rng.seed_streams(streams, seed, 0)
-    z.resample(world, params, seat, streams)
-    return world
-
-
 def _colour_counts(state, seat):
     """Cards of each fish value of ``seat``'s colour in its hand and pile."""
     view = z.View(state)
@@ -58,9 +41,9 @@ def test_resample_keeps_what_the_seat_knows_and_every_card(players):
     params = cfg.resolve("zwai", sets=[("players", players)]).params_array()
     actions_before, actions_after = np.zeros(z.MAX_ACTIONS, np.int64), np.zeros(z.MAX_ACTIONS, np.int64)
     changed = 0
-    for k, (state, mover) in enumerate(_decisions(params, ["random", "greedy", "random", "greedy"], 12)):
+    for k, (state, mover, _) in enumerate(decisions(z, params, ["random", "greedy", "random", "greedy"], 12)):
         for seat in range(players):
-            world = _resampled(state, params, seat, k)
+            world = resampled(z, state, params, seat, k)
             assert z.information_state_string(world, params, seat) == z.information_state_string(state, params,
                                                                                                    seat)
             for other in range(players):
@@ -68,7 +51,7 @@ def test_resample_keeps_what_the_seat_knows_and_every_card(players):
                 assert z.View(world).hands[other].sum() == z.View(state).hands[other].sum()
             changed += not np.array_equal(world, state)
         n = z.legal_actions(state, params, actions_before)
-        m = z.legal_actions(_resampled(state, params, mover, k), params, actions_after)
+        m = z.legal_actions(resampled(z, state, params, mover, k), params, actions_after)
         assert np.array_equal(actions_before[:n], actions_after[:m])
     assert changed > 0
 
@@ -85,7 +68,7 @@ def test_resampled_opponent_hand_does_not_follow_the_true_one():
         rng.seed_streams(streams, 99, game)
         z.begin(state, params, streams)
         true.append(z.View(state).hands[1][4])
-        drawn.append(z.View(_resampled(state, params, 0, game)).hands[1][4])
+        drawn.append(z.View(resampled(z, state, params, 0, game)).hands[1][4])
     true, drawn = np.array(true), np.array(drawn)
     assert abs(np.corrcoef(true, drawn)[0, 1]) < 0.03
     # 11 of 23 cards in hand, 3 of them 4-fish: hypergeometric mean 3 * 11 / 23
@@ -98,11 +81,11 @@ def test_own_pile_is_reshuffled_only_within_the_parts_the_seat_knows():
     owner knows what it put there, so resample keeps the multiset of each part of its own pile (bottom parts
     first) and only their order changes."""
     params = cfg.resolve("zwai").params_array()
-    later = [(s, seat) for s, seat in _decisions(params, ["random", "random"], 30) if z.View(s).n_rounds >= 1]
+    later = [(s, seat) for s, seat, _ in decisions(z, params, ["random", "random"], 30) if z.View(s).n_rounds >= 1]
     assert later
     orders_changed = 0
     for k, (state, seat) in enumerate(later):
-        world = _resampled(state, params, seat, k)
+        world = resampled(z, state, params, seat, k)
         assert z._pile_parts(world, seat) == z._pile_parts(state, seat)
         orders_changed += not np.array_equal(z.View(world).pile(seat), z.View(state).pile(seat))
     assert orders_changed > 0

@@ -7,7 +7,7 @@ import pytest
 from simcore import config as cfg
 from simcore import engine, rng
 from simcore.games import zwergen as z
-from tests.interface_driver import play, rows
+from tests.interface_driver import decisions, play, resampled, rows
 
 MIXES = {
     "2p-random": ({}, ["random", "random"]),
@@ -33,23 +33,6 @@ def test_the_interface_plays_the_engines_games(case):
     run = cfg.resolve("zwergen", sets=list(sets.items()), policies=list(enumerate(kinds)))
     expected = engine.run(run.module, run.params_array(), run.policies_array(), 11, 300)
     assert np.array_equal(rows(z, run.params_array(), kinds, 11, 300), expected)
-
-
-def _decisions(params, kinds, games, seed=5):
-    """(state copy, seat, legal actions) at every decision of ``games`` games."""
-    seen = []
-    for game in range(games):
-        play(z, params, kinds, seed, game,
-             on_decision=lambda state, seat, actions: seen.append((state.copy(), seat, actions)))
-    return seen
-
-
-def _resampled(state, params, seat, seed):
-    world = state.copy()
-    streams = np.zeros(rng.N_STREAMS, np.uint64)
-    rng.seed_streams(streams, seed, 0)
-    z.resample(world, params, seat, streams)
-    return world
 
 
 def _assert_a_consistent_world(world, state, params):
@@ -78,9 +61,9 @@ def test_resample_keeps_what_the_seat_knows_and_every_card(sets, kinds):
     players = len(kinds)
     actions = np.zeros(z.MAX_ACTIONS, np.int64)
     changed = 0
-    for k, (state, mover, legal) in enumerate(_decisions(params, kinds, 10)):
+    for k, (state, mover, legal) in enumerate(decisions(z, params, kinds, 10)):
         for seat in range(players):
-            world = _resampled(state, params, seat, k)
+            world = resampled(z, state, params, seat, k)
             assert z.information_state_string(world, params, seat) == z.information_state_string(state, params,
                                                                                                    seat)
             _assert_a_consistent_world(world, state, params)
@@ -105,8 +88,8 @@ def test_a_resampled_world_plays_on_to_the_end():
     """A resampled world is a state of the game like any other: random play from it reaches the end, with
     every card and hat still accounted for (what the agents' rollouts do)."""
     params = _params(players=4, pro=True)
-    for k, (state, mover, _) in enumerate(_decisions(params, ["random"] * 4, 3)[::5]):
-        world = _resampled(state, params, mover, k)
+    for k, (state, mover, _) in enumerate(decisions(z, params, ["random"] * 4, 3)[::5]):
+        world = resampled(z, state, params, mover, k)
         _play_out(world, params, k)
         assert z.match_winner(world, params) >= 0
         _assert_a_consistent_world(world, world, params)
@@ -170,9 +153,9 @@ def test_after_a_refill_the_pile_holds_only_cards_the_seat_cannot_rule_out():
     exactly: resample keeps it."""
     params = _params()
     exact = 0
-    for k, (state, seat, _) in enumerate(_decisions(params, ["random", "random"], 40)):
+    for k, (state, seat, _) in enumerate(decisions(z, params, ["random", "random"], 40)):
         v = z.View(state)
-        world = _resampled(state, params, seat, k)
+        world = resampled(z, state, params, seat, k)
         pile = np.bincount(z.View(world).draw_pile, minlength=z.N_TYPES)
         unseen = params[z.P_DECK:z.P_DECK + z.N_TYPES] - v.hands[seat] - v.discard
         assert (pile <= np.minimum(unseen, v.refill - v.drawn[seat])).all()
@@ -215,7 +198,7 @@ def test_secret_starting_colours_are_redrawn_without_a_leak():
         starter = int(state[z.S_SEAT])
         if seat != (starter + 3) % 4:
             continue
-        world = _resampled(state, params, seat, k)
+        world = resampled(z, state, params, seat, k)
         assert z.information_state_string(world, params, seat) == z.information_state_string(state, params, seat)
         true.append(state[z.S_PICK + starter] == z.RED)
         drawn.append(world[z.S_PICK + starter] == z.RED)
@@ -233,7 +216,7 @@ def test_the_stock_a_seat_saw_fixes_the_earlier_picks():
     for k, (state, seat) in enumerate(_first_picks(params, ["random"] * 4, 300)):
         if seat != (state[z.S_SEAT] + 3) % 4:
             continue
-        world = _resampled(state, params, seat, k)
+        world = resampled(z, state, params, seat, k)
         others = np.array([s for s in range(4) if s != seat])
         assert sorted(world[z.S_PICK + others]) == sorted(state[z.S_PICK + others])
         permuted += not np.array_equal(world[z.S_PICK + others], state[z.S_PICK + others])
@@ -281,7 +264,7 @@ def test_every_action_of_a_decision_reads_differently():
     tells the actions of one decision apart."""
     params = _params(players=4, pro=True)
     kinds_seen = set()
-    for state, _, legal in _decisions(params, ["random", "greedy"] * 2, 3):
+    for state, _, legal in decisions(z, params, ["random", "greedy"] * 2, 3):
         words = [z.action_to_string(state, params, a) for a in legal]
         assert len(set(words)) == len(words) == len(set(legal.tolist()))
         kinds_seen.add(int(state[z.S_PHASE]))
@@ -296,7 +279,7 @@ def test_a_seat_sees_its_own_hand_but_not_the_others_or_the_pile_order():
     picture, not what seat 0 sees."""
     params = _params()
     traded = 0
-    for state, _, _ in _decisions(params, ["random", "random"], 2):
+    for state, _, _ in decisions(z, params, ["random", "random"], 2):
         v = z.View(state)
         card = int(np.flatnonzero(v.hands[1])[0])
         other = np.flatnonzero(v.draw_pile != card)

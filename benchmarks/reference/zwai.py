@@ -20,6 +20,17 @@ returns its result; ``run(params, policies, seed, n_games, start=0)`` plays
 game indices ``start .. start + n_games - 1``. ``Game`` can be driven step by
 step (see its docstring) to test single rules on a constructed position.
 
+The decision interface (docs/zwai.md, "Decisions, information and
+resampling"), the same as the jitted game's, in plain Python:
+``begin(params, seed, game_index)`` is game ``game_index`` of the run with
+``seed`` at its first decision; then ``game.current_player()`` (-1 when the
+game is over), ``game.legal_actions()`` (a list of action codes, a card once
+per copy in hand), ``game.apply_action(action)``, ``game.returns()`` and
+``game.resample(seat, streams)`` (``streams``: a family of streams as made by
+``stream_family``; resample draws from its stream ``DECK``). ``play`` itself
+plays through this interface: ``random`` draws uniformly over the legal list,
+``greedy`` picks card and cell together and plays the kept cell next.
+
 State
 -----
 Cells are ``(row, col)`` tuples on the 15 x 15 table grid (rows and columns
@@ -47,13 +58,18 @@ Cells are ``(row, col)`` tuples on the 15 x 15 table grid (rows and columns
   back under their owner's pile (``removed_cards = "return"``; after the last
   round they stay here); ``discarded``: those that left the game
   (``removed_cards = "discard"``).
+* ``pile_parts[seat]``: how many cards the seat put under its pile at each
+  round end so far, oldest first (what it knows of its own pile, for
+  ``resample``).
 * ``seat`` (to move), ``round_starter``, ``last_placer``
   (the last seat that placed a card this round, or ``None``), ``over``,
   ``timeout`` and the counters ``n_turns``, ``n_rounds``, ``skips``,
   ``removed`` (cards removed at each round's end).
+* ``chosen_card``: during a move's second decision (the cell), the fish value
+  of the card chosen at the first; ``None`` while a card is to be chosen.
 """
 
-from simcore.rng import DECK, POLICY, Stream
+from simcore.rng import DECK, N_STREAMS, POLICY, Stream
 
 # --- pieces --------------------------------------------------------------------
 
@@ -61,6 +77,7 @@ GRID = 15                 # the table: rows and columns 0..14
 CENTRE = (7, 7)           # where every round's first card goes
 MAX_FORMATION = 8         # a formation fits in 8 x 8, so every cell stays on the grid
 N_REMOVED_COLUMNS = 5     # the result reports the removals of rounds 1..5
+CELL_ACTIONS = 10         # action code of cell (r, c): CELL_ACTIONS + r * GRID + c; a card's code is its fish
 
 DEFAULT_PARAMS = {
     "players": 2,
@@ -125,26 +142,35 @@ def parse_formation(text):
 # --- policies ------------------------------------------------------------------
 
 class RandomPolicy:
-    """A uniform card of the sorted hand, then a uniform legal cell."""
+    """A uniform card of the sorted hand, then a uniform legal cell: one draw
+    over the legal actions at each of the two decisions (also for one)."""
 
     def __init__(self, rng):
         self.rng = rng
 
-    def choose(self, game):
-        hand = game.sorted_hand(game.seat)
-        fish = hand[self.rng.randint(len(hand))]
-        cells = game.legal_cells()
-        cell = cells[self.rng.randint(len(cells))]   # drawn even for one cell
-        return fish, cell
+    def act(self, game):
+        actions = game.legal_actions()
+        return actions[self.rng.randint(len(actions))]
 
 
 class GreedyPolicy:
-    """The placement that would score most if the round ended right after it."""
+    """The placement that would score most if the round ended right after it.
+
+    It picks card and cell together at the card decision and plays the kept
+    cell at the cell decision that follows, without drawing again."""
 
     def __init__(self, rng):
         self.rng = rng
+        self.cell = None        # the cell chosen together with the card
+
+    def act(self, game):
+        if game.chosen_card is not None:
+            return cell_action(self.cell)
+        fish, self.cell = self.choose(game)
+        return fish
 
     def choose(self, game):
+        """The whole placement ``(fish, cell)``."""
         seat = game.seat
         cells = game.legal_cells()
         # The mover's fish already in the shoal: in all, per row, per column.
@@ -186,6 +212,25 @@ class GreedyPolicy:
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy}
 
 
+# --- action codes -----------------------------------------------------------------
+
+def cell_action(cell):
+    """The action code of placing the chosen card on ``cell``."""
+    r, c = cell
+    return CELL_ACTIONS + r * GRID + c
+
+
+def action_cell(action):
+    """The cell of a cell action code."""
+    return divmod(action - CELL_ACTIONS, GRID)
+
+
+def stream_family(seed, game_index):
+    """The streams of game ``game_index`` of the run with ``seed``, indexed by
+    stream number (``DECK``, ``POLICY + seat`` ...): what ``resample`` takes."""
+    return [Stream(seed, game_index, k) for k in range(N_STREAMS)]
+
+
 # --- the game ------------------------------------------------------------------
 
 def _complete(params):
@@ -197,13 +242,18 @@ class Game:
     """One match of Zwai.
 
     ``Game(params, policies, seed, game_index)`` shuffles the piles, deals and
-    starts round 1. Then either ``play_out()`` plays to the end and returns
-    the result, or a test drives it:
+    starts round 1, at its first decision (``policies`` may be ``None`` for a
+    game driven through the decision interface only). Then either
+    ``play_out()`` plays to the end and returns the result, or the decision
+    interface drives it (``current_player()``, ``legal_actions()``,
+    ``apply_action(action)``, ``returns()``, ``resample(seat, streams)``; see
+    the module docstring), or a test drives it:
 
     * inspect ``hands``, ``piles``, ``shoal``, ``row_totals``, ``col_totals``,
       ``row_shark``, ``col_shark``, ``translations`` (or the sorted
       ``feasible_translations()``), ``scoring_pile``, ``score``, ``cards``,
-      ``eaten``, ``discarded``, ``seat`` (see the module docstring);
+      ``eaten``, ``discarded``, ``pile_parts``, ``seat``, ``chosen_card``
+      (see the module docstring);
     * set up a position: ``set_hand(seat, fish_values)``,
       ``set_pile(seat, fish_values)`` (bottom first), ``clear_shoal()``,
       ``add_card(cell, owner, fish)`` (one card under the placement and shark
@@ -215,10 +265,12 @@ class Game:
       checks one), ``sharks_after(cell, fish)`` says where the sharks would
       stand after a placement;
     * ``place(fish, cell)`` plays one turn of the seat to move (the card
-      leaves its hand; sharks, turn count, round end, next seat, timeout);
-      ``end_round()`` applies a round end now; ``step()`` does what the rules
-      do next (end the round if no seat holds a card, skip an empty hand, or
-      let the seat's policy place a card); ``result()`` is the result dict.
+      leaves its hand; sharks, turn count, round end, next seat, timeout,
+      but not the steps after it: see ``advance``); ``end_round()`` applies
+      a round end now; ``advance()`` runs the rules up to the next decision
+      (a round end when no seat holds a card, skips of empty hands);
+      ``step()`` lets the policy of the seat to decide make one decision;
+      ``result()`` is the result dict.
     """
 
     def __init__(self, params, policies, seed, game_index):
@@ -237,8 +289,8 @@ class Game:
             parse_formation(p["formation"])
 
         self.deck_rng = Stream(seed, game_index, DECK)
-        self.policies = [POLICIES[name](Stream(seed, game_index, POLICY + seat))
-                         for seat, name in enumerate(policies)]
+        self.policies = None if policies is None else [
+            POLICIES[name](Stream(seed, game_index, POLICY + seat)) for seat, name in enumerate(policies)]
 
         # Each seat's set in canonical order (fish ascending), shuffled, is its
         # pile; all shuffles of a game share the one DECK stream, seat by seat.
@@ -250,6 +302,7 @@ class Game:
         self.hands = [[0] * self.n_values for _ in range(self.players)]
         for seat in range(self.players):
             self.draw(seat, self.hand_size)
+        self.pile_parts = [[] for _ in range(self.players)]
 
         self.scoring_pile = []
         self.score = [0] * self.players
@@ -262,14 +315,18 @@ class Game:
         self.n_turns = 0
         self.n_rounds = 0
         self.skips = 0
+        self.chosen_card = None
         self.start_round(p["first_seat"])
         self._check_timeout()
+        self.advance()
 
     def _validate(self, policies):
         p = self.params
         if self.players not in (2, 3, 4):
             raise ValueError("players must be 2, 3 or 4")
-        if len(policies) != self.players:
+        if policies is None:
+            policies = []
+        elif len(policies) != self.players:
             raise ValueError("one policy per seat")
         for name in policies:
             if name not in POLICIES:
@@ -468,6 +525,7 @@ class Game:
             under = sorted(back + self.sorted_hand(seat))
             self.deck_rng.shuffle(under)
             self.piles[seat] = under + self.piles[seat]
+            self.pile_parts[seat].append(len(under))
             self.hands[seat] = [0] * self.n_values
         self.eaten = []
         for seat in range(self.players):
@@ -494,11 +552,15 @@ class Game:
         """The seat to move places a card with ``fish`` on ``cell``: one turn.
 
         The cell is checked to be legal and the card to be in the hand."""
+        if self.hands[self.seat][fish] <= 0:
+            raise ValueError(f"no card with {fish} fish in seat {self.seat}'s hand")
+        self.hands[self.seat][fish] -= 1
+        self._lay(fish, cell)
+
+    def _lay(self, fish, cell):
+        """The seat to move lays its card (already out of its hand) on ``cell``."""
         seat = self.seat
-        if self.hands[seat][fish] <= 0:
-            raise ValueError(f"no card with {fish} fish in seat {seat}'s hand")
         self.add_card(cell, seat, fish)
-        self.hands[seat][fish] -= 1
         self.last_placer = seat
         self.n_turns += 1
         if self.shoal_complete():
@@ -508,21 +570,105 @@ class Game:
         # The turn (and the round end it caused) is complete: then the limit.
         self._check_timeout()
 
+    def advance(self):
+        """Run the rules up to the next decision (or the end): a round end
+        when no seat holds a card, a skip when the seat to move holds none."""
+        while not self.over:
+            if not any(any(hand) for hand in self.hands):
+                self.end_round()
+            elif not any(self.hands[self.seat]):
+                self.skips += 1
+                self.seat = (self.seat + 1) % self.players
+            else:
+                return
+
+    # --- the decision interface ------------------------------------------------
+    # docs/zwai.md, "Decisions, information and resampling": a move is two
+    # decisions of the seat to move, its card (action code = fish value), then
+    # the card's cell (action code CELL_ACTIONS + r * GRID + c).
+
+    def current_player(self):
+        """The seat to decide, or -1 when the game is over (or timed out)."""
+        return -1 if self.over else self.seat
+
+    def legal_actions(self):
+        """The card decision: the sorted hand, a card once per copy. The cell
+        decision: the legal cells of the chosen card, row-major."""
+        if self.chosen_card is None:
+            return self.sorted_hand(self.seat)
+        return [cell_action(cell) for cell in self.legal_cells()]
+
+    def apply_action(self, action):
+        """The card leaves the hand when it is chosen; its cell completes the
+        placement, and the rules run on to the next decision."""
+        if self.chosen_card is None:
+            if self.hands[self.seat][action] <= 0:
+                raise ValueError(f"no card with {action} fish in seat {self.seat}'s hand")
+            self.hands[self.seat][action] -= 1
+            self.chosen_card = action
+            return
+        fish, self.chosen_card = self.chosen_card, None
+        self._lay(fish, action_cell(action))
+        self.advance()
+
+    def returns(self):
+        """1 to a sole winner, 1/k to each of k seats sharing the win, 0 to the
+        others; 0 to everybody after a timeout (and while the game runs)."""
+        winners = self.winners() if self.over else []
+        return [1 / len(winners) if seat in winners else 0.0 for seat in range(self.players)]
+
+    def resample(self, seat, streams):
+        """Replace what ``seat`` cannot see by a random world consistent with
+        what it saw, drawing from ``streams[DECK]`` (docs/zwai.md, "Resampling
+        for seat s").
+
+        Seat by seat in order 0, 1, ...: ``seat``'s own pile is shuffled within
+        each of its parts, the bottom part first; any other seat's pile (bottom
+        to top) followed by its sorted hand is shuffled as one list, and the
+        end of that list (as many cards as it held) is its hand again, the rest
+        its pile."""
+        rng = streams[DECK]
+        for other in range(self.players):
+            if other == seat:
+                self._shuffle_pile_parts(seat, rng)
+            else:
+                held = sum(self.hands[other])
+                cards = self.piles[other] + self.sorted_hand(other)
+                rng.shuffle(cards)
+                self.piles[other] = cards[:len(cards) - held]
+                self.set_hand(other, cards[len(cards) - held:])
+
+    def _shuffle_pile_parts(self, seat, rng):
+        """Shuffle each part of ``seat``'s pile within itself, bottom part first.
+
+        From the bottom up the pile holds the cards put under it at the last
+        round end, then at the one before, ..., and on top what is left of the
+        first pile. Drawing takes from the top, so at most one part (the
+        topmost one left) has lost cards."""
+        pile = self.piles[seat]
+        parts = []
+        left = len(pile)
+        for size in reversed(self.pile_parts[seat]):   # the newest part lies at the bottom
+            parts.append(min(size, left))
+            left -= parts[-1]
+        parts.append(left)                             # the rest of the first pile
+        start = 0
+        for size in parts:
+            part = pile[start:start + size]
+            rng.shuffle(part)
+            pile[start:start + size] = part
+            start += size
+
+    # --- policies ----------------------------------------------------------------
+
     def step(self):
-        """What the rules do next: a round end when no seat holds a card, a skip
-        when the seat to move holds none, else its policy places a card."""
-        if not any(any(hand) for hand in self.hands):
-            self.end_round()
-        elif not any(self.hands[self.seat]):
-            self.skips += 1
-            self.seat = (self.seat + 1) % self.players
-        else:
-            fish, cell = self.policies[self.seat].choose(self)
-            self.place(fish, cell)
+        """The policy of the seat to decide makes one decision."""
+        self.apply_action(self.policies[self.seat].act(self))
 
     def play_out(self):
-        while not self.over:
-            self.step()
+        self.advance()          # a constructed position may need it
+        while (seat := self.current_player()) >= 0:
+            self.apply_action(self.policies[seat].act(self))
         return self.result()
 
     # --- results ---------------------------------------------------------------
@@ -547,6 +693,12 @@ class Game:
             "cards": list(self.cards),
             "removed": removed,
         }
+
+
+def begin(params, seed, game_index):
+    """Game ``game_index`` of the run with ``seed`` at its first decision, to
+    be driven through the decision interface (no policies)."""
+    return Game(params, None, seed, game_index)
 
 
 def play(params, policies, seed, game_index):

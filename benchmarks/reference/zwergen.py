@@ -19,6 +19,18 @@ returns its result; ``run(params, policies, seed, n_games, start=0)`` plays
 game indices ``start .. start + n_games - 1``. ``Game`` can be driven step by
 step (see its docstring) to test single rules on a constructed position.
 
+The decision interface (docs/zwergen.md, "Decisions, information and
+resampling"), the same as the jitted game's, in plain Python:
+``begin(params, seed, game_index)`` is match ``game_index`` of the run with
+``seed`` at its first decision (the starting seat's colour); then
+``game.current_player()`` (-1 when the match is over),
+``game.legal_actions()`` (a list of action codes, see "Action codes"
+below), ``game.apply_action(action)``, ``game.returns()`` and
+``game.resample(seat, streams)`` (``streams``: a family of streams as made by
+``stream_family``; resample draws from its stream ``DECK``). ``play`` itself
+plays through this interface: ``random`` draws uniformly over the legal list,
+``greedy`` keeps its own one-ply choice.
+
 State
 -----
 * ``hands[seat]``: a list of 22 counts, ``hands[seat][t]`` = copies of card
@@ -33,7 +45,17 @@ State
 * ``pending``: ``None`` or ``(kind, colour)``, the Pro-rules announcement the
   seat to move may answer: ``(ADD, c)``, ``(CONTRA, c)`` or ``(RE, c)``.
   It always comes from the previous turn, i.e. from the other team.
-* ``seat``: the seat to move; ``over``, ``winner``, ``timeout``, counters.
+* ``seat``: the seat to move (while the starting colours are picked: the
+  seat that will move first); ``over``, ``winner``, ``timeout``, counters.
+* ``decision``: what is to be decided next, ``PICK`` (a starting colour, by
+  the seat ``picker``), ``MOVE``, or ``DISCARD`` (the cards of a swap just
+  chosen by the seat to move).
+* ``picks[seat]``: the seat's starting colour this round (``None`` before it
+  picks); ``stock_seen[seat]``: the colours in stock when it picked, a tuple
+  (``None`` before).
+* ``refill``: per card type, the cards the draw pile held when it was last
+  filled (the whole deck at the deal, later the discard pile turned over);
+  ``drawn[seat]``: per card type, the cards that seat drew since.
 
 Moves
 -----
@@ -50,6 +72,16 @@ A move is a ``Move(kind, card, colour)`` named tuple:
 A swap's sub-decision (which cards go) is not part of the move: pass it to
 ``Game.play_move(move, discard)`` as a list of card types taken from the hand.
 
+Action codes
+------------
+* a starting colour ``c``: ``c``;
+* a move: ``MOVE_ACTIONS + (kind * 22 + card) * 5 + colour + 1`` with kind 0
+  for playing the card (``ADD``, ``PULL``, ``SQUIRREL``), 1 ``CONTRA``, 2
+  ``RE``, 3 ``HERBERT``, and colour -1 for ``None``; ``SWAP_ACTION`` (444)
+  for the swap;
+* the cards a swap discards: ``DISCARD_ACTIONS + mask`` (bit i of the mask
+  discards card i of the sorted hand).
+
 Card types (canonical order): 0-3 add a gnome of colour ``t``; 4 add,
 multicolour; 5-8 colour ``t-5`` counts 2; 9-12 colour ``t-9`` counts 0;
 13-16 colour ``c = t-13`` counts 2 and colour ``(c+1) % 4`` counts 0;
@@ -59,7 +91,7 @@ multicolour; 5-8 colour ``t-5`` counts 2; 9-12 colour ``t-9`` counts 0;
 
 from collections import namedtuple
 
-from simcore.rng import DECK, POLICY, Stream
+from simcore.rng import DECK, N_STREAMS, POLICY, Stream
 
 # --- pieces --------------------------------------------------------------------
 
@@ -94,6 +126,13 @@ ANSWER = {ADD: CONTRA, CONTRA: RE, RE: HERBERT}
 
 Move = namedtuple("Move", "kind card colour")
 SWAP_MOVE = Move(SWAP, None, None)
+
+# The decisions, and their action codes (docs/zwergen.md).
+PICK, MOVE, DISCARD = "pick", "move", "discard"
+MOVE_ACTIONS = N_COLOURS                    # codes 0..3 are the starting colours
+KIND_CODE = {ADD: 0, PULL: 0, SQUIRREL: 0, CONTRA: 1, RE: 2, HERBERT: 3}
+SWAP_ACTION = MOVE_ACTIONS + 4 * N_CARD_TYPES * 5
+DISCARD_ACTIONS = SWAP_ACTION + 1
 
 DEFAULT_PARAMS = {
     "players": 2,
@@ -183,23 +222,15 @@ def colour_preference(hand, colour):
 # --- policies ------------------------------------------------------------------
 
 class RandomPolicy:
-    """Uniform over the legal moves; a swap discards a uniform non-empty subset."""
+    """Uniform over the legal actions of each decision: a starting colour in
+    stock, a legal move, and after a swap a non-empty subset of the hand."""
 
     def __init__(self, rng):
         self.rng = rng
 
-    def start_colour(self, game, seat):
-        in_stock = [c for c in range(N_COLOURS) if game.supply[c] > 0]
-        return in_stock[self.rng.randint(len(in_stock))]
-
-    def choose(self, game, moves):
-        move = moves[self.rng.randint(len(moves))]
-        discard = None
-        if move.kind == SWAP:
-            cards = game.sorted_hand(game.seat)
-            mask = 1 + self.rng.randint(2 ** len(cards) - 1)
-            discard = [card for i, card in enumerate(cards) if mask >> i & 1]
-        return move, discard
+    def act(self, game):
+        actions = game.legal_actions()
+        return actions[self.rng.randint(len(actions))]
 
 
 class GreedyPolicy:
@@ -245,12 +276,52 @@ class GreedyPolicy:
         scores = [self.score(game, move) for move in moves]
         best = max(scores)
         tied = [move for move, s in zip(moves, scores, strict=True) if s == best]
-        move = tied[self.rng.randint(len(tied))]   # drawn even for one
-        discard = game.sorted_hand(game.seat) if move.kind == SWAP else None
-        return move, discard
+        return tied[self.rng.randint(len(tied))]   # drawn even for one
+
+    def act(self, game):
+        if game.decision == PICK:
+            return self.start_colour(game, game.picker)
+        if game.decision == DISCARD:    # its swap discards the whole hand: no draw
+            return DISCARD_ACTIONS + (1 << sum(game.hands[game.seat])) - 1
+        return ACTION_OF_MOVE[self.choose(game, game.legal_moves())]
 
 
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy}
+
+
+# --- action codes -----------------------------------------------------------------
+
+def move_action(move):
+    """The action code of a move."""
+    if move.kind == SWAP:
+        return SWAP_ACTION
+    colour = -1 if move.colour is None else move.colour
+    return MOVE_ACTIONS + (KIND_CODE[move.kind] * N_CARD_TYPES + move.card) * 5 + colour + 1
+
+
+def action_move(action):
+    """The move of a move's action code."""
+    if action == SWAP_ACTION:
+        return SWAP_MOVE
+    rest, colour = divmod(action - MOVE_ACTIONS, 5)
+    kind, card = divmod(rest, N_CARD_TYPES)
+    colour = None if colour == 0 else colour - 1
+    if kind == 0:
+        kind = ADD if card <= ADD_MULTI else PULL if card <= PULL_MULTI_ZERO else SQUIRREL
+    else:
+        kind = (CONTRA, RE, HERBERT)[kind - 1]
+    return Move(kind, card, colour)
+
+
+# Both directions tabulated once (a dict lookup is faster than the arithmetic).
+MOVE_OF_ACTION = {action: action_move(action) for action in range(MOVE_ACTIONS, SWAP_ACTION + 1)}
+ACTION_OF_MOVE = {move: action for action, move in MOVE_OF_ACTION.items()}
+
+
+def stream_family(seed, game_index):
+    """The streams of game ``game_index`` of the run with ``seed``, indexed by
+    stream number (``DECK``, ``POLICY + seat`` ...): what ``resample`` takes."""
+    return [Stream(seed, game_index, k) for k in range(N_STREAMS)]
 
 
 # --- the game ------------------------------------------------------------------
@@ -266,19 +337,25 @@ class Game:
     """One match of Zwergen Ziehen.
 
     ``Game(params, policies, seed, game_index)`` builds and shuffles the deck,
-    deals, and starts round 1 (the starting gnomes are picked by the policies).
-    Then either ``play_out()`` plays to the end and returns the result, or a
-    test drives it:
+    deals, and opens round 1: the first decision is the starting seat's colour
+    (``policies`` may be ``None`` for a match driven through the decision
+    interface only). Then either ``play_out()`` plays to the end and returns
+    the result, or the decision interface drives it (``current_player()``,
+    ``legal_actions()``, ``apply_action(action)``, ``returns()``,
+    ``resample(seat, streams)``; see the module docstring), or a test drives
+    it:
 
     * inspect ``hands``, ``draw_pile``, ``discard_pile``, ``supply``,
-      ``teams``, ``rope``, ``pending``, ``seat``, ``front(team)``;
+      ``teams``, ``rope``, ``pending``, ``seat``, ``decision``, ``picker``,
+      ``picks``, ``refill``, ``drawn``, ``front(team)``;
     * set up a position: assign ``rope``, ``pending``, ``seat`` directly, and
       use ``set_teams`` / ``set_hand`` to keep hats and cards consistent;
     * ``legal_moves()`` lists the moves of the seat to move, in the order of
       the docs; ``effect(move)`` says what a move would do to the board;
       ``play_move(move, discard=None)`` plays one (with its draws, the end of
-      the round and the turn count); ``step()`` lets the seat's policy choose
-      and play; ``result()`` is the result dict.
+      the round and the turn count); ``pick_colour(colour)`` is the picking
+      seat's starting gnome; ``step()`` lets the policy of the seat to decide
+      make one decision; ``result()`` is the result dict.
     """
 
     def __init__(self, params, policies, seed, game_index):
@@ -293,17 +370,19 @@ class Game:
         self.max_turns = p["max_turns"]
         self.pro = bool(p["pro"])
         self.re_moves_rope = bool(p["re_moves_rope"])
-        counts = card_counts(p["deck"])
+        counts = self.deck_counts = card_counts(p["deck"])
         self.n_cards = sum(counts)
         self._validate(policies, counts)
 
         self.deck_rng = Stream(seed, game_index, DECK)
-        self.policies = [POLICIES[name](Stream(seed, game_index, POLICY + seat))
-                         for seat, name in enumerate(policies)]
+        self.policies = None if policies is None else [
+            POLICIES[name](Stream(seed, game_index, POLICY + seat)) for seat, name in enumerate(policies)]
 
         # The deck in canonical order, shuffled, is the draw pile.
         self.draw_pile = [t for t in range(N_CARD_TYPES) for _ in range(counts[t])]
         self.deck_rng.shuffle(self.draw_pile)
+        self.refill = list(counts)
+        self.drawn = [[0] * N_CARD_TYPES for _ in range(self.players)]
         self.discard_pile = []
         self.hands = [[0] * N_CARD_TYPES for _ in range(self.players)]
         for seat in range(self.players):
@@ -325,7 +404,9 @@ class Game:
     def _validate(self, policies, counts):
         if self.players not in (2, 4):
             raise ValueError("players must be 2 or 4")
-        if len(policies) != self.players:
+        if policies is None:
+            policies = []
+        elif len(policies) != self.players:
             raise ValueError("one policy per seat")
         for name in policies:
             if name not in POLICIES:
@@ -391,33 +472,58 @@ class Game:
         hand = self.hands[seat]
         for _ in range(n):
             if not self.draw_pile:
-                if not self.discard_pile:
-                    return          # both piles empty: what there is
                 self._reshuffle()
-            hand[self.draw_pile.pop()] += 1
+                if not self.draw_pile:
+                    return          # both piles were empty: what there is
+            card = self.draw_pile.pop()
+            hand[card] += 1
+            self.drawn[seat][card] += 1
 
     def _reshuffle(self):
-        """The discard pile, in canonical order, shuffled, becomes the draw pile."""
+        """The discard pile, in canonical order, shuffled, becomes the draw pile:
+        a new filling (also when the discard pile is empty), from which every
+        seat's draws are counted again."""
         self.draw_pile = sorted(self.discard_pile)
         self.discard_pile = []
         self.deck_rng.shuffle(self.draw_pile)
+        self.refill = [0] * N_CARD_TYPES
+        for card in self.draw_pile:
+            self.refill[card] += 1
+        self.drawn = [[0] * N_CARD_TYPES for _ in range(self.players)]
 
     # --- rounds ----------------------------------------------------------------
 
     def start_round(self, seat):
-        """Empty the board, then each seat from ``seat`` on picks its gnome."""
+        """Empty the board; then each seat from ``seat`` on picks its gnome
+        (``pick_colour``), and ``seat`` moves first."""
         self.n_rounds += 1
         self.supply = [self.hats_per_colour] * N_COLOURS
         self.teams = [[0] * N_COLOURS, [0] * N_COLOURS]
         self.rope = 0
         self.pending = None
         self.lead = 0           # sign of the last non-zero rope this round
-        for k in range(self.players):
-            picker = (seat + k) % self.players
-            colour = self.policies[picker].start_colour(self, picker)
-            self.move_gnomes(team_of(picker), colour, 1)
         self.seat = seat
-        self._note_team_sizes()
+        self.picker = seat
+        self.picks = [None] * self.players
+        self.stock_seen = [None] * self.players
+        self.decision = PICK
+
+    def in_stock(self):
+        """The colours with a hat in the supply, ascending."""
+        return tuple(c for c in range(N_COLOURS) if self.supply[c] > 0)
+
+    def pick_colour(self, colour):
+        """The picking seat's starting gnome joins its team at once (secretly:
+        the others see it only through the supply); after the last pick the
+        round's starting seat moves."""
+        picker = self.picker
+        self.stock_seen[picker] = self.in_stock()
+        self.picks[picker] = colour
+        self.move_gnomes(team_of(picker), colour, 1)
+        self.picker = (picker + 1) % self.players
+        if self.picker == self.seat:
+            self._note_team_sizes()
+            self.decision = MOVE
 
     def _end_round(self, loser):
         winner = 1 - loser
@@ -552,6 +658,7 @@ class Game:
         self._note_lead()
         self._note_team_sizes()
 
+        self.decision = MOVE
         loser = self.team_in_fence()
         if loser is not None:
             self._end_round(loser)
@@ -559,15 +666,147 @@ class Game:
             self.seat = (seat + 1) % self.players
         self._check_timeout()
 
+    # --- the decision interface ------------------------------------------------
+    # docs/zwergen.md, "Decisions, information and resampling".
+
+    def current_player(self):
+        """The seat to decide, or -1 when the match is over (or timed out)."""
+        if self.over:
+            return -1
+        return self.picker if self.decision == PICK else self.seat
+
+    def legal_actions(self):
+        """The action codes of the decision, in the order the random policy
+        draws from: the colours in stock; the legal moves; every non-empty
+        subset of the hand as a mask, ascending."""
+        if self.decision == MOVE:
+            return list(map(ACTION_OF_MOVE.__getitem__, self.legal_moves()))
+        if self.decision == PICK:
+            return list(self.in_stock())
+        return [DISCARD_ACTIONS + mask for mask in range(1, 1 << sum(self.hands[self.seat]))]
+
+    def apply_action(self, action):
+        """Carry out the decision (a swap waits for its discard decision), and
+        the rules up to the next decision."""
+        if self.decision == MOVE:
+            if action == SWAP_ACTION:
+                self.decision = DISCARD
+            else:
+                self.play_move(MOVE_OF_ACTION[action])
+        elif self.decision == PICK:
+            self.pick_colour(action)
+        else:
+            mask = action - DISCARD_ACTIONS
+            cards = self.sorted_hand(self.seat)
+            self.play_move(SWAP_MOVE, [card for i, card in enumerate(cards) if mask >> i & 1])
+
+    def returns(self):
+        """1 to both seats of the team that won the match, 0 to the others (and
+        to everybody after a timeout, or while the match runs)."""
+        return [1.0 if team_of(seat) == self.winner else 0.0 for seat in range(self.players)]
+
+    def resample(self, seat, streams):
+        """Replace what ``seat`` cannot see by a random world consistent with
+        what it saw, drawing from ``streams[DECK]`` (docs/zwergen.md,
+        "Resampling for seat s"): while a round's picks run, the hidden
+        starting colours first; then the draw pile, the other hands, the
+        other seats' draws since the pile's last filling."""
+        rng = streams[DECK]
+        if self.decision == PICK:
+            self._redraw_picks(seat, rng)
+        self._redraw_cards(seat, rng)
+
+    def _stock_before(self, seat):
+        """The colours in stock when ``seat`` picks, from the picks before it."""
+        taken = [0] * N_COLOURS
+        earlier = self.seat
+        while earlier != seat:
+            taken[self.picks[earlier]] += 1
+            earlier = (earlier + 1) % self.players
+        return tuple(c for c in range(N_COLOURS) if taken[c] < self.hats_per_colour)
+
+    def _redraw_picks(self, seat, rng):
+        """New starting colours for the seats other than ``seat`` that picked
+        this round: each a uniform colour, in pick order, until the picks leave
+        no colour short of hats and show ``seat`` the stock it saw (rejection)."""
+        picked = []             # the seats that picked this round, in pick order
+        earlier = self.seat
+        while earlier != self.picker:
+            picked.append(earlier)
+            earlier = (earlier + 1) % self.players
+        hidden = [other for other in picked if other != seat]
+        if self.picks[seat] is not None:
+            seen = self.stock_seen[seat]
+        elif seat == self.picker:
+            seen = self.in_stock()
+        else:
+            seen = None         # it picks later: nothing to agree with
+        for other in hidden:
+            self.move_gnomes(team_of(other), self.picks[other], -1)
+        while True:
+            for other in hidden:
+                self.picks[other] = rng.randint(N_COLOURS)
+            per_colour = [0] * N_COLOURS
+            for other in picked:
+                per_colour[self.picks[other]] += 1
+            if (max(per_colour) <= self.hats_per_colour
+                    and (seen is None or self._stock_before(seat) == seen)):
+                break
+        for other in hidden:
+            self.move_gnomes(team_of(other), self.picks[other], 1)
+            self.stock_seen[other] = self._stock_before(other)
+
+    def _redraw_cards(self, seat, rng):
+        """A new draw pile, other hands and other seats' draws since the pile's
+        last filling, each keeping its number of cards."""
+        discarded = [0] * N_CARD_TYPES
+        for card in self.discard_pile:
+            discarded[card] += 1
+        mine = self.hands[seat]
+        unseen = [self.deck_counts[t] - mine[t] - discarded[t] for t in range(N_CARD_TYPES)]
+        candidates = [min(unseen[t], self.refill[t] - self.drawn[seat][t]) for t in range(N_CARD_TYPES)]
+        others = [other for other in range(self.players) if other != seat]
+
+        # The pile: its number of candidates, taken at random one after another.
+        cards = [t for t in range(N_CARD_TYPES) for _ in range(candidates[t])]
+        n_pile = len(self.draw_pile)
+        for i in range(n_pile):
+            j = i + rng.randint(len(cards) - i)
+            cards[i], cards[j] = cards[j], cards[i]
+        self.draw_pile = cards[:n_pile]
+
+        # The other hands: the candidates left, then the unseen cards that
+        # cannot be in the pile, shuffled and dealt in seat order.
+        rest = cards[n_pile:] + [t for t in range(N_CARD_TYPES) for _ in range(unseen[t] - candidates[t])]
+        rng.shuffle(rest)
+        for other in others:
+            size = sum(self.hands[other])
+            self.set_hand(other, rest[:size])
+            rest = rest[size:]
+
+        # Their draws: the filling's cards neither ``seat`` drew nor in the pile.
+        in_pile = [0] * N_CARD_TYPES
+        for card in self.draw_pile:
+            in_pile[card] += 1
+        draws = [t for t in range(N_CARD_TYPES)
+                 for _ in range(self.refill[t] - self.drawn[seat][t] - in_pile[t])]
+        rng.shuffle(draws)
+        for other in others:
+            counts = [0] * N_CARD_TYPES
+            for card in draws[:sum(self.drawn[other])]:
+                counts[card] += 1
+            draws = draws[sum(self.drawn[other]):]
+            self.drawn[other] = counts
+
+    # --- policies ----------------------------------------------------------------
+
     def step(self):
-        """The seat to move lets its policy choose, and plays that move."""
-        move, discard = self.policies[self.seat].choose(self, self.legal_moves())
-        self.play_move(move, discard)
-        return move
+        """The policy of the seat to decide makes one decision."""
+        self.apply_action(self.policies[self.current_player()].act(self))
 
     def play_out(self):
-        while not self.over:
-            self.step()
+        while (seat := self.current_player()) >= 0:
+            self.apply_action(self.policies[seat].act(self))
         return self.result()
 
     # --- results ---------------------------------------------------------------
@@ -609,6 +848,12 @@ class Game:
             "lead_changes": self.lead_changes,
             "max_team": self.max_team,
         }
+
+
+def begin(params, seed, game_index):
+    """Match ``game_index`` of the run with ``seed`` at its first decision, to
+    be driven through the decision interface (no policies)."""
+    return Game(params, None, seed, game_index)
 
 
 def play(params, policies, seed, game_index):

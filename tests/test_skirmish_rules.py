@@ -18,15 +18,24 @@ from simcore.games import skirmish as s
 LAWN = "\n".join(["." * 12] * 10)
 
 
+def decide(state, params, policy, seat, streams):
+    """The action of ``policy`` ("random" or "greedy") at the pending decision (SPEC: Policies): random draws
+    uniformly over the legal actions, greedy is the game's own heuristic."""
+    if policy == "random":
+        actions = np.zeros(s.MAX_ACTIONS, np.int64)
+        n = s.legal_actions(state, params, actions)
+        return actions[rng.randint(streams, rng.POLICY + seat, n)]
+    return s.greedy_action(state, params, seat, streams, np.zeros(s.WORK_SIZE, np.int64))
+
+
 class Yard:
     """An empty yard (no gnome placed) with the real parameter array; tests place gnomes themselves."""
 
-    def __init__(self, yard=LAWN, seed=1, policies=(s.POLICY_GREEDY, s.POLICY_GREEDY), **params):
+    def __init__(self, yard=LAWN, seed=1, **params):
         values = {**s.GAME.defaults(), "yard": yard, **{k.replace("__", "."): v for k, v in params.items()}}
         s.check(values)
         self.params = s.params_array(values)
         self.width = int(self.params[s.P_WIDTH])
-        self.policies = np.array(policies, np.int64)
         self.state = s.new_state()
         self.streams = np.zeros(rng.N_STREAMS, np.uint64)
         rng.seed_streams(self.streams, seed, 0)
@@ -48,6 +57,25 @@ class Yard:
     def reachable(self, player, k):
         n = s.reachable(self.state, self.params, player, k, self.cells)
         return {divmod(int(x), self.width) for x in self.cells[:n]}
+
+    def turn_of(self, player):
+        """Make it ``player``'s turn (SPEC: turns alternate from the first player)."""
+        self.state[s.S_FIRST] = (player - self.state[s.S_TURN]) % 2
+
+    def ranged_attack(self, policy, player):
+        """Step 1 of ``player``'s turn (SPEC: A turn): the throw, if it has a target, at ``policy``'s pick."""
+        self.turn_of(player)
+        if s.open_attack(self.state, self.params, player):
+            action = decide(self.state, self.params, policy, player, self.streams)
+            s.throw(self.state, self.params, player, action - s.A_THROW, self.streams)
+
+    def movement(self, policy, player):
+        """Step 2 of ``player``'s turn (SPEC: A turn): returns, then each gnome's move at ``policy``'s pick."""
+        self.turn_of(player)
+        pending = s.open_movement(self.state, self.params, player)
+        while pending:
+            action = decide(self.state, self.params, policy, player, self.streams)
+            pending = s.move_on(self.state, self.params, player, action)
 
 
 # gnome numbers with the default army: 0, 1 foot, 2 fast cavalry, 3 heavy cavalry, 4 ranged
@@ -111,10 +139,10 @@ def test_a_gnome_ending_in_deep_water_drowns():
     pond = "\n".join(["." * 12] + [".....W......"] * 8 + ["." * 12])
     drowned = 0
     for seed in range(60):
-        y = Yard(pond, seed=seed, policies=(s.POLICY_RANDOM, s.POLICY_RANDOM))
+        y = Yard(pond, seed=seed)
         y.put(0, FOOT, 4, 4)
         y.put(1, FOOT, 9, 11)
-        s.movement(y.state, y.params, s.POLICY_RANDOM, 0, y.streams, y.cells)
+        y.movement("random", 0)
         at = y.view.pos[0, FOOT]
         if at < 0:
             drowned += 1
@@ -129,7 +157,7 @@ def test_greedy_never_walks_into_deep_water():
         y = Yard("\n".join(["." * 12] + ["WWWWWWWWWWWW"] * 3 + ["............"] * 6), seed=seed)
         y.put(0, FOOT, 5, 4)
         y.put(1, FOOT, 9, 4)
-        s.movement(y.state, y.params, s.POLICY_GREEDY, 0, y.streams, y.cells)
+        y.movement("greedy", 0)
         assert y.view.pos[0, FOOT] >= 0
 
 
@@ -145,14 +173,14 @@ def test_a_returning_gnome_is_never_placed_on_deep_water():
     y.put(0, RANGED, 5, 5)
     for k in range(5):                        # enemies fill the edge's dry middle, columns 3..7
         y.put(1, k, 0, 3 + k)
-    s.movement(y.state, y.params, s.POLICY_GREEDY, 0, y.streams, y.cells)
+    y.movement("greedy", 0)
     # outward from the middle: 8 (deep), 2 (deep), 9 (deep), 1 (deep), 10 (dry), then 0 (dry)
     assert y.view.pos[0, 0] == y.cell(0, 10) and y.view.pos[0, 1] == y.cell(0, 0)
     assert y.view.pos[0, 2] < 0 and y.view.pos[0, 3] < 0       # no dry free cell left: they stay out
     assert y.view.lost[0, :, s.DROWNED].sum() == 0
     z = Yard(DEEP_EDGES, scenario="wizard_war")
     z.put(0, RANGED, 5, 5)
-    s.movement(z.state, z.params, s.POLICY_GREEDY, 0, z.streams, z.cells)
+    z.movement("greedy", 0)
     assert [z.view.pos[0, k] for k in range(4)] == [z.cell(0, c) for c in (5, 6, 4, 7)]
 
 
@@ -258,7 +286,7 @@ def test_ranged_hit_probability_matches_the_model(distance):
         y = Yard(seed=seed)
         y.put(0, RANGED, 0, 0)
         y.put(1, FOOT, distance, 0)
-        s.ranged_attack(y.state, y.params, s.POLICY_GREEDY, 0, y.streams)
+        y.ranged_attack("greedy", 0)
         hits += y.view.pos[1, FOOT] < 0
     p = 0.9 * math.exp(-distance / 6.0)
     assert binomtest(hits, n, p).pvalue > 0.001
@@ -270,13 +298,13 @@ def test_out_of_range_no_throw_and_wizard_immunity():
     y = Yard()
     y.put(0, RANGED, 0, 0)
     y.put(1, FOOT, 9, 9)                      # 12.7 paces away
-    s.ranged_attack(y.state, y.params, s.POLICY_GREEDY, 0, y.streams)
+    y.ranged_attack("greedy", 0)
     assert y.state[s.S_THROWS] == 0
     w = Yard(scenario="wizard_war")
     w.put(0, RANGED, 0, 0)
     w.put(1, RANGED, 1, 1)
     for _ in range(20):
-        s.ranged_attack(w.state, w.params, s.POLICY_GREEDY, 0, w.streams)
+        w.ranged_attack("greedy", 0)
     assert w.state[s.S_THROWS] == 0 and w.view.pos[1, RANGED] >= 0
 
 
@@ -297,7 +325,7 @@ def test_a_gnome_on_the_line_blocks_a_throw(player, cell):
         y.put(player, 1, r, c)
         assert s.can_target(y.state, y.params, y.cell(0, 0), 1, HEAVY) == (not sight)
         if player == 0:                        # an own gnome in the way and no other target: no throw at all
-            s.ranged_attack(y.state, y.params, s.POLICY_RANDOM, 0, y.streams)
+            y.ranged_attack("random", 0)
             assert y.state[s.S_THROWS] == (0 if sight else 1)
 
 
@@ -337,14 +365,14 @@ def test_wizard_war_win_and_returns_that_do_not_move():
     y.put(1, FOOT, 5, 9)
     s.take_out(y.state, y.params, 1, FOOT, s.MELEE)
     assert not s.check_win(y.state, y.params, 0)
-    s.movement(y.state, y.params, s.POLICY_GREEDY, 1, y.streams, y.cells)
+    y.movement("greedy", 1)
     # back on its edge row, on the free cell nearest the middle (columns 5 and 6 of 12: the lower), not in the
     # column 9 where it fell
     assert y.view.pos[1, FOOT] == y.cell(9, 5)
     assert y.state[s.S_BACK_NOW + s.MAX_GNOMES + FOOT] == 1
     s.take_out(y.state, y.params, 1, RANGED, s.MELEE)
     assert s.check_win(y.state, y.params, 0) and y.state[s.S_WINNER] == 0
-    s.movement(y.state, y.params, s.POLICY_GREEDY, 1, y.streams, y.cells)
+    y.movement("greedy", 1)
     assert y.view.pos[1, RANGED] < 0                   # the wizard never comes back
 
 
@@ -357,7 +385,7 @@ def test_a_drowned_wizard_loses_the_wizard_war():
         y = Yard(lake, seed=seed, scenario="wizard_war")
         y.put(0, RANGED, 4, 5)                 # on a dry cell in a lake: almost every move drowns it
         y.put(1, RANGED, 9, 0)
-        s.movement(y.state, y.params, s.POLICY_RANDOM, 0, y.streams, y.cells)
+        y.movement("random", 0)
         if y.view.pos[0, RANGED] < 0:
             assert y.view.lost[0, s.RANGED, s.DROWNED] == 1
             assert s.check_win(y.state, y.params, 0) and y.state[s.S_WINNER] == 1
@@ -429,18 +457,13 @@ def test_games_end_or_time_out_and_gnomes_never_share_a_cell(scenario, policy):
     lies on a cell that is not deep water (DEC: a flag dropped on deep water washes up)."""
     values = {**s.GAME.defaults(), "scenario": scenario, "max_turns": 120}
     params = s.params_array(values)
-    policies = np.array([s.POLICY_RANDOM if policy == "random" else s.POLICY_GREEDY] * 2)
     state, streams = s.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
-    cells = np.zeros(2 * s.MAX_CELLS, np.int64)
     view = s.View(state)
     for game in range(20):
         rng.seed_streams(streams, 9, game)
-        s.setup(state, params, streams)
-        player, over = state[s.S_FIRST], False
-        while not over and state[s.S_TURN] < 120:
-            over = s.play_turn(state, params, policies, player, streams, cells)
-            state[s.S_TURN] += 1
-            player = 1 - player
+        s.begin(state, params, streams)
+        while (seat := s.current_player(state, params)) >= 0:      # checked after every decision
+            s.apply_action(state, params, decide(state, params, policy, seat, streams), streams)
             placed = view.pos[view.pos >= 0]
             assert len(set(placed.tolist())) == len(placed)
             assert (view.occ != 0).sum() == len(placed)
@@ -451,6 +474,7 @@ def test_games_end_or_time_out_and_gnomes_never_share_a_cell(scenario, policy):
                     lying = view.flag_at[f]
                     assert carried + (lying >= 0) == 1
                     assert lying < 0 or params[s.P_YARD + lying] != s.DEEP
+        assert state[s.S_WINNER] != s.NO_WINNER or state[s.S_TURN] == 120
     run = cfg.resolve("skirmish", sets=[("scenario", scenario)], policies=[("all", policy)], games=300)
     rows = engine.run(run.module, run.params_array(), run.policies_array(), 4, 300)
     decided = rows[:, engine.O_WIN:engine.O_WIN + 2].sum(axis=1) + rows[:, engine.extra_offset(s.MAX_SEATS)]

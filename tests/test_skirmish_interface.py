@@ -1,0 +1,271 @@
+"""The garden-gnome skirmish as a decision process (docs/skirmish.md, "Decisions, information and resampling"):
+the interface plays today's games, and resample has nothing to redraw because nothing is hidden."""
+
+import numpy as np
+import pytest
+
+from simcore import config as cfg
+from simcore import engine, rng
+from simcore.games import skirmish as s
+from tests.interface_driver import play, rows
+
+SMALL = "\n".join(["...=....", ".*.=..~.", "...=.WW.", "..~=....", ".**=....", "...=...."])
+MIXES = {
+    "lms-random": ({}, ["random", "random"], 200),
+    "lms-greedy": ({}, ["greedy", "greedy"], 300),
+    "ww-mixed": ({"scenario": "wizard_war"}, ["greedy", "random"], 300),
+    "ctf-small-mixed": ({"scenario": "capture_the_flag", "yard": SMALL, "max_turns": 150}, ["random", "greedy"],
+                        150),
+    "no-sight-chebyshev-mixed": ({"line_of_sight": False, "move_metric": "chebyshev", "yard": "stream"},
+                                 ["random", "greedy"], 200),
+}
+
+
+def _params(**values):
+    return cfg.resolve("skirmish", sets=list(values.items())).params_array()
+
+
+def _streams(seed, index=0):
+    streams = np.zeros(rng.N_STREAMS, np.uint64)
+    rng.seed_streams(streams, seed, index)
+    return streams
+
+
+@pytest.mark.parametrize("case", MIXES)
+def test_the_interface_plays_the_engines_games(case):
+    """docs/skirmish.md, Policies: random draws a target among the targets, then for each gnome in gnome order
+    one of stay and its reachable cells; greedy throws at its best target without a draw and draws among its
+    tied options. Decision by decision the interface makes the same draws as the batch engine, so it plays the
+    same games (same rows)."""
+    sets, kinds, games = MIXES[case]
+    run = cfg.resolve("skirmish", sets=list(sets.items()), policies=list(enumerate(kinds)))
+    expected = engine.run(run.module, run.params_array(), run.policies_array(), 11, games)
+    assert np.array_equal(rows(s, run.params_array(), kinds, 11, games), expected)
+
+
+def _decisions(params, kinds, games, seed=5, every=1):
+    """(state copy, seat, legal actions) at every ``every``-th decision of ``games`` games."""
+    seen = []
+    count = [0]
+
+    def keep(state, seat, actions):
+        if count[0] % every == 0:
+            seen.append((state.copy(), seat, actions))
+        count[0] += 1
+
+    for game in range(games):
+        play(s, params, kinds, seed, game, on_decision=keep)
+    return seen
+
+
+@pytest.mark.parametrize("sets, kinds", [({}, ["random", "greedy"]),
+                                         ({"scenario": "wizard_war"}, ["greedy", "greedy"]),
+                                         ({"scenario": "capture_the_flag", "yard": SMALL}, ["random", "random"])])
+def test_resample_keeps_the_whole_state(sets, kinds):
+    """docs/skirmish.md, What a seat knows: everything on the yard is in plain view, so resampling for either
+    seat leaves the state as it is: every gnome, flag and tally (nothing appears or vanishes), the information
+    state string, and the mover's legal actions."""
+    params = _params(**sets)
+    actions = np.zeros(s.MAX_ACTIONS, np.int64)
+    decisions = _decisions(params, kinds, 12)
+    assert len(decisions) > 300
+    for k, (state, mover, legal) in enumerate(decisions):
+        for seat in range(2):
+            world = state.copy()
+            s.resample(world, params, seat, _streams(777, k))
+            assert np.array_equal(world, state)
+            assert s.information_state_string(world, params, seat) == s.information_state_string(state, params, seat)
+            if seat == mover:
+                n = s.legal_actions(world, params, actions)
+                assert np.array_equal(actions[:n], legal)
+
+
+def _play_out(state, params, streams):
+    """Random play to the end (or to max_turns), as the agents' rollouts do."""
+    actions = np.zeros(s.MAX_ACTIONS, np.int64)
+    while (seat := s.current_player(state, params)) >= 0:
+        n = s.legal_actions(state, params, actions)
+        s.apply_action(state, params, actions[rng.randint(streams, rng.POLICY + seat, n)], streams)
+
+
+def _rollout_row(state, params, seat, streams):
+    """The row of a world resampled for ``seat`` with ``streams`` and played out with them."""
+    world, streams = state.copy(), streams.copy()
+    s.resample(world, params, seat, streams)
+    _play_out(world, params, streams)
+    row = np.zeros(engine.width(s), np.int64)
+    s.write_row(world, params, row)
+    return row
+
+
+def _with_new(streams, stream, seed):
+    """``streams`` with one stream replaced by that of another family."""
+    other = streams.copy()
+    other[stream] = _streams(seed)[stream]
+    return other
+
+
+@pytest.mark.parametrize("scenario", ["last_man_standing", "wizard_war"])
+def test_a_worlds_future_chance_comes_from_the_streams_handed_in(scenario):
+    """docs/skirmish.md, Resampling: nothing is hidden, what differs between imagined worlds is the future
+    chance, drawn from the streams the agent hands in, never stored in the state (no leak of the game's own
+    future melee cards or hits). The same streams replay the same rollout; streams that differ only in DECK
+    (the melee decks) or only in DICE (the hits) give other rollouts from most decision points (not from
+    those whose rollouts end before any further fight or throw)."""
+    params = _params(scenario=scenario)
+    decisions = _decisions(params, ["greedy", "random"], 40, every=7)
+    assert len(decisions) > 300
+    other_deck = other_dice = 0
+    for k, (state, seat, _) in enumerate(decisions):
+        streams = _streams(900, k)
+        row = _rollout_row(state, params, seat, streams)
+        assert np.array_equal(_rollout_row(state, params, seat, streams), row)
+        deck = _rollout_row(state, params, seat, _with_new(streams, rng.DECK, 1000 + k))
+        dice = _rollout_row(state, params, seat, _with_new(streams, rng.DICE, 2000 + k))
+        other_deck += not np.array_equal(deck, row)
+        other_dice += not np.array_equal(dice, row)
+    assert other_deck > 0.5 * len(decisions)
+    assert other_dice > 0.5 * len(decisions)
+
+
+def _melee_losses_at_turn_end(state, params, seat, streams):
+    """A world resampled for ``seat``, played at random to the end of the current turn (its melee included);
+    the gnomes each side lost in melee."""
+    world, streams = state.copy(), streams.copy()
+    s.resample(world, params, seat, streams)
+    actions = np.zeros(s.MAX_ACTIONS, np.int64)
+    turn = world[s.S_TURN]
+    while (seat := s.current_player(world, params)) >= 0 and world[s.S_TURN] == turn:
+        n = s.legal_actions(world, params, actions)
+        s.apply_action(world, params, actions[rng.randint(streams, rng.POLICY + seat, n)], streams)
+    return tuple(s.View(world).lost[:, :, s.MELEE].sum(axis=1))
+
+
+def test_the_next_fight_is_dealt_from_the_streams_handed_in():
+    """docs/skirmish.md, What a seat knows: each side's melee deck is shuffled afresh for every fight, so no
+    card of a coming fight is in the state. Two worlds whose streams differ only in DECK play the same moves
+    and throws up to the end of the turn; in the turn's melee they are dealt different cards, and where a fight
+    takes anybody out, often with another result (a deck kept in the state would give the same one)."""
+    params = _params()
+    fights = differ = 0
+    for k, (state, seat, _) in enumerate(_decisions(params, ["greedy", "random"], 40, every=2)):
+        streams = _streams(900, k)
+        before = tuple(s.View(state).lost[:, :, s.MELEE].sum(axis=1))
+        one = _melee_losses_at_turn_end(state, params, seat, streams)
+        other = _melee_losses_at_turn_end(state, params, seat, _with_new(streams, rng.DECK, 1000 + k))
+        fights += one != before or other != before
+        differ += one != other
+    assert fights > 150
+    assert differ > 0.3 * fights
+
+
+def test_a_turn_without_a_decision_is_played_through():
+    """docs/skirmish.md, Decisions: in capture_the_flag a player whose gnomes are all out of action at the start
+    of its turn has no decision (no thrower; they come back and may not move): the rules play that turn through
+    inside the opponent's last decision, and the opponent decides next."""
+    params = _params(scenario="capture_the_flag", yard=SMALL)
+    n = params[s.P_GNOMES]
+    state = s.new_state()
+    streams = _streams(3)
+    s.begin(state, params, streams)
+    mover = s.current_player(state, params)
+    other = 1 - mover
+    for k in range(n):                                   # the opponent's army is out before the first turn
+        s.take_out(state, params, other, k, s.MELEE)
+    s.open_turn(state, params, streams)                  # the first turn again, now without a target
+    for _ in range(n):                                   # every gnome of the mover stays
+        assert state[s.S_PHASE] == s.PH_MOVE and state[s.S_TURN] == 0
+        s.apply_action(state, params, s.A_STAY, streams)
+    edge = 0 if other == 0 else params[s.P_HEIGHT] - 1
+    assert state[s.S_TURN] == 2 and s.current_player(state, params) == mover
+    for k in range(n):                                   # back on its edge row, and they did not move
+        assert state[s.S_POS + other * s.MAX_GNOMES + k] // params[s.P_WIDTH] == edge
+        assert state[s.S_BACK_NOW + other * s.MAX_GNOMES + k] == 1
+
+
+def _final_state(params, kinds, seed, game):
+    """The state at the end of game ``game``, played through the interface as the driver plays it."""
+    state = s.new_state()
+    streams = _streams(seed, game)
+    actions = np.zeros(s.MAX_ACTIONS, np.int64)
+    work = np.zeros(s.WORK_SIZE, np.int64)
+    s.begin(state, params, streams)
+    while (seat := s.current_player(state, params)) >= 0:
+        if kinds[seat] == "random":
+            action = actions[rng.randint(streams, rng.POLICY + seat, s.legal_actions(state, params, actions))]
+        else:
+            action = s.greedy_action(state, params, seat, streams, work)
+        s.apply_action(state, params, action, streams)
+    return state
+
+
+@pytest.mark.parametrize("sets", [{"scenario": "wizard_war"}, {"scenario": "wizard_war", "max_turns": 6}])
+def test_returns_match_the_result_row(sets):
+    """docs/skirmish.md, Decisions (Returns) and A turn, step 4: 1 to the winner, 0 to the loser; a draw (both
+    wizards fall in one fight: no winner) and a timeout return 0 to both, as the row's win columns say."""
+    kinds = ["greedy", "random"]
+    run = cfg.resolve("skirmish", sets=list(sets.items()), policies=list(enumerate(kinds)))
+    params = run.params_array()
+    expected = engine.run(run.module, params, run.policies_array(), 8, 3000)
+    draw = engine.extra_offset(s.MAX_SEATS)
+    games = sorted(set(np.flatnonzero(expected[:, draw])[:20].tolist()) | set(range(40)))
+    out = np.zeros(s.MAX_SEATS)
+    seen = set()
+    for game in games:
+        state = _final_state(params, kinds, 8, game)
+        s.returns(state, params, out)
+        row = expected[game]
+        assert np.array_equal(out, row[engine.O_WIN:engine.O_WIN + 2])
+        assert out.sum() == (0 if row[draw] or row[engine.O_TIMEOUT] else 1)
+        seen.add("draw" if row[draw] else "timeout" if row[engine.O_TIMEOUT] else "win")
+    assert seen == ({"draw", "win"} if "max_turns" not in sets else {"timeout", "win"})
+
+
+def test_every_action_of_a_decision_reads_differently():
+    """docs/skirmish.md, Decisions: throw codes (1025 + enemy gnome) only at a throw, stay (1024) and cells
+    (0 .. 1023) only at a move, and action_to_string tells the actions of one decision apart."""
+    params = _params(scenario="wizard_war")
+    phases = set()
+    for state, _, legal in _decisions(params, ["random", "greedy"], 4):
+        words = [s.action_to_string(state, params, a) for a in legal]
+        assert len(set(words)) == len(words) == len(set(legal.tolist()))
+        throw = state[s.S_PHASE] == s.PH_THROW
+        phases.add(int(state[s.S_PHASE]))
+        assert ((legal >= s.A_THROW) == throw).all()
+        assert throw or (legal[0] == s.A_STAY and (legal[1:] < s.MAX_CELLS).all())
+    assert phases == {s.PH_THROW, s.PH_MOVE}
+
+
+def test_each_seat_sees_the_whole_yard():
+    """docs/skirmish.md, What a seat knows: everything. Moving an enemy gnome changes what both seats see (and
+    the state's picture); each seat's string names the seat."""
+    params = _params()
+    moved = 0
+    for state, seat, _ in _decisions(params, ["random", "random"], 2, every=5):
+        enemy = 1 - seat
+        world = state.copy()
+        cells = world[s.S_POS + enemy * s.MAX_GNOMES:s.S_POS + (enemy + 1) * s.MAX_GNOMES]
+        free = np.flatnonzero(world[s.S_OCC:s.S_OCC + params[s.P_WIDTH] * params[s.P_HEIGHT]] == 0)
+        k = int(np.flatnonzero(cells >= 0)[0])
+        world[s.S_OCC + world[s.S_POS + enemy * s.MAX_GNOMES + k]] = 0
+        s.place(world, enemy, k, int(free[0]))
+        for watcher in range(2):
+            assert s.information_state_string(world, params, watcher) != \
+                s.information_state_string(state, params, watcher)
+        assert s.state_to_string(world, params) != s.state_to_string(state, params)
+        moved += 1
+    assert moved > 20
+    state = _decisions(params, ["random", "random"], 1)[0][0]
+    assert s.information_state_string(state, params, 0) != s.information_state_string(state, params, 1)
+
+
+def test_mc_plays_through_the_agents_table():
+    """The shared agents run the skirmish: a flat Monte Carlo seat plays whole games against greedy, the same
+    games for the same seed."""
+    run = cfg.resolve("skirmish", sets=[("scenario", "wizard_war")], policies=[("all", "greedy"),
+                                                                                 ("1", "mc:rollouts=2")])
+    first = engine.run(run.module, run.params_array(), run.policies_array(), 2, 6)
+    again = engine.run(run.module, run.params_array(), run.policies_array(), 2, 6)
+    assert np.array_equal(first, again)
+    assert (first[:, engine.O_WIN:engine.O_WIN + 2].sum(axis=1) + first[:, engine.extra_offset(s.MAX_SEATS)]
+            == 1).all()

@@ -62,15 +62,11 @@ class RunConfig:
         return self.module.params_array(self.params)
 
     def policies_array(self):
-        """What the game's ``run_batch`` takes: the agents table (one row per seat: kind, parameters), or for a
-        game still without the decision interface, one policy id per seat."""
-        if getattr(self.module, "AGENT_TABLE", False):
-            table = np.zeros((self.module.MAX_SEATS, agents.WIDTH), np.float64)
-            for seat, spec in enumerate(self.policies):
-                table[seat] = agents.parse(spec, self.module.GAME.policies).row()
-            return table
-        ids = [self.module.GAME.policies.index(name) for name in self.policies]
-        return np.array(ids + [0] * (self.module.MAX_SEATS - len(ids)), np.int64)
+        """What the game's ``run_batch`` takes: the agents table, one row per seat (kind, parameters)."""
+        table = np.zeros((self.module.MAX_SEATS, agents.WIDTH), np.float64)
+        for seat, spec in enumerate(self.policies):
+            table[seat] = agents.parse(spec, self.module.GAME.policies).row()
+        return table
 
     def to_toml(self):
         """The resolved config as TOML text (it loads back to the same run)."""

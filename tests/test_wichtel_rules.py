@@ -15,7 +15,35 @@ from simcore import engine, rng
 from simcore.games import wichtel as w
 from simcore.games.wichtel import best_title, score_retinue
 
-GREEDY, RANDOM = w.POLICY_GREEDY, w.POLICY_RANDOM
+GREEDY, RANDOM = "greedy", "random"
+
+
+def choose(state, params, policies, streams):
+    """The current player's action under its policy: random a uniform option, greedy the game's greedy."""
+    seat = w.current_player(state, params)
+    if policies[seat] == RANDOM:
+        actions = np.zeros(w.MAX_ACTIONS, np.int64)
+        return actions[rng.randint(streams, rng.POLICY + seat, w.legal_actions(state, params, actions))]
+    return w.greedy_action(state, params, seat, streams, np.zeros(w.WORK_SIZE, np.int64))
+
+
+def play_on(state, params, policies, streams, until):
+    """Decisions under the seats' policies up to a decision in ``until``. True if a seat ends the round: its
+    "yes" is not applied, so the retinues stay as the round is scored."""
+    while state[w.S_PHASE] not in until:
+        action = choose(state, params, policies, streams)
+        if action == w.A_END_YES:
+            return True
+        w.apply_action(state, params, action, streams)
+    return False
+
+
+def play_move(state, params, policies, mover, streams):
+    """One move of ``mover`` from its start event on; True if the round ended in it."""
+    state[w.S_MOVER] = mover
+    w.decide(state, w.PH_START, mover)
+    w.apply_action(state, params, choose(state, params, policies, streams), streams)
+    return play_on(state, params, policies, streams, (w.PH_START, w.PH_OVER))
 
 # --- scoring --------------------------------------------------------------------
 
@@ -202,7 +230,7 @@ class Round:
         values = {**w.GAME.defaults(), **params}
         self.params = w.params_array(values)
         self.players = values["players"]
-        self.policies = np.array(policies, np.int64)
+        self.policies = tuple(policies)
         self.state = w.new_state()
         self.streams = np.zeros(rng.N_STREAMS, np.uint64)
         rng.seed_streams(self.streams, seed, 0)
@@ -226,7 +254,12 @@ class Round:
         return 1 + rng.randint(self.streams.copy(), rng.DICE, 6)
 
     def enlist(self, mover, slot):
-        return w.enlist(self.state, self.params, self.policies, mover, slot, self.streams)
+        """The mover enlists the slot's card; the bribe round and the rest run under the policies up to the
+        mover's end event. True if a seat ended the round."""
+        self.state[w.S_MOVER] = mover
+        w.decide(self.state, w.PH_ACTION, mover)
+        w.apply_action(self.state, self.params, w.A_ENLIST + slot, self.streams)
+        return play_on(self.state, self.params, self.policies, self.streams, (w.PH_END_EVENT,))
 
 
 @pytest.mark.parametrize("ranking", [list(w.BRIBES), ["2", "3", "4", "5", "ich", "der", "6"],
@@ -247,8 +280,10 @@ def test_kinds_left_out_of_the_ranking_cannot_bribe():
     """DEC: 'bribe_ranking (default 2 < 3 < ... < Der bin der Beste)': a variant without the Beste cards."""
     r = Round(players=4, policies=(RANDOM,) * 5, bribe_ranking="2,3,4,5,6")
     r.events(1, ["ich", "der"])
+    r.state[w.S_CARD] = w.HD
+    w.decide(r.state, w.PH_BRIBE, 1)
     for _ in range(30):
-        assert w.decide_bribe(r.state, r.params, RANDOM, 1, r.streams, w.HD) == -1
+        assert choose(r.state, r.params, r.policies, r.streams) == w.A_NO_BRIBE
 
 
 def _bribed_enlist(seed, kind, rerolls=False):
@@ -437,11 +472,12 @@ def test_no_round_end_before_the_wahlleiter_is_free_and_not_in_the_freeing_move(
     round'."""
     r = Round(players=3, policies=(RANDOM,) * 5)
     for _ in range(200):
-        assert not w.received(r.state, r.params, r.policies, 0, r.streams)   # tied: never
+        w.received(r.state, 0, w.AFTER_EVENT)
+        assert r.state[w.S_PHASE] != w.PH_END_ROUND                      # tied: never asked
     ended_in_freeing_move = 0
     for seed in range(300):
         q = Round(seed=seed, players=3, policies=(RANDOM,) * 5)
-        ended = w.play_move(q.state, q.params, q.policies, 0, q.streams)
+        ended = play_move(q.state, q.params, q.policies, 0, q.streams)
         ended_in_freeing_move += ended
     assert ended_in_freeing_move == 0
 
@@ -470,26 +506,20 @@ def test_cards_are_conserved_and_games_end(players, policy):
     """RB: '32 Leprechauns ... 21 Events'; 'every retinue holds 4 cards between moves'; a game always ends or
     times out (marked)."""
     params = w.params_array({**w.GAME.defaults(), "players": players})
-    policies = np.array([w.POLICY_RANDOM if policy == "random" else w.POLICY_GREEDY] * 5)
+    policies = (policy,) * 5
     state, streams = w.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
     view = w.View(state)
     for game in range(25):
         rng.seed_streams(streams, 11, game)
-        state[:] = 0
-        over, moves = False, 0
-        while not over and moves < 5000:
-            w.setup_round(state, params, streams)
-            seat, ended = state[w.S_STARTER], False
-            while not ended:
+        w.begin(state, params, streams)
+        while w.current_player(state, params) >= 0:
+            if state[w.S_PHASE] == w.PH_START:                           # between moves
                 assert (view.retinues[:players].sum(axis=1) == 4).all()
                 assert view.retinues.sum() + players + state[w.S_A_N] + state[w.S_B_N] == 32
                 assert view.events.sum() + state[w.S_ASIDE] == 21
-                ended = w.play_move(state, params, policies, seat, streams)
-                seat, moves = (seat + 1) % players, moves + 1
-            w.score_round(state, params)
-            over = view.totals[:players].max() >= 99
-            state[w.S_STARTER] = (state[w.S_STARTER] + 1) % players
-        assert over
+            w.apply_action(state, params, choose(state, params, policies, streams), streams)
+        over = view.totals[:players].max() >= 99
+        assert over and state[w.S_OVER] == 1
     run = cfg.resolve("wichtel", sets=[("players", players)], policies=[("all", policy)], games=2000)
     rows = engine.run(run.module, run.params_array(), run.policies_array(), 5, 2000)
     assert rows[:, engine.O_TIMEOUT].sum() == 0

@@ -184,7 +184,6 @@ MAX_ACTIONS = SPAN * SPAN            # a move: stay or one of the at most SPAN²
 GROUP = 4 * MAX_GNOMES               # greedy's cells of a group (goals, foes, friends): rows, then columns
 WORK_SIZE = 2 * MAX_ACTIONS + 3 * GROUP   # greedy's scratch: the reachable cells, three groups, the scores
 
-AGENT_TABLE = True                   # run_batch takes the agents table (simcore.agents)
 
 
 def check(values):

@@ -19,17 +19,33 @@ A retinue is scored by :func:`score_retinue` (plain Python, the rules in one
 place); the jitted code looks the score up in a table built from it for every
 4-card retinue, passed in the parameter array.
 
+A game is a sequence of decisions (the interface of simcore's agents: ``begin``, ``current_player``,
+``legal_actions``, ``apply_action``, ``returns``, ``resample``, ``greedy_action``). A move of docs/wichtel.md
+is played as a state machine: ``S_PHASE`` names the pending decision and the ``S_MOVER`` .. ``S_AFTER`` fields
+keep what the rest of the move needs, so ``apply_action`` resumes the move where the decision interrupted it.
+
 The state of one game is one flat ``int64`` array::
 
     S_RET     [MAX_SEATS x 11]   retinues: cards per leprechaun type
     S_EVT     [MAX_SEATS x 12]   event hands: cards per event kind
     S_SQUARE  [MAX_SEATS]        the village square, slot -> leprechaun type
+    S_KNOWN   [6 x 6]            per observer (seat, PUBLIC) and owner (seat, SHUFFLED): the cards it is sure of
+    S_SHOWN, S_SPENT             bribes shown and gone back to their owner; events played face up
+    S_SHUFFLED                   the drawing stack's bottom cards in shuffled order (reshuffle_on_reverse)
     S_STACK_A / S_STACK_B [32]   the stacks beside slot 0 / the last slot, top last
+    S_MASK_A / S_MASK_B [32]     who knows each card of the stacks (a bit per observer)
     S_A_N, S_B_N, S_DRAW_SIDE    stack sizes; 0: A draws, 1: B draws
     S_FREE, S_BACK, S_STAND      Wahlleiter freed; pending Komm mal zurück / Stehenbleiben
+    S_TABLE   [MAX_SEATS]        the face-down bribes of a bribe round
     S_TOTALS, S_TITLES, S_BRIBES_PLAYED, S_BRIBES_WON [MAX_SEATS]
-    S_ASIDE .. S_DICE            scalars
-    S_DECK    [scratch]          cards being shuffled
+    S_ASIDE .. S_OVER            scalars
+    S_PHASE .. S_AFTER           the pending decision and the move in progress
+    S_SCRATCH .. S_DECK          caches and scratch (not part of what anybody knows)
+
+Speed: a jitted function that hands the arrays on to another function it calls pays a pair of atomic
+reference-count updates per array and call (numba's NRT); the decision path runs through many such small
+functions, so those on it are inlined into the caller (``inline="always"``: random play was 25% slower
+without).
 """
 
 from functools import lru_cache
@@ -39,6 +55,7 @@ import numpy as np
 from numba import njit, prange
 
 from simcore import rng
+from simcore.agents import core
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import GameType, Param, StateView, scalar_offsets
 
@@ -49,8 +66,8 @@ FA, HS, HF, VA, ME, KS, SW, WW, GE, HD, HW = range(11)
 N_TYPES = 11
 COUNTS = (6, 6, 4, 2, 1, 5, 3, 2, 1, 1, 1)          # rulebook: 32 leprechauns
 N_LEPRECHAUNS = sum(COUNTS)
-COUNTS_ARRAY = np.array(COUNTS, np.int64)
-COUNTS_ARRAY.setflags(write=False)
+DECK_ORDER = np.repeat(np.arange(N_TYPES), COUNTS)   # the 32 leprechauns in canonical order
+DECK_ORDER.setflags(write=False)
 RETINUE = 4
 
 EVENTS = ("r2", "r3", "r4", "r5", "r6", "ich", "der", "komm_her", "komm_zurueck", "stehenbleiben",
@@ -66,7 +83,6 @@ MAX_SEATS = 5
 O_SCORE = score_offset(MAX_SEATS)
 O_EXTRA = extra_offset(MAX_SEATS)
 
-POLICY_RANDOM, POLICY_GREEDY = 0, 1
 
 # name, compulsory, rest, value (rulebook: Scoring; decisions: Scoring)
 TITLES = (
@@ -215,7 +231,7 @@ GAME = GameType(
     long_name="Der Herr der Wichtel (leprechaun election with bribes)",
     rulebook="Der Herr der Wichtel, Ralf Sandfuchs (Krimsus Krimskrams Kiste, 1998)",
     player_counts=(3, 4, 5),
-    policies=("random", "greedy"),
+    policies=("random", "greedy", "mc"),
     summary="Gather the best retinue of four leprechauns, bribe for them, end the round when ahead; first to 99.",
     params=(
         Param("players", 4, "players", choices=(3, 4, 5)),
@@ -288,30 +304,92 @@ def params_array(values):
 S_RET = 0
 S_EVT = S_RET + MAX_SEATS * N_TYPES
 S_SQUARE = S_EVT + MAX_SEATS * N_EVENTS
-S_STACK_A = S_SQUARE + MAX_SEATS
+# What each seat knows (docs/wichtel.md: Decisions, information and resampling); dealt anew every round.
+PUBLIC = MAX_SEATS             # the observer "everybody": only what the whole table saw
+SHUFFLED = MAX_SEATS           # the owner "shuffled bottom of the drawing stack"
+N_OBSERVERS = MAX_SEATS + 1
+ALL_SEE = (1 << N_OBSERVERS) - 1
+NIBBLE = 4                     # bits per type in a knowledge word (a count up to 15: enough for 6 of a kind)
+NIBBLE_ONES = sum(1 << (NIBBLE * t) for t in range(N_TYPES))
+# [observer x owner]: the cards the observer is sure the owner holds, 4 bits per type (NIBBLE)
+S_KNOWN = S_SQUARE + MAX_SEATS
+S_SHOWN = S_KNOWN + N_OBSERVERS * N_OBSERVERS  # [MAX_SEATS x N_BRIBES] bribes everybody saw go back to their owner
+S_SPENT = S_SHOWN + MAX_SEATS * N_BRIBES  # [N_EVENTS] events played face up this round
+S_SHUFFLED = S_SPENT + N_EVENTS  # so many bottom cards of the drawing stack lie in shuffled order
+S_STACK_A = S_SHUFFLED + 1
 S_STACK_B = S_STACK_A + N_LEPRECHAUNS
-S_A_N = S_STACK_B + N_LEPRECHAUNS
+S_MASK_A = S_STACK_B + N_LEPRECHAUNS  # who knows the card at each place of stack A (bit per observer)
+S_MASK_B = S_MASK_A + N_LEPRECHAUNS
+S_A_N = S_MASK_B + N_LEPRECHAUNS
 S_B_N = S_A_N + 1
 S_DRAW_SIDE = S_B_N + 1        # 0: stack A draws (walks go toward B), 1: stack B draws
 S_FREE = S_DRAW_SIDE + 1       # the Wahlleiter is free
 S_BACK = S_FREE + 1            # Komm mal zurück! pending
 S_STAND = S_BACK + 1           # Stehenbleiben! pending
-S_TOTALS = S_STAND + 1
+S_TABLE = S_STAND + 1          # [MAX_SEATS] each seat's face-down bribe of the bribe round, -1 for none
+S_TOTALS = S_TABLE + MAX_SEATS
 S_TITLES = S_TOTALS + MAX_SEATS
 S_BRIBES_PLAYED = S_TITLES + MAX_SEATS
 S_BRIBES_WON = S_BRIBES_PLAYED + MAX_SEATS
-S_ASIDE = S_BRIBES_WON + MAX_SEATS   # events set aside this round
+S_ASIDE = S_BRIBES_WON + MAX_SEATS   # events set aside this round (never dealt, or played)
 S_TURN = S_ASIDE + 1
 S_N_ROUNDS = S_TURN + 1
 S_STARTER = S_N_ROUNDS + 1
 S_DICE = S_STARTER + 1
-S_GAINS = S_DICE + 1           # scratch: greedy's gain per square slot
-S_SORTED = S_GAINS + MAX_SEATS  # each retinue as 4 sorted codes (kept by refresh)
+S_OVER = S_DICE + 1            # the game ended by its rules (not by max_turns)
+# The decision pending and the move around it:
+S_PHASE = S_OVER + 1           # which decision (PH_*)
+S_ACTOR = S_PHASE + 1          # the seat to decide
+S_MOVER = S_ACTOR + 1
+S_SLOT = S_MOVER + 1           # enlisting: the slot and its card
+S_CARD = S_SLOT + 1
+S_GIVE = S_CARD + 1            # exchange: the mover's card and the seat it goes to
+S_PARTNER = S_GIVE + 1
+S_BRIBER = S_PARTNER + 1       # bribe round: the deciding briber, counted clockwise from the mover
+S_WIN_SEAT = S_BRIBER + 1      # the winning bribe and its seat (kind NEGATED after Nix da!)
+S_WIN_KIND = S_WIN_SEAT + 1
+S_NIX = S_WIN_KIND + 1         # Nix da!: the seat asked, counted clockwise from the mover
+S_NEED = S_NIX + 1             # pips the mover needs
+S_RECEIVER = S_NEED + 1        # who fills the gap
+S_AFTER = S_RECEIVER + 1       # after a "no" to ending the round: AFTER_EVENT or AFTER_MOVER_RECEIVED
+S_SCRATCH = S_AFTER + 1        # scratch: greedy's gain per slot or type; resample's hand sizes
+S_SORTED = S_SCRATCH + MAX_SEATS  # each retinue as 4 sorted codes (kept by refresh)
 S_NOW = S_SORTED + MAX_SEATS * RETINUE  # each retinue's score (kept by refresh)
 S_GAIN = S_NOW + MAX_SEATS     # greedy's gain per seat and card, UNKNOWN until asked (reset by refresh)
 S_DECK = S_GAIN + MAX_SEATS * N_TYPES  # scratch for shuffles
 UNKNOWN = -(1 << 50)
+NEGATED = -2
 STATE_SIZE = S_DECK + MAX_EVENT_CARDS
+
+# decisions (docs/wichtel.md: Decisions, information and resampling)
+PH_START, PH_ACTION, PH_REPLY, PH_BRIBE, PH_NIX, PH_GIFT, PH_REROLL, PH_FILL, PH_END_ROUND, PH_END_EVENT, \
+    PH_FREE, PH_OVER = range(12)
+PHASES = ("start event", "action", "exchange reply", "bribe", "Nix da!", "Der bin der Beste! recipient",
+          "Ich guck nochmal!", "fill the gap", "end the round", "end event", "free the Wahlleiter", "game over")
+AFTER_EVENT, AFTER_MOVER_RECEIVED = 0, 1
+
+# action codes, one range per decision
+A_CALL = 0                                         # + type
+A_EXCHANGE = A_CALL + N_TYPES                      # + type * MAX_SEATS + partner
+A_ENLIST = A_EXCHANGE + N_TYPES * MAX_SEATS        # + slot
+A_NO_BRIBE = A_ENLIST + MAX_SEATS
+A_BRIBE = A_NO_BRIBE + 1                           # + bribe kind
+A_NO_EVENT = A_BRIBE + N_BRIBES
+A_EVENT = A_NO_EVENT + 1 - KOMM_HER                # + village-square event kind (7..9)
+A_NIX_NO = A_EVENT + STEHENBLEIBEN + 1
+A_NIX_YES = A_NIX_NO + 1
+A_GIFT = A_NIX_YES + 1                             # + recipient
+A_REROLL_NO = A_GIFT + MAX_SEATS
+A_REROLL_YES = A_REROLL_NO + 1
+A_REPLY = A_REROLL_YES + 1                         # + type
+A_FILL = A_REPLY + N_TYPES                         # + type
+A_END_NO = A_FILL + N_TYPES
+A_END_YES = A_END_NO + 1
+A_FREE_NO = A_END_YES + 1
+A_FREE_YES = A_FREE_NO + 1
+N_ACTION_CODES = A_FREE_YES + 1
+MAX_ACTIONS = RETINUE * MAX_SEATS + MAX_SEATS      # the action: calls, exchanges and enlists
+WORK_SIZE = 1                                      # greedy plans nothing ahead
 
 
 class View(StateView):
@@ -323,12 +401,25 @@ class View(StateView):
         super().__init__(state)
         self.retinues = state[S_RET:S_EVT].reshape(MAX_SEATS, N_TYPES)
         self.events = state[S_EVT:S_SQUARE].reshape(MAX_SEATS, N_EVENTS)
-        self.square = state[S_SQUARE:S_STACK_A]
+        self.square = state[S_SQUARE:S_SQUARE + MAX_SEATS]
+        self.shown = state[S_SHOWN:S_SPENT].reshape(MAX_SEATS, N_BRIBES)
+        self.spent = state[S_SPENT:S_SHUFFLED]
+        self.table = state[S_TABLE:S_TABLE + MAX_SEATS]
         self.totals = state[S_TOTALS:S_TITLES]
 
     def stack(self, side):
         """Stack 'A' (beside slot 0) or 'B' (beside the last slot), bottom first."""
         start, size = (S_STACK_A, S_A_N) if side == "A" else (S_STACK_B, S_B_N)
+        return self.state[start:start + self.state[size]]
+
+    def sure_of(self, observer_, owner):
+        """Per type, the cards ``observer_`` (a seat or PUBLIC) is sure ``owner`` (a seat or SHUFFLED) holds."""
+        word = int(self.state[S_KNOWN + observer_ * N_OBSERVERS + owner])
+        return [(word >> (NIBBLE * t)) & 15 for t in range(N_TYPES)]
+
+    def masks(self, side):
+        """Who knows each card of stack 'A' or 'B' (bit per seat, bit PUBLIC: everybody), bottom first."""
+        start, size = (S_MASK_A, S_A_N) if side == "A" else (S_MASK_B, S_B_N)
         return self.state[start:start + self.state[size]]
 
 
@@ -339,7 +430,7 @@ def new_state():
 # --- cards --------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def refresh(state, params, seat):
     """Keep the seat's retinue also as 4 sorted codes and its score: greedy asks for them very often."""
     base = S_RET + seat * N_TYPES
@@ -353,7 +444,7 @@ def refresh(state, params, seat):
         state[S_GAIN + seat * N_TYPES + card] = UNKNOWN
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def sorted_index(state, seat, add, remove):
     """Table index of the seat's sorted retinue with ``remove`` swapped for ``add`` (-1, -1: as it is)."""
     base = S_SORTED + seat * RETINUE
@@ -374,7 +465,7 @@ def sorted_index(state, seat, add, remove):
     return idx
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def retinue_score(state, params, seat, add, remove):
     """Score of seat's retinue with one card ``add`` in and one ``remove`` out (-1: none)."""
     if add < 0 and remove < 0:
@@ -387,7 +478,7 @@ def retinue_title(state, params, seat):
     return params[P_TITLES + sorted_index(state, seat, -1, -1)]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def gain(state, params, seat, card):
     """How much the best swap of an old card for ``card`` raises the seat's score (kept until the retinue
     changes: the same square cards are weighed move after move)."""
@@ -404,11 +495,134 @@ def gain(state, params, seat, card):
     return best - state[S_NOW + seat]
 
 
+# --- what each seat knows ------------------------------------------------------
+
+
 @njit(cache=True, nogil=True)
-def push(state, side, card):
+def observer(params, i):
+    """The i-th observer of the knowledge arrays: the seats, then PUBLIC."""
+    return i if i < params[P_PLAYERS] else PUBLIC
+
+
+@njit(cache=True, nogil=True)
+def known_at(observer_, owner):
+    return S_KNOWN + observer_ * N_OBSERVERS + owner
+
+
+@njit(cache=True, nogil=True)
+def sure_of(state, observer_, owner, t):
+    """How many cards of type t the observer is sure the owner holds."""
+    return (state[known_at(observer_, owner)] >> (NIBBLE * t)) & 15
+
+
+@njit(cache=True, nogil=True)
+def one_more(state, at, t):
+    state[at] += 1 << (NIBBLE * t)
+
+
+@njit(cache=True, nogil=True)
+def one_fewer(state, at, t):
+    """The observer is sure of one card of type t fewer (if it was sure of any)."""
+    if (state[at] >> (NIBBLE * t)) & 15 > 0:
+        state[at] -= 1 << (NIBBLE * t)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def forget_one(state, params, owner, also):
+    """``owner`` gave away a card that the observers other than ``owner`` and ``also`` did not see: each can be
+    sure of one card fewer of every type it was sure of."""
+    for i in range(params[P_PLAYERS] + 1):
+        o = observer(params, i)
+        if o != owner and o != also:
+            fewer_of_each(state, known_at(o, owner))
+
+
+@njit(cache=True, nogil=True)
+def fewer_of_each(state, at):
+    """Every count of the word above 0 falls by one: a 1 for each nibble that is not 0, subtracted."""
+    w = state[at]
+    state[at] = w - ((w | (w >> 1) | (w >> 2) | (w >> 3)) & NIBBLE_ONES)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def seen_to_swap(state, params, owner, card, gap):
+    """Everybody saw ``owner`` take ``card`` into its retinue and put ``gap`` face up into the square."""
+    for i in range(params[P_PLAYERS] + 1):
+        o = observer(params, i)
+        if o != owner:
+            one_more(state, known_at(o, owner), card)
+            one_fewer(state, known_at(o, owner), gap)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def seen_to_exchange(state, params, mover, give, partner, reply):
+    """The two partners of an exchange see the card they get; the others only that one card changed hands."""
+    one_fewer(state, known_at(mover, partner), reply)
+    one_more(state, known_at(mover, partner), give)
+    one_fewer(state, known_at(partner, mover), give)
+    one_more(state, known_at(partner, mover), reply)
+    forget_one(state, params, mover, partner)
+    forget_one(state, params, partner, mover)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def left_shuffled(state, params, card, taker):
+    """A card left the shuffled part of the drawing stack: face up (taker -1) everybody saw which; drawn by a
+    call only the taker did."""
+    for i in range(params[P_PLAYERS] + 1):
+        o = observer(params, i)
+        if taker < 0 or o == taker:
+            one_fewer(state, known_at(o, SHUFFLED), card)
+        else:
+            fewer_of_each(state, known_at(o, SHUFFLED))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def seen_to_draw(state, params, card, mask, taker):
+    """``taker`` drew ``card`` by a call: whoever knew that place of the stack knows the taker holds it."""
+    for i in range(params[P_PLAYERS] + 1):
+        o = observer(params, i)
+        if o != taker and (mask >> o) & 1:
+            one_more(state, known_at(o, taker), card)
+
+
+@njit(cache=True, nogil=True)
+def sees(mask, seat):
+    return (mask >> seat) & 1 == 1
+
+
+@njit(cache=True, nogil=True)
+def bribe_shown(state, seat, kind):
+    return state[S_SHOWN + seat * N_BRIBES + kind]
+
+
+@njit(cache=True, nogil=True)
+def set_aside(state, seat, kind):
+    """A card of the seat is played face up and set aside for the round (a bribe from the table)."""
+    state[S_ASIDE] += 1
+    state[S_SPENT + kind] += 1
+    if kind < N_BRIBES and bribe_shown(state, seat, kind) > 0:
+        state[S_SHOWN + seat * N_BRIBES + kind] -= 1
+
+
+@njit(cache=True, nogil=True)
+def spend(state, seat, kind):
+    """An event card leaves the hand face up and is set aside for the round."""
+    state[S_EVT + seat * N_EVENTS + kind] -= 1
+    set_aside(state, seat, kind)
+
+
+# --- the stacks and the walk ---------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def push(state, side, card, mask):
+    """``card`` on top of a stack; ``mask``: the seats that know it (bits; ALL_SEE when it lay face up)."""
     start = S_STACK_A if side == 0 else S_STACK_B
+    mask_start = S_MASK_A if side == 0 else S_MASK_B
     size = S_A_N if side == 0 else S_B_N
     state[start + state[size]] = card
+    state[mask_start + state[size]] = mask
     state[size] += 1
 
 
@@ -432,6 +646,7 @@ def reverse(state, params, streams):
     if params[P_RESHUFFLE] == 1:
         start = S_STACK_A if side == 0 else S_STACK_B
         n = stack_size(state, side)
+        forget_places(state, params, side, n)
         i = 0
         for t in range(N_TYPES):
             for k in range(n):
@@ -440,36 +655,58 @@ def reverse(state, params, streams):
                     i += 1
         rng.shuffle(streams, rng.DECK, state[S_DECK:S_DECK + n], n)
         state[start:start + n] = state[S_DECK:S_DECK + n]
+        state[S_SHUFFLED] = n
     state[S_DRAW_SIDE] = side
 
 
 @njit(cache=True, nogil=True)
-def draw(state, params, streams):
+def forget_places(state, params, side, n):
+    """Before a shuffle: who knew a card of the stack still knows it is in there, no longer where."""
+    start = S_STACK_A if side == 0 else S_STACK_B
+    mask_start = S_MASK_A if side == 0 else S_MASK_B
+    for i in range(params[P_PLAYERS] + 1):
+        o = observer(params, i)
+        for k in range(n):
+            if sees(state[mask_start + k], o):
+                one_more(state, known_at(o, SHUFFLED), state[start + k])
+    state[mask_start:mask_start + n] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def draw(state, params, streams, taker):
+    """The top card of the drawing stack: face up into the square (taker -1) or into the taker's retinue."""
     side = state[S_DRAW_SIDE]
     card = pop(state, side)
-    if stack_size(state, side) == 0:
+    place = stack_size(state, side)
+    if place < state[S_SHUFFLED]:
+        state[S_SHUFFLED] = place
+        left_shuffled(state, params, card, taker)
+    elif taker >= 0:
+        mask_start = S_MASK_A if side == 0 else S_MASK_B
+        seen_to_draw(state, params, card, state[mask_start + place], taker)
+    if place == 0:
         reverse(state, params, streams)
     return card
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def walk_forward(state, params, streams):
     """The leprechaun next to the discard stack leaves, the others step on, a new one comes in."""
     players = params[P_PLAYERS]
     sq = S_SQUARE
     if state[S_DRAW_SIDE] == 0:
-        push(state, 1, state[sq + players - 1])
+        push(state, 1, state[sq + players - 1], ALL_SEE)
         for i in range(players - 1, 0, -1):
             state[sq + i] = state[sq + i - 1]
-        state[sq] = draw(state, params, streams)
+        state[sq] = draw(state, params, streams, -1)
     else:
-        push(state, 0, state[sq])
+        push(state, 0, state[sq], ALL_SEE)
         for i in range(players - 1):
             state[sq + i] = state[sq + i + 1]
-        state[sq + players - 1] = draw(state, params, streams)
+        state[sq + players - 1] = draw(state, params, streams, -1)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def walk_backward(state, params):
     """Komm mal zurück!: the walk goes from the discard stack toward the drawing stack."""
     players = params[P_PLAYERS]
@@ -478,18 +715,18 @@ def walk_backward(state, params):
     if stack_size(state, discard) == 0:
         return
     if state[S_DRAW_SIDE] == 0:
-        push(state, 0, state[sq])
+        push(state, 0, state[sq], ALL_SEE)
         for i in range(players - 1):
             state[sq + i] = state[sq + i + 1]
         state[sq + players - 1] = pop(state, discard)
     else:
-        push(state, 1, state[sq + players - 1])
+        push(state, 1, state[sq + players - 1], ALL_SEE)
         for i in range(players - 1, 0, -1):
             state[sq + i] = state[sq + i - 1]
         state[sq] = pop(state, discard)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def walk(state, params, streams):
     """The walk of a move, after the pending village-square events."""
     if state[S_STAND] == 1:
@@ -501,6 +738,19 @@ def walk(state, params, streams):
         walk_forward(state, params, streams)
 
 
+@njit(cache=True, nogil=True)
+def square_event(state, params, seat, kind, streams):
+    if kind < 0:
+        return
+    spend(state, seat, kind)
+    if kind == KOMM_HER:
+        walk(state, params, streams)
+    elif kind == KOMM_ZURUECK:
+        state[S_BACK] = 1
+    else:
+        state[S_STAND] = 1
+
+
 # --- setup --------------------------------------------------------------------
 
 
@@ -509,11 +759,8 @@ def setup_round(state, params, streams):
     """Shuffle both decks, deal retinues, the square, the stacks and the events (rulebook: Game Preparation)."""
     players = params[P_PLAYERS]
     state[S_RET:S_STACK_A] = 0
-    n = 0
-    for t in range(N_TYPES):
-        for _ in range(COUNTS_ARRAY[t]):
-            state[S_DECK + n] = t
-            n += 1
+    n = N_LEPRECHAUNS
+    state[S_DECK:S_DECK + n] = DECK_ORDER
     rng.shuffle(streams, rng.DECK, state[S_DECK:S_DECK + n], n)
     for seat in range(players):
         for _ in range(RETINUE):
@@ -525,8 +772,10 @@ def setup_round(state, params, streams):
         state[S_SQUARE + slot] = state[S_DECK + n]
     n -= 1
     state[S_STACK_B] = state[S_DECK + n]
+    state[S_MASK_B] = 0
     state[S_B_N] = 1
     state[S_STACK_A:S_STACK_A + n] = state[S_DECK:S_DECK + n]
+    state[S_MASK_A:S_MASK_A + n] = 0
     state[S_A_N] = n
     state[S_DRAW_SIDE] = 0
     n = 0
@@ -544,64 +793,15 @@ def setup_round(state, params, streams):
     state[S_FREE] = 0
     state[S_BACK] = 0
     state[S_STAND] = 0
+    state[S_TABLE:S_TABLE + MAX_SEATS] = -1
 
 
-# --- decisions ------------------------------------------------------------------
+# --- the decisions' options ------------------------------------------------------
 
 
 @njit(cache=True, nogil=True)
 def events_of(state, seat, kind):
     return state[S_EVT + seat * N_EVENTS + kind]
-
-
-@njit(cache=True, nogil=True)
-def spend(state, seat, kind):
-    """An event card leaves the hand and is set aside for the round."""
-    state[S_EVT + seat * N_EVENTS + kind] -= 1
-    state[S_ASIDE] += 1
-
-
-@njit(cache=True, nogil=True)
-def yes_no(streams, policy, seat, greedy_answer):
-    """A yes/no decision: random draws, greedy answers without a draw."""
-    if policy == POLICY_RANDOM:
-        return rng.randint(streams, rng.POLICY + seat, 2) == 1
-    return greedy_answer
-
-
-@njit(cache=True, nogil=True)
-def wants_to_end(state, params, policy, seat, streams):
-    """D and W: random draws yes or no; greedy says yes when it is ahead (no draw)."""
-    if policy == POLICY_RANDOM:
-        return rng.randint(streams, rng.POLICY + seat, 2) == 1
-    return ahead(state, params, seat)
-
-
-@njit(cache=True, nogil=True)
-def ahead(state, params, seat):
-    """Greedy's 'ahead': its retinue scores more than every other retinue."""
-    mine = retinue_score(state, params, seat, -1, -1)
-    for other in range(params[P_PLAYERS]):
-        if other != seat and retinue_score(state, params, other, -1, -1) >= mine:
-            return False
-    return True
-
-
-@njit(cache=True, nogil=True)
-def decide_square_event(state, policy, seat, streams):
-    """S / E: none, or a village-square event the seat holds (greedy: none)."""
-    if policy != POLICY_RANDOM:
-        return -1
-    n = 1
-    for kind in range(KOMM_HER, STEHENBLEIBEN + 1):
-        n += events_of(state, seat, kind) > 0
-    r = rng.randint(streams, rng.POLICY + seat, n)
-    for kind in range(KOMM_HER, STEHENBLEIBEN + 1):
-        if events_of(state, seat, kind) > 0:
-            r -= 1
-            if r == 0:
-                return kind
-    return -1
 
 
 @njit(cache=True, nogil=True)
@@ -627,104 +827,501 @@ def nth_type(state, seat, n):
 
 
 @njit(cache=True, nogil=True)
-def pick_type(state, params, policy, seat, streams, card, keep_card):
-    """A type of the seat's retinue (ascending): random uniform; greedy the best to give away.
+def can_bribe(state, params, seat, kind):
+    return events_of(state, seat, kind) > 0 and params[P_RANK + kind] >= 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def list_types(state, seat, code, out):
+    """Options ``code + type`` for each type of the seat's retinue, ascending."""
+    base = S_SORTED + seat * RETINUE
+    out[0] = code + state[base]
+    n = 1
+    for i in range(1, RETINUE):
+        if state[base + i] != state[base + i - 1]:
+            out[n] = code + state[base + i]
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def list_actions(state, params, mover, out):
+    """A: call each type; exchange each type with each other seat clockwise; enlist each slot."""
+    players = params[P_PLAYERS]
+    types = list_types(state, mover, A_CALL, out)
+    n = types
+    for i in range(types):
+        code = A_EXCHANGE + (out[i] - A_CALL) * MAX_SEATS
+        for j in range(1, players):
+            partner = mover + j
+            out[n] = code + (partner if partner < players else partner - players)
+            n += 1
+    for slot in range(players):
+        out[n] = A_ENLIST + slot
+        n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def list_square_events(state, seat, out):
+    """S and E: none, or a village-square event the seat holds."""
+    out[0] = A_NO_EVENT
+    n = 1
+    for kind in range(KOMM_HER, STEHENBLEIBEN + 1):
+        if events_of(state, seat, kind) > 0:
+            out[n] = A_EVENT + kind
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def list_bribes(state, params, seat, out):
+    """B: none, or a bribe kind the seat holds that the ranking allows."""
+    out[0] = A_NO_BRIBE
+    n = 1
+    for kind in range(N_BRIBES):
+        if can_bribe(state, params, seat, kind):
+            out[n] = A_BRIBE + kind
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def no_yes(out, no):
+    out[0] = no
+    out[1] = no + 1
+    return 2
+
+
+@njit(cache=True, nogil=True, inline="always")
+def legal_actions(state, params, out):
+    """The options of the pending decision, in the order today's random policy draws from them."""
+    phase = state[S_PHASE]
+    seat = state[S_ACTOR]
+    if phase == PH_START or phase == PH_END_EVENT:
+        return list_square_events(state, seat, out)
+    if phase == PH_ACTION:
+        return list_actions(state, params, seat, out)
+    if phase == PH_FREE:
+        return no_yes(out, A_FREE_NO)
+    if phase == PH_BRIBE:
+        return list_bribes(state, params, seat, out)
+    if phase == PH_FILL:
+        return list_types(state, seat, A_FILL, out)
+    if phase == PH_END_ROUND:
+        return no_yes(out, A_END_NO)
+    if phase == PH_REPLY:
+        return list_types(state, seat, A_REPLY, out)
+    if phase == PH_GIFT:
+        players = params[P_PLAYERS]
+        for i in range(players - 1):
+            out[i] = A_GIFT + (seat + 1 + i) % players
+        return players - 1
+    if phase == PH_NIX:
+        return no_yes(out, A_NIX_NO)
+    if phase == PH_REROLL:
+        return no_yes(out, A_REROLL_NO)
+    return 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def current_player(state, params):
+    return -1 if state[S_PHASE] == PH_OVER else state[S_ACTOR]
+
+
+# --- the move: each decision resumes it ------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def decide(state, phase, seat):
+    state[S_PHASE] = phase
+    state[S_ACTOR] = seat
+
+
+@njit(cache=True, nogil=True)
+def begin(state, params, streams):
+    """A new game, played up to its first decision."""
+    state[:] = 0
+    state[S_STARTER] = params[P_FIRST_SEAT]
+    state[S_TITLES:S_TITLES + MAX_SEATS] = -1
+    new_round(state, params, streams)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def new_round(state, params, streams):
+    setup_round(state, params, streams)
+    state[S_MOVER] = state[S_STARTER]
+    decide(state, PH_START, state[S_MOVER])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def end_move(state, params):
+    """7. The next seat clockwise moves; each move is one turn."""
+    state[S_TURN] += 1
+    state[S_MOVER] = (state[S_MOVER] + 1) % params[P_PLAYERS]
+    if state[S_TURN] >= params[P_MAX_TURNS]:
+        state[S_PHASE] = PH_OVER
+    else:
+        decide(state, PH_START, state[S_MOVER])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def end_round(state, params, streams):
+    """A seat ended the round: the move counts as a turn, every retinue is scored (Round end and game end)."""
+    players = params[P_PLAYERS]
+    state[S_TURN] += 1
+    score_round(state, params)
+    for s in range(players):
+        if state[S_TOTALS + s] >= params[P_TARGET]:
+            state[S_OVER] = 1
+    state[S_STARTER] = (state[S_STARTER] + 1) % players
+    if state[S_OVER] == 1 or state[S_TURN] >= params[P_MAX_TURNS]:
+        state[S_PHASE] = PH_OVER
+    else:
+        new_round(state, params, streams)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def received(state, seat, after):
+    """6. A seat got a new leprechaun: with the Wahlleiter free it may end the round (D); ``after`` says how the
+    move goes on if it does not."""
+    if state[S_FREE] == 1:
+        state[S_AFTER] = after
+        decide(state, PH_END_ROUND, seat)
+    else:
+        decide(state, PH_END_EVENT, state[S_MOVER])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def call(state, params, streams, mover, t):
+    """Calling: t goes face down onto the discard stack, the mover draws."""
+    state[S_RET + mover * N_TYPES + t] -= 1
+    push(state, 1 - state[S_DRAW_SIDE], t, 1 << mover)
+    forget_one(state, params, mover, mover)
+    state[S_RET + mover * N_TYPES + draw(state, params, streams, mover)] += 1
+    refresh(state, params, mover)
+    received(state, mover, AFTER_EVENT)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def exchange(state, params, reply):
+    """X answered: the mover gives its card and gets the reply; the partner receives first."""
+    mover = state[S_MOVER]
+    partner = state[S_PARTNER]
+    give = state[S_GIVE]
+    state[S_RET + mover * N_TYPES + give] -= 1
+    state[S_RET + partner * N_TYPES + reply] -= 1
+    state[S_RET + mover * N_TYPES + reply] += 1
+    state[S_RET + partner * N_TYPES + give] += 1
+    refresh(state, params, mover)
+    refresh(state, params, partner)
+    seen_to_exchange(state, params, mover, give, partner, reply)
+    received(state, partner, AFTER_MOVER_RECEIVED)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def bribe_beats(params, later, best):
+    """Does a bribe of kind ``later`` beat the best one played before it? Rulebook: 'Only the highest Bribe is
+    used ... If several players play the same Bribe, the last one to be played counts as the highest ranking
+    card.' (``bribe_ranking``, ``bribe_tie``)."""
+    rank, top = params[P_RANK + later], params[P_RANK + best]
+    return rank > top or (rank == top and params[P_TIE_FIRST] == 0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def enlist(state, params, slot):
+    """Enlisting: the die on a slot's card, then the bribe round from the mover's left."""
+    state[S_SLOT] = slot
+    state[S_CARD] = state[S_SQUARE + slot]
+    state[S_BRIBER] = 1
+    decide(state, PH_BRIBE, (state[S_MOVER] + 1) % params[P_PLAYERS])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def bribe(state, params, streams, action):
+    """B answered: a bribe goes face down onto the table; after the last briber all are revealed."""
+    b = state[S_ACTOR]
+    if action != A_NO_BRIBE:
+        kind = action - A_BRIBE
+        state[S_EVT + b * N_EVENTS + kind] -= 1
+        state[S_TABLE + b] = kind
+        state[S_BRIBES_PLAYED + b] += 1
+    state[S_BRIBER] += 1
+    if state[S_BRIBER] < params[P_PLAYERS]:
+        decide(state, PH_BRIBE, (state[S_MOVER] + state[S_BRIBER]) % params[P_PLAYERS])
+    else:
+        reveal(state, params, streams)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def reveal(state, params, streams):
+    """Rulebook: 'all Bribes are revealed at once. Only the highest Bribe is used ...; all other cards return to
+    their owners' (who everybody now knows to hold them)."""
+    players = params[P_PLAYERS]
+    mover = state[S_MOVER]
+    win_seat = -1
+    win_kind = -1
+    for i in range(1, players):
+        b = (mover + i) % players
+        kind = state[S_TABLE + b]
+        if kind >= 0 and (win_kind < 0 or bribe_beats(params, kind, win_kind)):
+            win_seat = b
+            win_kind = kind
+    for b in range(players):
+        kind = state[S_TABLE + b]
+        if kind >= 0 and b != win_seat:
+            state[S_EVT + b * N_EVENTS + kind] += 1
+            state[S_SHOWN + b * N_BRIBES + kind] = max(bribe_shown(state, b, kind), 1)
+        state[S_TABLE + b] = -1
+    state[S_WIN_SEAT] = win_seat
+    state[S_WIN_KIND] = win_kind
+    if win_kind < 0:
+        resolve(state, params, streams)
+        return
+    set_aside(state, win_seat, win_kind)
+    state[S_NIX] = 0
+    ask_nix_da(state, params, streams)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def ask_nix_da(state, params, streams):
+    """N: clockwise from the mover, each seat but the winning briber that holds Nix da! may play it."""
+    players = params[P_PLAYERS]
+    for i in range(state[S_NIX], players):
+        x = (state[S_MOVER] + i) % players
+        if x != state[S_WIN_SEAT] and events_of(state, x, NIX_DA) > 0:
+            state[S_NIX] = i
+            decide(state, PH_NIX, x)
+            return
+    resolve(state, params, streams)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def nix_da(state, params, streams, action):
+    if action == A_NIX_YES:
+        spend(state, state[S_ACTOR], NIX_DA)
+        state[S_WIN_KIND] = NEGATED
+        resolve(state, params, streams)
+    else:
+        state[S_NIX] += 1
+        ask_nix_da(state, params, streams)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def roll(state, streams):
+    state[S_DICE] += 1
+    return 1 + rng.randint(streams, rng.DICE, 6)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def resolve(state, params, streams):
+    """Who gets the card: Ich takes it, Der gives it (G), else the mover rolls (a Rindentaler of value v needs
+    v pips, no bribe or a negated one anything but a 1); a failed roll may be rerolled (R)."""
+    kind = state[S_WIN_KIND]
+    if kind == ICH:
+        receive(state, state[S_WIN_SEAT])
+    elif kind == DER:
+        decide(state, PH_GIFT, state[S_WIN_SEAT])
+    else:
+        mover = state[S_MOVER]
+        state[S_NEED] = kind + 2 if kind >= 0 else 2
+        if roll(state, streams) >= state[S_NEED]:
+            receive(state, mover)
+        elif events_of(state, mover, GUCK_NOCHMAL) > 0:
+            decide(state, PH_REROLL, mover)
+        else:
+            roll_failed(state)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def reroll(state, streams, action):
+    if action == A_REROLL_YES:
+        spend(state, state[S_MOVER], GUCK_NOCHMAL)
+        if roll(state, streams) >= state[S_NEED]:
+            receive(state, state[S_MOVER])
+            return
+    roll_failed(state)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def roll_failed(state):
+    """The briber gets the card; unbribed it stays in its slot."""
+    if state[S_WIN_KIND] >= 0:
+        receive(state, state[S_WIN_SEAT])
+    else:
+        decide(state, PH_END_EVENT, state[S_MOVER])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def receive(state, receiver):
+    """The receiver takes the card; it fills the gap next (F). A winning bribe that took the card from the
+    mover counts as won."""
+    kind = state[S_WIN_KIND]
+    if kind == ICH or kind == DER or (kind >= 0 and receiver == state[S_WIN_SEAT]):
+        state[S_BRIBES_WON + state[S_WIN_SEAT]] += 1
+    state[S_RECEIVER] = receiver
+    decide(state, PH_FILL, receiver)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def fill_gap(state, params, gap):
+    """F answered: the card joins the retinue, the old card ``gap`` goes face up into its slot."""
+    receiver = state[S_RECEIVER]
+    card = state[S_CARD]
+    state[S_RET + receiver * N_TYPES + card] += 1
+    state[S_RET + receiver * N_TYPES + gap] -= 1
+    refresh(state, params, receiver)
+    state[S_SQUARE + state[S_SLOT]] = gap
+    seen_to_swap(state, params, receiver, card, gap)
+    received(state, receiver, AFTER_EVENT)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def act(state, params, streams, action):
+    """A answered."""
+    mover = state[S_MOVER]
+    if action < A_EXCHANGE:
+        call(state, params, streams, mover, action - A_CALL)
+    elif action < A_ENLIST:
+        state[S_GIVE] = (action - A_EXCHANGE) // MAX_SEATS
+        state[S_PARTNER] = (action - A_EXCHANGE) % MAX_SEATS
+        decide(state, PH_REPLY, state[S_PARTNER])
+    else:
+        enlist(state, params, action - A_ENLIST)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def end_event(state, params, streams, action):
+    """E answered; then W if the Wahlleiter is still tied."""
+    if action != A_NO_EVENT:
+        square_event(state, params, state[S_MOVER], action - A_EVENT, streams)
+    if state[S_FREE] == 0:
+        decide(state, PH_FREE, state[S_MOVER])
+    else:
+        end_move(state, params)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def apply_action(state, params, action, streams):
+    """The pending decision answered; the rules run on to the next decision."""
+    phase = state[S_PHASE]
+    if phase == PH_START:
+        if action != A_NO_EVENT:
+            square_event(state, params, state[S_MOVER], action - A_EVENT, streams)
+        walk(state, params, streams)
+        decide(state, PH_ACTION, state[S_MOVER])
+    elif phase == PH_ACTION:
+        act(state, params, streams, action)
+    elif phase == PH_REPLY:
+        exchange(state, params, action - A_REPLY)
+    elif phase == PH_BRIBE:
+        bribe(state, params, streams, action)
+    elif phase == PH_NIX:
+        nix_da(state, params, streams, action)
+    elif phase == PH_GIFT:
+        receive(state, action - A_GIFT)
+    elif phase == PH_REROLL:
+        reroll(state, streams, action)
+    elif phase == PH_FILL:
+        fill_gap(state, params, action - A_FILL)
+    elif phase == PH_END_ROUND:
+        if action == A_END_YES:
+            end_round(state, params, streams)
+        elif state[S_AFTER] == AFTER_MOVER_RECEIVED:
+            received(state, state[S_MOVER], AFTER_EVENT)
+        else:
+            decide(state, PH_END_EVENT, state[S_MOVER])
+    elif phase == PH_END_EVENT:
+        end_event(state, params, streams, action)
+    elif phase == PH_FREE:
+        if action == A_FREE_YES:
+            state[S_FREE] = 1
+        end_move(state, params)
+
+
+# --- greedy ------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def ahead(state, params, seat):
+    """Greedy's 'ahead': its retinue scores more than every other retinue (it peeks)."""
+    mine = retinue_score(state, params, seat, -1, -1)
+    for other in range(params[P_PLAYERS]):
+        if other != seat and retinue_score(state, params, other, -1, -1) >= mine:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def best_type(state, params, seat, streams, keep_card):
+    """The type of the seat's retinue best to give away (ties: a draw).
 
     ``keep_card`` >= 0 (gap fill): maximise the score with ``keep_card`` in and the type out.
     Otherwise (call, exchange reply): maximise the score with the type replaced by a Familie.
     """
     n = distinct_types(state, seat)
-    stream = rng.POLICY + seat
-    if policy == POLICY_RANDOM:
-        return nth_type(state, seat, rng.randint(streams, stream, n))
     incoming = keep_card if keep_card >= 0 else FA
     best = -(1 << 40)
     tied = 0
     for i in range(n):
         s = retinue_score(state, params, seat, incoming, nth_type(state, seat, i))
-        state[S_GAINS + i] = s
+        state[S_SCRATCH + i] = s
         if s > best:
             best = s
             tied = 0
         if s == best:
             tied += 1
-    r = rng.randint(streams, stream, tied)
+    r = rng.randint(streams, rng.POLICY + seat, tied)
     for i in range(n):
-        if state[S_GAINS + i] == best:
+        if state[S_SCRATCH + i] == best:
             if r == 0:
                 return nth_type(state, seat, i)
             r -= 1
     return -1
 
 
-A_CALL, A_EXCHANGE, A_ENLIST = 0, 1, 2
-
-
-@njit(cache=True, nogil=True)
-def decide_action(state, params, policy, seat, streams):
-    """A: (call, type, -) | (exchange, type, other seat) | (enlist, slot, -)."""
+@njit(cache=True, nogil=True, inline="always")
+def greedy_act(state, params, seat, streams):
+    """A: enlist a slot of the largest positive gain, else call the type that hurts least; never exchange."""
     players = params[P_PLAYERS]
-    types = distinct_types(state, seat)
-    stream = rng.POLICY + seat
-    if policy == POLICY_RANDOM:
-        r = rng.randint(streams, stream, types + types * (players - 1) + players)
-        if r < types:
-            return A_CALL, nth_type(state, seat, r), -1
-        if r < types * players:
-            r -= types
-            return A_EXCHANGE, nth_type(state, seat, r // (players - 1)), (seat + 1 + r % (players - 1)) % players
-        return A_ENLIST, r - types * players, -1
     best = 0
     tied = 0
     for s in range(players):
         g = gain(state, params, seat, state[S_SQUARE + s])
-        state[S_GAINS + s] = g
+        state[S_SCRATCH + s] = g
         if g > best:
             best = g
             tied = 0
         if g == best and g > 0:
             tied += 1
     if tied > 0:
-        r = rng.randint(streams, stream, tied)
+        r = rng.randint(streams, rng.POLICY + seat, tied)
         for s in range(players):
-            if state[S_GAINS + s] == best:
+            if state[S_SCRATCH + s] == best:
                 if r == 0:
-                    return A_ENLIST, s, -1
+                    return A_ENLIST + s
                 r -= 1
-    return A_CALL, pick_type(state, params, policy, seat, streams, -1, -1), -1
+    return A_CALL + best_type(state, params, seat, streams, -1)
 
 
-@njit(cache=True, nogil=True)
-def decide_bribe(state, params, policy, seat, streams, card):
-    """B: none, or a bribe kind the seat holds that the ranking allows (ascending)."""
-    if policy == POLICY_RANDOM:
-        n = 1
-        for kind in range(N_BRIBES):
-            n += events_of(state, seat, kind) > 0 and params[P_RANK + kind] >= 0
-        r = rng.randint(streams, rng.POLICY + seat, n)
-        for kind in range(N_BRIBES):
-            if events_of(state, seat, kind) > 0 and params[P_RANK + kind] >= 0:
-                r -= 1
-                if r == 0:
-                    return kind
-        return -1
-    if gain(state, params, seat, card) <= 0:
-        return -1
+@njit(cache=True, nogil=True, inline="always")
+def greedy_bribe(state, params, seat):
+    """B: the highest-ranked bribe but Der if the card would raise its score; else none."""
+    if gain(state, params, seat, state[S_CARD]) <= 0:
+        return A_NO_BRIBE
     best = -1
     for kind in range(N_BRIBES):
-        if kind != DER and events_of(state, seat, kind) > 0 and params[P_RANK + kind] >= 0:
+        if kind != DER and can_bribe(state, params, seat, kind):
             if best < 0 or params[P_RANK + kind] > params[P_RANK + best]:
                 best = kind
-    return best
+    return A_NO_BRIBE if best < 0 else A_BRIBE + best
 
 
-@njit(cache=True, nogil=True)
-def decide_gift(state, params, policy, briber, streams, card):
-    """G: who gets the leprechaun of a 'Der bin der Beste!' (clockwise from the briber's left)."""
+@njit(cache=True, nogil=True, inline="always")
+def greedy_gift(state, params, briber, streams):
+    """G: the recipient the card helps least (ties: a draw)."""
     players = params[P_PLAYERS]
-    stream = rng.POLICY + briber
-    if policy == POLICY_RANDOM:
-        return (briber + 1 + rng.randint(streams, stream, players - 1)) % players
+    card = state[S_CARD]
     best = 1 << 40
     tied = 0
     for i in range(1, players):
@@ -734,144 +1331,207 @@ def decide_gift(state, params, policy, briber, streams, card):
             tied = 0
         if g == best:
             tied += 1
-    r = rng.randint(streams, stream, tied)
+    r = rng.randint(streams, rng.POLICY + briber, tied)
     for i in range(1, players):
         if gain(state, params, (briber + i) % players, card) == best:
             if r == 0:
-                return (briber + i) % players
+                return A_GIFT + (briber + i) % players
             r -= 1
     return -1
 
 
-# --- a move -------------------------------------------------------------------
+@njit(cache=True, nogil=True, inline="always")
+def greedy_action(state, params, seat, streams, work):
+    """The game's one-ply heuristic (docs/wichtel.md: Policies, greedy) at the pending decision."""
+    phase = state[S_PHASE]
+    if phase == PH_START or phase == PH_END_EVENT:
+        return A_NO_EVENT
+    if phase == PH_ACTION:
+        return greedy_act(state, params, seat, streams)
+    if phase == PH_BRIBE:
+        return greedy_bribe(state, params, seat)
+    if phase == PH_REPLY:
+        return A_REPLY + best_type(state, params, seat, streams, -1)
+    if phase == PH_FILL:
+        return A_FILL + best_type(state, params, seat, streams, state[S_CARD])
+    if phase == PH_GIFT:
+        return greedy_gift(state, params, seat, streams)
+    if phase == PH_NIX:
+        return A_NIX_YES if seat == state[S_MOVER] else A_NIX_NO
+    if phase == PH_REROLL:
+        return A_REROLL_YES
+    if phase == PH_END_ROUND:
+        return A_END_YES if ahead(state, params, seat) else A_END_NO
+    return A_FREE_YES if ahead(state, params, seat) else A_FREE_NO
+
+
+# --- resampling what a seat cannot see ------------------------------------------------
 
 
 @njit(cache=True, nogil=True)
-def received(state, params, policies, seat, streams):
-    """D: a seat got a new leprechaun; with the Wahlleiter free it may end the round."""
-    return state[S_FREE] == 1 and wants_to_end(state, params, policies[seat], seat, streams)
+def shuffled_count(state, t):
+    """Cards of type t in the shuffled bottom of the drawing stack."""
+    start = S_STACK_A if state[S_DRAW_SIDE] == 0 else S_STACK_B
+    n = 0
+    for k in range(state[S_SHUFFLED]):
+        n += state[start + k] == t
+    return n
 
 
 @njit(cache=True, nogil=True)
-def roll(state, streams):
-    state[S_DICE] += 1
-    return 1 + rng.randint(streams, rng.DICE, 6)
-
-
-@njit(cache=True, nogil=True)
-def mover_rolls(state, policies, mover, streams, need):
-    """The mover rolls for the leprechaun; 'Ich guck nochmal!' allows one reroll of a failed roll."""
-    if roll(state, streams) >= need:
-        return True
-    if events_of(state, mover, GUCK_NOCHMAL) > 0 and yes_no(streams, policies[mover], mover, True):
-        spend(state, mover, GUCK_NOCHMAL)
-        return roll(state, streams) >= need
-    return False
-
-
-@njit(cache=True, nogil=True)
-def bribe_beats(params, later, best):
-    """Does a bribe of kind ``later`` beat the best one played before it? Rulebook: 'Only the highest Bribe is
-    used ... If several players play the same Bribe, the last one to be played counts as the highest ranking
-    card.' (``bribe_ranking``, ``bribe_tie``)."""
-    rank, top = params[P_RANK + later], params[P_RANK + best]
-    return rank > top or (rank == top and params[P_TIE_FIRST] == 0)
-
-
-@njit(cache=True, nogil=True)
-def enlist(state, params, policies, mover, slot, streams):
-    """Enlisting with the bribe round (rulebook: Enlisting a Leprechaun). Returns True if the round ended."""
+def resample_leprechauns(state, params, seat, streams):
+    """The leprechauns the seat does not know are dealt anew, uniformly, to the places it does not know."""
     players = params[P_PLAYERS]
-    card = state[S_SQUARE + slot]
-    win_seat = -1
-    win_kind = -1
-    for i in range(1, players):
-        b = (mover + i) % players
-        kind = decide_bribe(state, params, policies[b], b, streams, card)
-        if kind < 0:
-            continue
-        state[S_EVT + b * N_EVENTS + kind] -= 1          # on the table, face down
-        state[S_BRIBES_PLAYED + b] += 1
-        if win_kind >= 0:
-            if not bribe_beats(params, kind, win_kind):
-                state[S_EVT + b * N_EVENTS + kind] += 1  # goes back to its owner
-                continue
-            state[S_EVT + win_seat * N_EVENTS + win_kind] += 1
-        win_seat = b
-        win_kind = kind
-    if win_kind >= 0:
-        for i in range(players):
-            x = (mover + i) % players
-            if x != win_seat and events_of(state, x, NIX_DA) > 0 and \
-                    yes_no(streams, policies[x], x, x == mover):
-                spend(state, x, NIX_DA)
-                win_kind = -2                            # negated
-                break
-        state[S_ASIDE] += 1                              # the bribe is spent either way
-    receiver = -1
-    if win_kind == ICH:
-        receiver = win_seat
-    elif win_kind == DER:
-        receiver = decide_gift(state, params, policies[win_seat], win_seat, streams, card)
-    elif win_kind >= 0:
-        receiver = mover if mover_rolls(state, policies, mover, streams, win_kind + 2) else win_seat
-    elif mover_rolls(state, policies, mover, streams, 2):
-        receiver = mover
-    if receiver < 0:
-        return False
-    if win_kind == ICH or win_kind == DER or (win_kind >= 0 and receiver == win_seat):
-        state[S_BRIBES_WON + win_seat] += 1
-    gap = pick_type(state, params, policies[receiver], receiver, streams, card, card)
-    state[S_RET + receiver * N_TYPES + card] += 1
-    state[S_RET + receiver * N_TYPES + gap] -= 1
-    refresh(state, params, receiver)
-    state[S_SQUARE + slot] = gap
-    return received(state, params, policies, receiver, streams)
+    deck = state[S_DECK:S_DECK + N_LEPRECHAUNS]
+    n = 0
+    for q in range(players):
+        if q != seat:
+            for t in range(N_TYPES):
+                for _ in range(state[S_RET + q * N_TYPES + t] - sure_of(state, seat, q, t)):
+                    deck[n] = t
+                    n += 1
+    for side in range(2):
+        start = S_STACK_A if side == 0 else S_STACK_B
+        mask_start = S_MASK_A if side == 0 else S_MASK_B
+        lo = state[S_SHUFFLED] if side == state[S_DRAW_SIDE] else 0
+        for k in range(lo, stack_size(state, side)):
+            if not sees(state[mask_start + k], seat):
+                deck[n] = state[start + k]
+                n += 1
+    for t in range(N_TYPES):
+        for _ in range(shuffled_count(state, t) - sure_of(state, seat, SHUFFLED, t)):
+            deck[n] = t
+            n += 1
+    rng.shuffle(streams, rng.DECK, deck, n)
+    n = 0
+    for q in range(players):
+        if q != seat:
+            base = S_RET + q * N_TYPES
+            sure = 0
+            for t in range(N_TYPES):
+                state[base + t] = sure_of(state, seat, q, t)
+                sure += state[base + t]
+            for _ in range(RETINUE - sure):
+                state[base + deck[n]] += 1
+                n += 1
+    for side in range(2):
+        start = S_STACK_A if side == 0 else S_STACK_B
+        mask_start = S_MASK_A if side == 0 else S_MASK_B
+        lo = state[S_SHUFFLED] if side == state[S_DRAW_SIDE] else 0
+        for k in range(lo, stack_size(state, side)):
+            if not sees(state[mask_start + k], seat):
+                state[start + k] = deck[n]
+                n += 1
+    start = S_STACK_A if state[S_DRAW_SIDE] == 0 else S_STACK_B
+    k = 0
+    for t in range(N_TYPES):
+        for _ in range(sure_of(state, seat, SHUFFLED, t)):
+            state[start + k] = t
+            k += 1
+    while k < state[S_SHUFFLED]:
+        state[start + k] = deck[n]
+        k += 1
+        n += 1
+    rng.shuffle(streams, rng.DECK, state[start:start + state[S_SHUFFLED]], state[S_SHUFFLED])
 
 
 @njit(cache=True, nogil=True)
-def square_event(state, params, seat, kind, streams):
-    if kind < 0:
-        return
-    spend(state, seat, kind)
-    if kind == KOMM_HER:
-        walk(state, params, streams)
-    elif kind == KOMM_ZURUECK:
-        state[S_BACK] = 1
-    else:
-        state[S_STAND] = 1
+def event_pool(state, params, seat, deck):
+    """The events the seat cannot place: the 21 less its own, the spent and the bribes shown to everybody."""
+    n = 0
+    for k in range(N_EVENTS):
+        c = params[P_EVENT_COUNTS + k] - state[S_SPENT + k] - events_of(state, seat, k)
+        c -= state[S_TABLE + seat] == k
+        if k < N_BRIBES:
+            for b in range(params[P_PLAYERS]):
+                if b != seat:
+                    c -= bribe_shown(state, b, k)
+        for _ in range(c):
+            deck[n] = k
+            n += 1
+    return n
 
 
 @njit(cache=True, nogil=True)
-def play_move(state, params, policies, mover, streams):
-    """One move (rulebook: Making a Move). Returns True if the round ended in it."""
-    policy = policies[mover]
-    square_event(state, params, mover, decide_square_event(state, policy, mover, streams), streams)
-    walk(state, params, streams)
-    action, a, b = decide_action(state, params, policy, mover, streams)
-    if action == A_CALL:
-        state[S_RET + mover * N_TYPES + a] -= 1
-        push(state, 1 - state[S_DRAW_SIDE], a)
-        state[S_RET + mover * N_TYPES + draw(state, params, streams)] += 1
-        refresh(state, params, mover)
-        if received(state, params, policies, mover, streams):
-            return True
-    elif action == A_EXCHANGE:
-        reply = pick_type(state, params, policies[b], b, streams, -1, -1)
-        state[S_RET + mover * N_TYPES + a] -= 1
-        state[S_RET + b * N_TYPES + reply] -= 1
-        state[S_RET + mover * N_TYPES + reply] += 1
-        state[S_RET + b * N_TYPES + a] += 1
-        refresh(state, params, mover)
-        refresh(state, params, b)
-        if received(state, params, policies, b, streams) or received(state, params, policies, mover, streams):
-            return True
-    elif enlist(state, params, policies, mover, a, streams):
-        return True
-    square_event(state, params, mover, decide_square_event(state, policy, mover, streams), streams)
-    if state[S_FREE] == 0 and wants_to_end(state, params, policy, mover, streams):
-        state[S_FREE] = 1
-    return False
+def shown_total(state, seat):
+    n = 0
+    for k in range(N_BRIBES):
+        n += bribe_shown(state, seat, k)
+    return n
+
+
+@njit(cache=True, nogil=True)
+def dealt_event(state, b, j, deck, first):
+    """The j-th of seat b's events (hand and table) as resample deals them: its shown bribes, then the deck
+    from ``first`` on."""
+    for k in range(N_BRIBES):
+        j -= bribe_shown(state, b, k)
+        if j < 0:
+            return k
+    return deck[first + j]
+
+
+@njit(cache=True, nogil=True)
+def deal_tables(state, params, seat, deck, sizes, streams):
+    """Each other seat's face-down bribe becomes one of its dealt events, uniformly; False if one is no bribe the
+    ranking allows (that deal is not consistent with the bribe on the table)."""
+    first = 0
+    for b in range(params[P_PLAYERS]):
+        if b != seat:
+            if state[S_TABLE + b] >= 0:
+                kind = dealt_event(state, b, rng.randint(streams, rng.DECK, sizes[b]), deck, first)
+                if kind >= N_BRIBES or params[P_RANK + kind] < 0:
+                    return False
+                state[S_TABLE + b] = kind
+            first += sizes[b] - shown_total(state, b)
+    return True
+
+
+@njit(cache=True, nogil=True)
+def resample_events(state, params, seat, streams):
+    """The other hands (and face-down bribes) dealt anew from the events the seat cannot place, keeping the
+    bribes everybody saw go back; a deal that puts no allowed bribe on a seat's table is drawn again."""
+    players = params[P_PLAYERS]
+    deck = state[S_DECK:S_DECK + MAX_EVENT_CARDS]
+    sizes = state[S_SCRATCH:S_SCRATCH + MAX_SEATS]
+    for b in range(players):
+        sizes[b] = state[S_TABLE + b] >= 0
+        for k in range(N_EVENTS):
+            sizes[b] += events_of(state, b, k)
+    n = event_pool(state, params, seat, deck)
+    rng.shuffle(streams, rng.DECK, deck, n)
+    while not deal_tables(state, params, seat, deck, sizes, streams):
+        rng.shuffle(streams, rng.DECK, deck, n)
+    first = 0
+    for b in range(players):
+        if b != seat:
+            base = S_EVT + b * N_EVENTS
+            state[base:base + N_EVENTS] = 0
+            for k in range(N_BRIBES):
+                state[base + k] = bribe_shown(state, b, k)
+            hidden = sizes[b] - shown_total(state, b)
+            for j in range(hidden):
+                state[base + deck[first + j]] += 1
+            first += hidden
+            if state[S_TABLE + b] >= 0:
+                state[base + state[S_TABLE + b]] -= 1
+
+
+@njit(cache=True, nogil=True)
+def resample(state, params, seat, streams):
+    """Everything ``seat`` cannot see drawn anew, uniformly among the worlds that agree with what it knows
+    (docs/wichtel.md: Decisions, information and resampling); stream DECK of ``streams``."""
+    players = params[P_PLAYERS]
+    resample_leprechauns(state, params, seat, streams)
+    resample_events(state, params, seat, streams)
+    for q in range(players):
+        if q != seat:
+            refresh(state, params, q)
+            for owner in range(N_OBSERVERS):     # what the others knew privately is not the seat's to know
+                state[known_at(q, owner)] = state[known_at(PUBLIC, owner)]
+    if state[S_PHASE] == PH_REPLY and seat != state[S_MOVER]:
+        # the card the mover hands over, face down: any of its four
+        state[S_GIVE] = state[S_SORTED + state[S_MOVER] * RETINUE + rng.randint(streams, rng.DECK, RETINUE)]
 
 
 # --- scoring a round and a whole game ------------------------------------------
@@ -896,37 +1556,30 @@ def score_round(state, params):
 
 
 @njit(cache=True, nogil=True)
-def play_game(params, policies, seed, game_index, state, streams, row):
-    rng.seed_streams(streams, seed, game_index)
-    state[:] = 0
-    players = params[P_PLAYERS]
-    state[S_STARTER] = params[P_FIRST_SEAT]
-    for seat in range(MAX_SEATS):
-        state[S_TITLES + seat] = -1
-    over = False
-    while not over and state[S_TURN] < params[P_MAX_TURNS]:
-        setup_round(state, params, streams)
-        seat = state[S_STARTER]
-        ended = False
-        while not ended and state[S_TURN] < params[P_MAX_TURNS]:
-            ended = play_move(state, params, policies, seat, streams)
-            state[S_TURN] += 1
-            seat = (seat + 1) % players
-        if not ended:
-            break
-        score_round(state, params)
-        for s in range(players):
-            over = over or state[S_TOTALS + s] >= params[P_TARGET]
-        state[S_STARTER] = (state[S_STARTER] + 1) % players
-    write_row(state, params, over, row)
+def best_total(state, params):
+    best = -(1 << 40)
+    for seat in range(params[P_PLAYERS]):
+        best = max(best, state[S_TOTALS + seat])
+    return best
 
 
 @njit(cache=True, nogil=True)
-def write_row(state, params, over, row):
+def returns(state, params, out):
+    """1 for a win, 1/k for a k-way shared win, 0 for a loss or a timeout."""
     players = params[P_PLAYERS]
-    best = -(1 << 40)
+    best = best_total(state, params)
+    winners = 0
     for seat in range(players):
-        best = max(best, state[S_TOTALS + seat])
+        winners += state[S_TOTALS + seat] == best
+    for seat in range(players):
+        out[seat] = 1.0 / winners if state[S_OVER] == 1 and state[S_TOTALS + seat] == best else 0.0
+
+
+@njit(cache=True, nogil=True)
+def write_row(state, params, row):
+    players = params[P_PLAYERS]
+    over = state[S_OVER] == 1
+    best = best_total(state, params)
     row[O_FIRST_SEAT] = params[P_FIRST_SEAT]
     row[O_N_TURNS] = state[S_TURN]
     row[O_TIMEOUT] = not over
@@ -940,13 +1593,137 @@ def write_row(state, params, over, row):
     row[O_EXTRA + 1 + 3 * MAX_SEATS] = state[S_DICE]
 
 
+play_game = core.instantiate(globals())["play_game"]   # the agents and the game loop, bound to this game
+
+
 @njit(cache=True, parallel=True)
-def run_batch(params, policies, seed, start, out):
+def run_batch(params, agents, seed, start, out):
     """Games ``start .. start+len(out)-1``, chunk by chunk over all threads."""
     n = out.shape[0]
     n_chunks = (n + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
-        state = np.zeros(STATE_SIZE, np.int64)
-        streams = np.zeros(rng.N_STREAMS, np.uint64)
+        states = np.zeros((3, STATE_SIZE), np.int64)
+        streams = np.zeros((3, rng.N_STREAMS), np.uint64)
+        actions = np.zeros((2, MAX_ACTIONS), np.int64)
+        floats = np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64)
+        work = np.zeros(WORK_SIZE, np.int64)
         for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            play_game(params, policies, seed, start + g, state, streams, out[g])
+            play_game(params, agents, seed, start + g, states, streams, actions, floats, work, out[g])
+
+
+# --- words (plain Python: replays, tests, the agents' handle) ---------------------------------------------------
+
+def _cards(counts):
+    return " ".join(CARDS[t] for t in range(N_TYPES) for _ in range(int(counts[t]))) or "-"
+
+
+def _events(counts):
+    return " ".join(EVENTS[k] for k in range(len(counts)) for _ in range(int(counts[k]))) or "-"
+
+
+def action_to_string(state, params, action):
+    """The action in words, e.g. 'exchange HF with seat 2', 'bribe r4', 'put FA into slot 1'."""
+    v = View(state)
+    ranges = ((A_EXCHANGE, lambda a: f"call {CARDS[a]}"),
+              (A_ENLIST, lambda a: f"exchange {CARDS[a // MAX_SEATS]} with seat {a % MAX_SEATS}"),
+              (A_NO_BRIBE, lambda a: f"enlist slot {a} ({CARDS[v.square[a]]})"),
+              (A_BRIBE, lambda a: "no bribe"),
+              (A_NO_EVENT, lambda a: f"bribe {EVENTS[a]}"),
+              (A_NO_EVENT + 1, lambda a: "no village-square event"),
+              (A_NIX_NO, lambda a: f"play {EVENTS[a + KOMM_HER]}"),
+              (A_GIFT, lambda a: f"Nix da!: {('no', 'yes')[a]}"),
+              (A_REROLL_NO, lambda a: f"give the {CARDS[v.card]} to seat {a}"),
+              (A_REPLY, lambda a: f"Ich guck nochmal!: {('no', 'yes')[a]}"),
+              (A_FILL, lambda a: f"give back {CARDS[a]}"),
+              (A_END_NO, lambda a: f"put {CARDS[a]} into slot {v.slot}"),
+              (A_FREE_NO, lambda a: f"end the round: {('no', 'yes')[a]}"),
+              (N_ACTION_CODES, lambda a: f"free the Wahlleiter: {('no', 'yes')[a]}"))
+    start = 0
+    for end, words in ranges:
+        if action < end:
+            return words(action - start)
+        start = end
+    raise ValueError(f"action {action} is no Wichtel action; allowed: 0 to {N_ACTION_CODES - 1}")
+
+
+def _decision(v, seat):
+    """The pending decision and what the table knows of the move around it (the exchanged card only to its
+    giver, the face-down bribes only to their owners)."""
+    phase = v.phase
+    words = [f"decision: {PHASES[phase]}" + ("" if phase == PH_OVER else f" by seat {v.actor}, mover {v.mover}")]
+    if phase == PH_REPLY:
+        words.append(f"exchange with seat {v.partner}" + (f", giving {CARDS[v.give]}" if seat == v.mover else ""))
+    if phase in (PH_BRIBE, PH_NIX, PH_GIFT, PH_REROLL, PH_FILL):
+        words.append(f"enlisting slot {v.slot} ({CARDS[v.card]})")
+    if phase == PH_BRIBE:
+        table = [f"{b}:" + (EVENTS[v.table[b]] if b == seat else "face down") for b in range(MAX_SEATS)
+                 if v.table[b] >= 0]
+        words.append("bribes on the table " + (" ".join(table) or "-"))
+    if phase in (PH_NIX, PH_GIFT, PH_REROLL, PH_FILL) and v.win_seat >= 0:
+        negated = v.win_kind == NEGATED
+        words.append(f"winning bribe of seat {v.win_seat}: " + ("negated" if negated else EVENTS[v.win_kind]))
+    if phase == PH_NIX:
+        words.append(f"Nix da! asked of the seat {v.nix} places after the mover")
+    if phase == PH_REROLL:
+        words.append(f"needs {v.need}")
+    if phase == PH_FILL:
+        words.append(f"receiver {v.receiver}")
+    if phase == PH_END_ROUND:
+        words.append("then the mover's own receipt" if v.after == AFTER_MOVER_RECEIVED else "then the end event")
+    return "; ".join(words)
+
+
+def _stack(v, side, seat):
+    """A stack as ``seat`` sees it, bottom first: the cards it knows, '?' for the others (with who knows them)."""
+    cards, masks = v.stack(side), v.masks(side)
+    shuffled = v.shuffled if (side == "A") == (v.draw_side == 0) else 0
+    words = [f"[{shuffled} shuffled]"] if shuffled else []
+    for card, mask in zip(cards[shuffled:], masks[shuffled:], strict=True):
+        if seat is None or (mask >> seat) & 1:
+            words.append(CARDS[card])
+        else:
+            words.append("?" + "".join(str(o) for o in range(MAX_SEATS) if (mask >> o) & 1))
+    return " ".join(words) or "-"
+
+
+def _public(v, players):
+    """What the whole table saw this game: scores, the square, the stacks' sizes, the events played."""
+    return [
+        f"players {players}; round {v.n_rounds + 1}; turn {v.turn}; starter {v.starter}; dice {v.dice}",
+        "totals " + " ".join(str(int(t)) for t in v.totals[:players]),
+        "titles " + " ".join(str(int(v.state[S_TITLES + s])) for s in range(players)),
+        "bribes played/won " + " ".join(f"{v.state[S_BRIBES_PLAYED + s]}/{v.state[S_BRIBES_WON + s]}"
+                                        for s in range(players)),
+        f"Wahlleiter {'free' if v.free else 'tied'}; Komm mal zurück {v.back}; Stehenbleiben {v.stand}",
+        "square " + " ".join(CARDS[c] for c in v.square[:players]),
+        f"draws from {'AB'[v.draw_side]}; events played {_events(v.spent)}; set aside {v.aside}",
+        "everybody is sure of " + "; ".join(f"{o}: {_cards(v.sure_of(PUBLIC, o))}" for o in range(players))
+        + f"; shuffled: {_cards(v.sure_of(PUBLIC, SHUFFLED))}",
+    ]
+
+
+def information_state_string(state, params, seat):
+    """Everything ``seat`` knows (docs/wichtel.md: Decisions, information and resampling)."""
+    v = View(state)
+    players = int(params[P_PLAYERS])
+    lines = [f"seat {seat}", _decision(v, seat), *_public(v, players),
+             f"retinue {_cards(v.retinues[seat])}; events {_events(v.events[seat])}",
+             f"stack A {_stack(v, 'A', seat)}", f"stack B {_stack(v, 'B', seat)}",
+             f"sure of in the shuffled stack {_cards(v.sure_of(seat, SHUFFLED))}"]
+    for q in range(players):
+        if q != seat:
+            lines.append(f"seat {q}: sure of {_cards(v.sure_of(seat, q))}; {v.events[q].sum()} events in hand; "
+                         f"shown {_events(v.shown[q])}")
+    return "\n".join(lines)
+
+
+def state_to_string(state, params):
+    """The whole state, every hand and stack shown."""
+    v = View(state)
+    players = int(params[P_PLAYERS])
+    lines = [_decision(v, v.mover), *_public(v, players),
+             f"stack A {_stack(v, 'A', None)}", f"stack B {_stack(v, 'B', None)}"]
+    for q in range(players):
+        table = f"; face-down bribe {EVENTS[v.table[q]]}" if v.table[q] >= 0 else ""
+        lines.append(f"seat {q}: retinue {_cards(v.retinues[q])}; events {_events(v.events[q])}{table}")
+    return "\n".join(lines)

@@ -19,21 +19,37 @@ mark one row and one column::
 A translation (dr, dc) lays the formation's cell (fr, fc) on (fr+dr, fc+dc);
 the feasible translations are those that still cover every card placed.
 
-The state of one game is one flat ``int64`` array::
+The state of one game is one flat ``int16`` array (``STATE_DTYPE``), small and allocation free, since a
+search copies it for every rollout. Every field fits: a game has at most rounds x formation cells = 5 x 64
+placements (``max_turns`` stays in ``params``), fewer than 3 skips per placement or round end, and a score of
+at most 5 rounds x 64 cards x 9 fish::
 
     S_HAND      [MAX_SEATS x MAX_FISH]  hand: cards per fish value
+    S_HELD      [MAX_SEATS], S_HELD_ALL   cards in each hand, in all hands (kept with S_HAND)
     S_PILE_N    [MAX_SEATS]             cards in each pile
     S_PILE      [MAX_SEATS x MAX_SET]   piles of fish values, top card last
     S_GRID      [225]                   shoal: 0 empty, else owner * 16 + fish + 1
     S_ROW_FISH, S_COL_FISH [15 each]    fish per row / column, any colour
     S_ROW_OWN, S_COL_OWN [MAX_SEATS x 15]  fish per row / column of each colour
     S_OWN_FISH  [MAX_SEATS]             fish of each colour in the shoal
-    S_FEAS      [64], S_N_FEAS          feasible translations, dr * 16 + dc
-    S_PLACED .. S_SKIPS                 scalars (sharks, bounding box, seat, turn, ...)
+    S_FRONT     [16]                    the frontier: per row, bit c = empty cell (r, c) next to the shoal
+    S_FEAS      [4]                     feasible translations: one 64-bit mask in four 16-bit words
+    S_SHOAL     [MAX_CELLS]             the cells of the shoal, in the order placed
+    S_PLACED .. S_SKIPS                 scalars (cards in the shoal, sharks, seat, turn, ...)
     S_SCORE, S_CARDS [MAX_SEATS]        the scoring pile: own fish / own cards
     S_REMOVED   [MAX_ROUNDS]            cards the sharks removed per round
     S_PHASE, S_PENDING, S_OVER          the pending decision (a card, then its cell) and the end
     S_SEGMENTS  [MAX_SEATS x MAX_ROUNDS]  cards each seat put under its pile at each round end
+
+Legality is bit arithmetic (no loop over translations, no scan of the table): translation k lays formation
+cell k on the centre, where every round's first card lies, so the feasible translations are at most 64, one
+bit each; ``params`` holds per grid cell the mask of translations covering it. A placement is
+``feasible &= covers[cell]``; a cell is legal when it is on the frontier and ``feasible & covers[cell]``.
+
+Speed: what runs on every decision is inlined where it is called (``inline="always"``: legal_actions,
+legal_cells, list_hand, place, greedy_choice, greedy_scores). A numba call passes each array as seven values
+and counts references to it with atomic operations on entry and exit, which numba's pruning removes only in
+bodies without calls and with simple branches (measured: a fifth of a random game).
 
 A move is two decisions (the decision interface, ``docs/zwai.md``): the card,
 then its cell. Action codes: a card is its fish value (listed once per copy in
@@ -62,7 +78,6 @@ MAX_CELLS = MAX_DIM * MAX_DIM
 O_SCORE = score_offset(MAX_SEATS)
 O_EXTRA = extra_offset(MAX_SEATS)
 
-AGENT_TABLE = True         # run_batch takes the agents table (simcore.agents)
 
 FORMATIONS_FILE = DATA / "formations.toml"
 
@@ -186,14 +201,23 @@ P_ROTATE_STARTER = 9       # round_starter = "rotate"
 P_N_FISH = 10
 P_FISH_COUNTS = 11         # MAX_FISH entries
 P_N_CELLS = P_FISH_COUNTS + MAX_FISH
-P_CELLS = P_N_CELLS + 1    # formation cells fr * MAX_DIM + fc, P_N_CELLS of them
-P_MASK = P_CELLS + MAX_CELLS  # formation mask, MAX_DIM x MAX_DIM
-N_PARAMS = P_MASK + MAX_CELLS
+P_COVERS = P_N_CELLS + 1   # per grid cell: the mask of translations covering it, uint64 bits in int64
+N_PARAMS = P_COVERS + N_GRID
 
 
 def check(values):
     if values["first_seat"] >= values["players"]:
         raise ValueError(f"first_seat = {values['first_seat']} is not a seat; allowed: 0 to {values['players'] - 1}")
+
+
+def translation_covers(cells):
+    """Per grid cell, the mask of the translations that cover it: translation k lays formation cell k on the
+    centre (the round's first card), so bit k is set on every cell of the formation so laid."""
+    covers = np.zeros(N_GRID, np.uint64)
+    for k, (kr, kc) in enumerate(cells):
+        for r, c in cells:
+            covers[(r - kr + CENTRE) * GRID + c - kc + CENTRE] |= np.uint64(1 << k)
+    return covers.view(np.int64)
 
 
 def params_array(values):
@@ -211,16 +235,18 @@ def params_array(values):
     p[P_FISH_COUNTS:P_FISH_COUNTS + len(fish)] = fish
     cells = formation_cells(values["formation"])
     p[P_N_CELLS] = len(cells)
-    for k, (r, c) in enumerate(cells):
-        p[P_CELLS + k] = r * MAX_DIM + c
-        p[P_MASK + r * MAX_DIM + c] = 1
+    p[P_COVERS:] = translation_covers(cells)
     return p
 
 
 # --- state layout -------------------------------------------------------------
 
+STATE_DTYPE = np.int16
+FRONT_ROWS = GRID + 1            # the frontier's rows padded to 16: four rows make one 64-bit word
 S_HAND = 0
-S_PILE_N = S_HAND + MAX_SEATS * MAX_FISH
+S_HELD = S_HAND + MAX_SEATS * MAX_FISH
+S_HELD_ALL = S_HELD + MAX_SEATS  # nobody holds a card when this is 0
+S_PILE_N = S_HELD_ALL + 1
 S_PILE = S_PILE_N + MAX_SEATS
 S_GRID = S_PILE + MAX_SEATS * MAX_SET
 S_ROW_FISH = S_GRID + N_GRID
@@ -228,16 +254,13 @@ S_COL_FISH = S_ROW_FISH + GRID
 S_ROW_OWN = S_COL_FISH + GRID
 S_COL_OWN = S_ROW_OWN + MAX_SEATS * GRID
 S_OWN_FISH = S_COL_OWN + MAX_SEATS * GRID
-S_FEAS = S_OWN_FISH + MAX_SEATS
-S_N_FEAS = S_FEAS + MAX_CELLS
-S_PLACED = S_N_FEAS + 1          # cards in the shoal
+S_FRONT = S_OWN_FISH + MAX_SEATS
+S_FEAS = S_FRONT + FRONT_ROWS
+S_SHOAL = S_FEAS + 4
+S_PLACED = S_SHOAL + MAX_CELLS   # cards in the shoal
 S_SHARK_ROW = S_PLACED + 1
 S_SHARK_COL = S_SHARK_ROW + 1
-S_TOP = S_SHARK_COL + 1          # bounding box of the shoal: top, bottom, left, right
-S_BOTTOM = S_TOP + 1
-S_LEFT = S_BOTTOM + 1
-S_RIGHT = S_LEFT + 1
-S_SEAT = S_RIGHT + 1             # seat to move
+S_SEAT = S_SHARK_COL + 1         # seat to move
 S_TURN = S_SEAT + 1              # placements in the game
 S_ROUND_STARTER = S_TURN + 1
 S_LAST_PLACER = S_ROUND_STARTER + 1
@@ -250,8 +273,7 @@ S_PHASE = S_REMOVED + MAX_ROUNDS  # the pending decision: CARD or CELL
 S_PENDING = S_PHASE + 1          # the card (fish value) chosen, during CELL
 S_OVER = S_PENDING + 1           # the last round has ended
 S_SEGMENTS = S_OVER + 1          # [MAX_SEATS x MAX_ROUNDS] cards put under each pile at each round end
-S_SCRATCH = S_SEGMENTS + MAX_SEATS * MAX_ROUNDS  # cards being shuffled under a pile
-STATE_SIZE = S_SCRATCH + 2 * MAX_SET
+STATE_SIZE = S_SEGMENTS + MAX_SEATS * MAX_ROUNDS
 
 
 class View(StateView):
@@ -261,7 +283,7 @@ class View(StateView):
 
     def __init__(self, state):
         super().__init__(state)
-        self.hands = state[S_HAND:S_PILE_N].reshape(MAX_SEATS, MAX_FISH)
+        self.hands = state[S_HAND:S_HELD].reshape(MAX_SEATS, MAX_FISH)
         self.pile_sizes = state[S_PILE_N:S_PILE]
         self.grid = state[S_GRID:S_ROW_FISH].reshape(GRID, GRID)
         self.row_fish = state[S_ROW_FISH:S_COL_FISH]
@@ -269,7 +291,7 @@ class View(StateView):
         self.score = state[S_SCORE:S_CARDS]
         self.cards = state[S_CARDS:S_REMOVED]
         self.removed = state[S_REMOVED:S_PHASE]
-        self.segments = state[S_SEGMENTS:S_SCRATCH].reshape(MAX_SEATS, MAX_ROUNDS)
+        self.segments = state[S_SEGMENTS:STATE_SIZE].reshape(MAX_SEATS, MAX_ROUNDS)
 
     def pile(self, seat):
         start = S_PILE + seat * MAX_SET
@@ -281,7 +303,7 @@ class View(StateView):
 
 
 def new_state():
-    return np.zeros(STATE_SIZE, np.int64)
+    return np.zeros(STATE_SIZE, STATE_DTYPE)
 
 
 # --- cards --------------------------------------------------------------------
@@ -293,42 +315,75 @@ def hand_size(params):
 
 
 @njit(cache=True, nogil=True)
-def hand_count(state, seat):
-    total = 0
-    for v in range(MAX_FISH):
-        total += state[S_HAND + seat * MAX_FISH + v]
-    return total
+def next_seat(params, seat):
+    return seat + 1 if seat + 1 < params[P_PLAYERS] else 0   # a compare: a modulo would divide on every move
+
+
+@njit(cache=True, nogil=True)
+def to_hand(state, seat, fish, k):
+    """``k`` cards showing ``fish`` into the seat's hand (k < 0: out of it), with the hand counts."""
+    state[S_HAND + seat * MAX_FISH + fish] += k
+    state[S_HELD + seat] += k
+    state[S_HELD_ALL] += k
+
+
+@njit(cache=True, nogil=True)
+def empty_hand(state, seat):
+    state[S_HAND + seat * MAX_FISH:S_HAND + (seat + 1) * MAX_FISH] = 0
+    state[S_HELD_ALL] -= state[S_HELD + seat]
+    state[S_HELD + seat] = 0
 
 
 @njit(cache=True, nogil=True)
 def draw(state, seat, k):
     """Draw ``k`` cards from the top of the seat's own pile (fewer if it runs out)."""
     base = S_PILE + seat * MAX_SET
-    for _ in range(k):
-        if state[S_PILE_N + seat] == 0:
-            return
+    for _ in range(min(k, state[S_PILE_N + seat])):
         state[S_PILE_N + seat] -= 1
-        state[S_HAND + seat * MAX_FISH + state[base + state[S_PILE_N + seat]]] += 1
+        to_hand(state, seat, state[base + state[S_PILE_N + seat]], 1)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def list_hand(state, seat, out, start):
+    """Write the seat's hand, sorted, to ``out[start:]``; return where it ends."""
+    n = start
+    for fish in range(MAX_FISH):
+        for _ in range(state[S_HAND + seat * MAX_FISH + fish]):
+            out[n] = fish
+            n += 1
+    return n
 
 
 @njit(cache=True, nogil=True)
 def hand_under_pile(state, seat, streams):
     """Shuffle the seat's hand (with the cards it got back) and put it under its pile."""
-    n = 0
-    for v in range(MAX_FISH):
-        for _ in range(state[S_HAND + seat * MAX_FISH + v]):
-            state[S_SCRATCH + n] = v
-            n += 1
-        state[S_HAND + seat * MAX_FISH + v] = 0
-    rng.shuffle(streams, rng.DECK, state[S_SCRATCH:S_SCRATCH + n], n)
     base = S_PILE + seat * MAX_SET
     old = state[S_PILE_N + seat]
+    n = state[S_HELD + seat]
     for i in range(old - 1, -1, -1):   # make room at the bottom
         state[base + n + i] = state[base + i]
-    for i in range(n):
-        state[base + i] = state[S_SCRATCH + i]
+    list_hand(state, seat, state, base)
+    empty_hand(state, seat)
+    rng.shuffle(streams, rng.DECK, state[base:base + n], n)
     state[S_PILE_N + seat] = old + n
     state[S_SEGMENTS + seat * MAX_ROUNDS + state[S_N_ROUNDS] - 1] = n   # resample keeps what went where
+
+
+# --- 64-bit masks in the 16-bit state -------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def bits64(state, at):
+    """The four 16-bit words from ``at`` as one 64-bit mask, the first word lowest."""
+    return ((state[at] & 0xFFFF) | (state[at + 1] & 0xFFFF) << 16 | (state[at + 2] & 0xFFFF) << 32
+            | (state[at + 3] & 0xFFFF) << 48)
+
+
+@njit(cache=True, nogil=True)
+def set_bits64(state, at, mask):
+    """Store a 64-bit mask as four 16-bit words from ``at``, the lowest first."""
+    for k in range(4):
+        state[at + k] = (mask >> (16 * k)) & 0xFFFF   # stored bit for bit: 0xFFFF reads back as -1
 
 
 # --- setup --------------------------------------------------------------------
@@ -336,8 +391,11 @@ def hand_under_pile(state, seat, streams):
 
 @njit(cache=True, nogil=True)
 def clear_shoal(state):
-    state[S_GRID:S_FEAS] = 0
-    state[S_N_FEAS] = 0
+    for k in range(state[S_PLACED]):
+        state[S_GRID + state[S_SHOAL + k]] = 0
+    state[S_ROW_FISH:S_FEAS] = 0
+    state[S_FRONT + CENTRE] = 1 << CENTRE   # the first card goes on the centre: the table is unbounded
+    set_bits64(state, S_FEAS, -1)   # every translation: bit k = formation cell k on the centre
     state[S_PLACED] = 0
     state[S_SHARK_ROW] = -1
     state[S_SHARK_COL] = -1
@@ -367,49 +425,34 @@ def setup(state, params, streams):
 
 # --- legal cells ----------------------------------------------------------------
 
-
-@njit(cache=True, nogil=True)
-def covered(params, dr, dc, r, c):
-    """Does the formation laid with translation (dr, dc) cover cell (r, c)?"""
-    fr = r - dr
-    fc = c - dc
-    if fr < 0 or fr >= MAX_DIM or fc < 0 or fc >= MAX_DIM:
-        return False
-    return params[P_MASK + fr * MAX_DIM + fc] == 1
+# The index of the lowest set bit of a 64-bit word, by de Bruijn multiplication: no loop over the bits.
+DE_BRUIJN = 0x03F79D71B4CB0A89
+BIT_INDEX = np.zeros(64, np.int64)
+BIT_INDEX[[((DE_BRUIJN << i) % (1 << 64)) >> 58 for i in range(64)]] = np.arange(64)
 
 
-@njit(cache=True, nogil=True)
-def fits(state, params, r, c):
-    """Is (r, c) inside the formation at some translation that covers the whole shoal?"""
-    for k in range(state[S_N_FEAS]):
-        t = state[S_FEAS + k]
-        if covered(params, t // 16, t % 16, r, c):
-            return True
-    return False
+@njit(cache=True, nogil=True, inline="always")
+def legal_cells(state, params, cells, code=0):
+    """Fill ``cells`` (room for N_GRID) with the legal cells as ``code + r * GRID + c``, row-major; return how
+    many (``code``: MAX_FISH for the decision interface's cell actions).
 
-
-@njit(cache=True, nogil=True)
-def occupied(state, r, c):
-    return 0 <= r < GRID and 0 <= c < GRID and state[S_GRID + r * GRID + c] != 0
-
-
-@njit(cache=True, nogil=True)
-def legal_cells(state, params, cells):
-    """Fill ``cells`` (r * GRID + c) with the legal cells, row-major; return how many."""
-    if state[S_PLACED] == 0:
-        cells[0] = CENTRE * GRID + CENTRE   # the first card: the table is unbounded
-        return 1
+    Rulebook: 'Every further card must always be placed horizontally or vertically against cards already laid
+    out.' Decisions: the placed cells must fit inside the formation. So: the frontier cells that some feasible
+    translation covers. Before the round's first card the frontier is the centre alone. The frontier is read
+    four rows (one 64-bit word) at a time, its bits in row-major order; every frontier cell is written and
+    kept only when covered, so the loop has no data-dependent branch but its end.
+    """
+    feas = bits64(state, S_FEAS)
     n = 0
-    for r in range(max(0, state[S_TOP] - 1), min(GRID, state[S_BOTTOM] + 2)):
-        for c in range(max(0, state[S_LEFT] - 1), min(GRID, state[S_RIGHT] + 2)):
-            if state[S_GRID + r * GRID + c] != 0:
-                continue
-            # Rulebook: 'Every further card must always be placed horizontally or vertically against cards
-            # already laid out.' Decisions: the placed cells must fit inside the formation.
-            if (occupied(state, r - 1, c) or occupied(state, r + 1, c) or occupied(state, r, c - 1)
-                    or occupied(state, r, c + 1)) and fits(state, params, r, c):
-                cells[n] = r * GRID + c
-                n += 1
+    for word in range(FRONT_ROWS // 4):
+        bits = bits64(state, S_FRONT + 4 * word)
+        while bits != 0:
+            low = bits & -bits
+            bits ^= low
+            b = 64 * word + BIT_INDEX[((low * DE_BRUIJN) >> 58) & 63]
+            cell = (b >> 4) * GRID + (b & 15)
+            cells[n] = code + cell
+            n += (params[P_COVERS + cell] & feas) != 0
     return n
 
 
@@ -424,52 +467,45 @@ def shark_moves(moves_on_tie, new_total, marked_total):
 
 
 @njit(cache=True, nogil=True)
-def shark_target(state, params, marked, totals, line, added):
-    """Where a shark stands after ``added`` fish land on ``line``."""
-    tie = params[P_SHARK_TIE] == 1
-    if marked < 0 or line == marked or shark_moves(tie, state[totals + line] + added, state[totals + marked]):
-        return line
-    return marked
+def shark_target(tie, marked, marked_total, line, line_total):
+    """Where a shark marking ``marked`` (-1: nothing yet) stands once ``line`` holds ``line_total`` fish."""
+    moves = marked < 0 or line == marked or shark_moves(tie, line_total, marked_total)
+    return line if moves else marked
 
 
 @njit(cache=True, nogil=True)
+def to_frontier(state, r, c):
+    """An empty cell next to a new card joins the frontier (a cell off the table could never be covered)."""
+    if 0 <= r < GRID and 0 <= c < GRID:
+        empty = 1 if state[S_GRID + r * GRID + c] == 0 else 0
+        state[S_FRONT + r] |= empty << c
+
+
+@njit(cache=True, nogil=True, inline="always")
 def place(state, params, seat, fish, cell):
     """Put a card of ``seat`` showing ``fish`` (already taken from its hand) on ``cell``, then check the
-    sharks."""
+    sharks. Decisions: the sharks first mark the row and the column of the first card (a shark marking
+    nothing moves)."""
     r = cell // GRID
-    c = cell % GRID
-    if state[S_PLACED] == 0:
-        # Decisions: the sharks first mark the row and the column of the first card.
-        n = 0
-        for k in range(params[P_N_CELLS]):
-            f = params[P_CELLS + k]
-            state[S_FEAS + n] = (r - f // MAX_DIM) * 16 + (c - f % MAX_DIM)
-            n += 1
-        state[S_N_FEAS] = n
-        state[S_TOP] = r
-        state[S_BOTTOM] = r
-        state[S_LEFT] = c
-        state[S_RIGHT] = c
-    else:
-        n = 0
-        for k in range(state[S_N_FEAS]):
-            t = state[S_FEAS + k]
-            if covered(params, t // 16, t % 16, r, c):
-                state[S_FEAS + n] = t
-                n += 1
-        state[S_N_FEAS] = n
-        state[S_TOP] = min(state[S_TOP], r)
-        state[S_BOTTOM] = max(state[S_BOTTOM], r)
-        state[S_LEFT] = min(state[S_LEFT], c)
-        state[S_RIGHT] = max(state[S_RIGHT], c)
-    state[S_SHARK_ROW] = shark_target(state, params, state[S_SHARK_ROW], S_ROW_FISH, r, fish)
-    state[S_SHARK_COL] = shark_target(state, params, state[S_SHARK_COL], S_COL_FISH, c, fish)
+    c = cell - r * GRID
+    tie = params[P_SHARK_TIE] == 1
+    set_bits64(state, S_FEAS, bits64(state, S_FEAS) & params[P_COVERS + cell])
+    row = state[S_SHARK_ROW]   # -1 before the first card: the shark moves whatever max(row, 0) reads
+    col = state[S_SHARK_COL]
+    state[S_SHARK_ROW] = shark_target(tie, row, state[S_ROW_FISH + max(row, 0)], r, state[S_ROW_FISH + r] + fish)
+    state[S_SHARK_COL] = shark_target(tie, col, state[S_COL_FISH + max(col, 0)], c, state[S_COL_FISH + c] + fish)
     state[S_GRID + cell] = seat * 16 + fish + 1
+    state[S_FRONT + r] &= ~(1 << c)
+    to_frontier(state, r - 1, c)
+    to_frontier(state, r + 1, c)
+    to_frontier(state, r, c - 1)
+    to_frontier(state, r, c + 1)
     state[S_ROW_FISH + r] += fish
     state[S_COL_FISH + c] += fish
     state[S_ROW_OWN + seat * GRID + r] += fish
     state[S_COL_OWN + seat * GRID + c] += fish
     state[S_OWN_FISH + seat] += fish
+    state[S_SHOAL + state[S_PLACED]] = cell
     state[S_PLACED] += 1
 
 
@@ -481,47 +517,36 @@ def end_round(state, params, streams):
     """
     discard = params[P_DISCARD_REMOVED] == 1
     removed = 0
-    for r in range(GRID):
-        for c in range(GRID):
-            v = state[S_GRID + r * GRID + c]
-            if v == 0:
-                continue
-            owner = (v - 1) // 16
-            fish = (v - 1) % 16
-            if r == state[S_SHARK_ROW] or c == state[S_SHARK_COL]:
-                removed += 1
-                if not discard:
-                    state[S_HAND + owner * MAX_FISH + fish] += 1   # mixed with the hand below
-            else:
-                state[S_SCORE + owner] += fish
-                state[S_CARDS + owner] += 1
+    for k in range(state[S_PLACED]):
+        cell = state[S_SHOAL + k]
+        v = state[S_GRID + cell] - 1
+        owner = v >> 4
+        fish = v & 15
+        if cell // GRID == state[S_SHARK_ROW] or cell % GRID == state[S_SHARK_COL]:
+            removed += 1
+            if not discard:
+                to_hand(state, owner, fish, 1)   # mixed with the hand below
+        else:
+            state[S_SCORE + owner] += fish
+            state[S_CARDS + owner] += 1
     state[S_REMOVED + state[S_N_ROUNDS]] = removed
     state[S_N_ROUNDS] += 1
     placed = state[S_PLACED]
     clear_shoal(state)
     if state[S_N_ROUNDS] >= params[P_ROUNDS]:
         return True
-    players = params[P_PLAYERS]
-    for seat in range(players):
+    for seat in range(params[P_PLAYERS]):
         hand_under_pile(state, seat, streams)
-    for seat in range(players):
+    for seat in range(params[P_PLAYERS]):
         draw(state, seat, hand_size(params))
     # RB: 'The new round begins with whoever is next clockwise.' Next after the last card's placer (a round
     # without a card keeps its starter), or with round_starter = "rotate" after the last round's starter.
     if params[P_ROTATE_STARTER] == 1:
-        state[S_ROUND_STARTER] = (state[S_ROUND_STARTER] + 1) % players
+        state[S_ROUND_STARTER] = next_seat(params, state[S_ROUND_STARTER])
     elif placed > 0:
-        state[S_ROUND_STARTER] = (state[S_LAST_PLACER] + 1) % players
+        state[S_ROUND_STARTER] = next_seat(params, state[S_LAST_PLACER])
     state[S_SEAT] = state[S_ROUND_STARTER]
     return False
-
-
-@njit(cache=True, nogil=True)
-def nobody_has_cards(state, params):
-    for seat in range(params[P_PLAYERS]):
-        if hand_count(state, seat) > 0:
-            return False
-    return True
 
 
 # --- policies -----------------------------------------------------------------
@@ -529,11 +554,11 @@ def nobody_has_cards(state, params):
 
 @njit(cache=True, nogil=True)
 def own_fish_at(state, seat, r, c):
-    v = state[S_GRID + r * GRID + c]
-    return (v - 1) % 16 if v != 0 and (v - 1) // 16 == seat else 0
+    v = state[S_GRID + r * GRID + c] - 1
+    return v & 15 if v >= 0 and v >> 4 == seat else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def greedy_scores(state, params, seat, cells, n, scores):
     """Score every (fish value in hand, legal cell): the mover's fish in the shoal outside the sharks' row
     and column as they would stand after that placement (what it would score if the round ended now).
@@ -596,7 +621,7 @@ def greedy_scores(state, params, seat, cells, n, scores):
     return best, tied
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def greedy_choice(state, params, seat, cells, scores, streams):
     """Greedy's placement (fish value, cell): the best candidate; ties drawn among them in listing order (fish
     ascending, then cells). ``cells`` and ``scores`` are scratch."""
@@ -638,26 +663,18 @@ MAX_ACTIONS = max(MAX_SET, N_GRID)
 
 @njit(cache=True, nogil=True)
 def current_player(state, params):
-    if state[S_OVER] == 1 or state[S_TURN] >= params[P_MAX_TURNS]:
-        return -1
-    return state[S_SEAT]
+    # Every read comes before the branch: numba then drops the reference counting of both arrays.
+    over = state[S_OVER] == 1 or state[S_TURN] >= params[P_MAX_TURNS]
+    seat = state[S_SEAT]
+    return -1 if over else seat
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def legal_actions(state, params, out):
     """The cards in hand, once per copy (a uniform draw is a uniform card), or the legal cells, row-major."""
     if state[S_PHASE] == CARD:
-        hand = S_HAND + state[S_SEAT] * MAX_FISH
-        n = 0
-        for fish in range(MAX_FISH):
-            for _ in range(state[hand + fish]):
-                out[n] = fish
-                n += 1
-        return n
-    n = legal_cells(state, params, out)
-    for k in range(n):
-        out[k] += MAX_FISH
-    return n
+        return list_hand(state, state[S_SEAT], out, 0)
+    return legal_cells(state, params, out, MAX_FISH)
 
 
 @njit(cache=True, nogil=True)
@@ -665,7 +682,7 @@ def apply_action(state, params, action, streams):
     """The card leaves the hand at once (it is shown as it is laid); the cell completes the placement."""
     seat = state[S_SEAT]
     if state[S_PHASE] == CARD:
-        state[S_HAND + seat * MAX_FISH + action] -= 1
+        to_hand(state, seat, action, -1)
         state[S_PENDING] = action
         state[S_PHASE] = CELL
         return
@@ -673,23 +690,23 @@ def apply_action(state, params, action, streams):
     state[S_PHASE] = CARD
     state[S_TURN] += 1
     state[S_LAST_PLACER] = seat
-    state[S_SEAT] = (seat + 1) % params[P_PLAYERS]
+    state[S_SEAT] = next_seat(params, seat)
     if state[S_PLACED] == params[P_N_CELLS] and end_round(state, params, streams):
         state[S_OVER] = 1
-    advance(state, params, streams)
+    if state[S_HELD + state[S_SEAT]] == 0:   # else advance would find the seat to move at once
+        advance(state, params, streams)
 
 
 @njit(cache=True, nogil=True)
 def advance(state, params, streams):
     """Run the rules up to the next decision: round ends when nobody has a card, skips of empty hands."""
-    players = params[P_PLAYERS]
     while state[S_OVER] == 0 and state[S_TURN] < params[P_MAX_TURNS]:
-        if nobody_has_cards(state, params):
+        if state[S_HELD_ALL] == 0:
             if end_round(state, params, streams):
                 state[S_OVER] = 1
-        elif hand_count(state, state[S_SEAT]) == 0:
+        elif state[S_HELD + state[S_SEAT]] == 0:
             state[S_SKIPS] += 1
-            state[S_SEAT] = (state[S_SEAT] + 1) % players
+            state[S_SEAT] = next_seat(params, state[S_SEAT])
         else:
             return
 
@@ -746,18 +763,12 @@ def redeal_hidden(state, seat, streams):
     """Shuffle an opponent's hand and pile together and deal the hand back (same size): the watcher knows how
     many cards it holds and which of its colour are unseen, not where they are."""
     base = S_PILE + seat * MAX_SET
-    hand = S_HAND + seat * MAX_FISH
-    n = state[S_PILE_N + seat]
-    held = 0
-    for fish in range(MAX_FISH):
-        for _ in range(state[hand + fish]):
-            state[base + n] = fish
-            n += 1
-            held += 1
-        state[hand + fish] = 0
+    held = state[S_HELD + seat]
+    n = list_hand(state, seat, state, base + state[S_PILE_N + seat]) - base   # the pile, then the hand
+    empty_hand(state, seat)
     rng.shuffle(streams, rng.DECK, state[base:base + n], n)
     for i in range(n - held, n):
-        state[hand + state[base + i]] += 1
+        to_hand(state, seat, state[base + i], 1)
     state[S_PILE_N + seat] = n - held
 
 
@@ -791,8 +802,8 @@ def _shoal_lines(state):
     cells = view.shoal()
     if not cells:
         return ["(empty shoal)"]
-    rows = range(state[S_TOP], state[S_BOTTOM] + 1)
-    cols = range(state[S_LEFT], state[S_RIGHT] + 1)
+    rows = range(min(r for r, _ in cells), max(r for r, _ in cells) + 1)
+    cols = range(min(c for _, c in cells), max(c for _, c in cells) + 1)
     head = "   " + "".join(" v " if c == state[S_SHARK_COL] else "   " for c in cols)
     lines = [head]
     for r in rows:
@@ -884,7 +895,7 @@ def run_batch(params, agents, seed, start, out):
     n = out.shape[0]
     n_chunks = (n + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
-        states = np.zeros((3, STATE_SIZE), np.int64)
+        states = np.zeros((3, STATE_SIZE), STATE_DTYPE)
         streams = np.zeros((3, rng.N_STREAMS), np.uint64)
         actions = np.zeros((2, MAX_ACTIONS), np.int64)
         floats = np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64)

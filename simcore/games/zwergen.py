@@ -89,7 +89,6 @@ assert MAX_MOVES <= MAX_ACTIONS
 # Pending Pro-rules announcement (what the next seat may answer).
 PEND_NONE, PEND_ADD, PEND_CONTRA, PEND_RE = 0, 1, 2, 3
 
-AGENT_TABLE = True         # run_batch takes the agents table (simcore.agents)
 
 WIN_SCORE = 1000          # greedy's base score of a move that wins (or loses) the round
 

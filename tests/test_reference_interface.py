@@ -10,12 +10,13 @@ import copy
 import numpy as np
 import pytest
 
+from benchmarks.reference import wichtel as ref_wichtel
 from benchmarks.reference import zwai as ref_zwai
 from benchmarks.reference import zwergen as ref_zwergen
 from simcore import config as cfg
 from simcore import engine, rng
 from simcore.bench import reference_params
-from simcore.games import zwai, zwergen
+from simcore.games import wichtel, zwai, zwergen
 
 RESAMPLE_SEED = 9_000_017       # the stream families handed to resample: (RESAMPLE_SEED + seed, decision number)
 
@@ -146,9 +147,113 @@ def _zwergen_reference_world(game):
     }
 
 
+WICHTEL_LETTERS = dict(zip((wichtel.PH_START, wichtel.PH_ACTION, wichtel.PH_REPLY, wichtel.PH_BRIBE, wichtel.PH_NIX,
+                            wichtel.PH_GIFT, wichtel.PH_REROLL, wichtel.PH_FILL, wichtel.PH_END_ROUND,
+                            wichtel.PH_END_EVENT, wichtel.PH_FREE), "SAXBNGRFDEW", strict=True))
+WICHTEL_THEN = {wichtel.AFTER_MOVER_RECEIVED: ref_wichtel.MOVER_RECEIVES, wichtel.AFTER_EVENT: ref_wichtel.END_EVENT}
+
+
+def _wichtel_row(row, players):
+    x = engine.extra_offset(wichtel.MAX_SEATS)
+    return {
+        "winners": [s for s in range(players) if row[engine.O_WIN + s]],
+        "timeout": int(row[engine.O_TIMEOUT]),
+        "n_turns": int(row[engine.O_N_TURNS]),
+        "n_rounds": int(row[x]),
+        "totals": [int(row[engine.score_offset(wichtel.MAX_SEATS) + s]) for s in range(players)],
+        "titles": [wichtel.TITLE_NAMES[row[x + 1 + s]] if row[x + 1 + s] >= 0 else "" for s in range(players)],
+        "bribes_played": [int(row[x + 1 + wichtel.MAX_SEATS + s]) for s in range(players)],
+        "bribes_won": [int(row[x + 1 + 2 * wichtel.MAX_SEATS + s]) for s in range(players)],
+        "dice": int(row[x + 1 + 3 * wichtel.MAX_SEATS]),
+    }
+
+
+def _wichtel_move(letter, move):
+    """The pending decision and what of the move in progress it rests on (docs/wichtel.md, A move of seat m)."""
+    keep = {"X": ("give", "partner"), "B": ("slot", "card", "table"), "N": ("slot", "card", "bribe"),
+            "G": ("slot", "card", "bribe"), "R": ("slot", "card", "bribe", "need"),
+            "F": ("slot", "card", "bribe", "receiver"), "D": ("then",)}.get(letter, ())
+    return {key: move[key] for key in ("letter", "decider", "mover", *keep)}
+
+
+def _wichtel_world(state, params, streams):
+    """What the jitted state shows, in the reference's terms (read through View and public functions)."""
+    view = wichtel.View(state)
+    players = int(params[wichtel.P_PLAYERS])
+    row = np.zeros(engine.width(wichtel), np.int64)
+    wichtel.write_row(state, params, row)
+    counters = _wichtel_row(row, players)
+    labels = {**{s: s for s in range(players)}, wichtel.PUBLIC: ref_wichtel.EVERYBODY}
+    owners = {**{s: s for s in range(players)}, wichtel.SHUFFLED: ref_wichtel.BOTTOM}
+
+    def who(mask):
+        return frozenset(label for o, label in labels.items() if (mask >> o) & 1)
+
+    world = {
+        "retinues": [[int(k) for k in view.retinues[s]] for s in range(players)],
+        "hands": [[int(k) for k in view.events[s]] for s in range(players)],
+        "square": [int(t) for t in view.square[:players]],
+        "stacks": [[int(t) for t in view.stack(side)] for side in "AB"],
+        "seen": [[who(int(mask)) for mask in view.masks(side)] for side in "AB"],
+        "draws_from": "AB"[view.draw_side],
+        "shuffled": view.shuffled,
+        "sure": {(label, owner): view.sure_of(o, q) for o, label in labels.items() for q, owner in owners.items()},
+        "shown": [[int(k) for k in view.shown[s]] for s in range(players)],
+        "played": [int(k) for k in view.spent],
+        "set_aside": view.aside,
+        "table": {b: int(view.table[b]) for b in range(players) if view.table[b] >= 0},
+        "modifiers": (view.free, view.back, view.stand),
+        "counters": counters,
+        "deck_stream": int(streams[rng.DECK]),
+        "dice_stream": int(streams[rng.DICE]),
+    }
+    if wichtel.current_player(state, params) < 0:
+        return world
+    del counters["winners"], counters["timeout"]
+    bribe = None if view.win_kind == -1 else (view.win_seat, "negated" if view.win_kind == wichtel.NEGATED
+                                               else view.win_kind)
+    move = {"letter": WICHTEL_LETTERS[view.phase], "decider": view.actor, "mover": view.mover, "give": view.give,
+            "partner": view.partner, "slot": view.slot, "card": view.card, "table": world["table"],
+            "bribe": bribe, "need": view.need, "receiver": view.receiver, "then": WICHTEL_THEN[view.after]}
+    return {**world, "starter": view.starter, "move": _wichtel_move(move["letter"], move)}
+
+
+def _wichtel_reference_world(game):
+    players = game.players
+    beside_0, beside_last = game._beside_slot_0()
+    result = game.result()
+    world = {
+        "retinues": [list(game.retinues[s]) for s in range(players)],
+        "hands": [list(game.hands[s]) for s in range(players)],
+        "square": list(game.square),
+        "stacks": [list(beside_0[0]), list(beside_last[0])],
+        "seen": [list(beside_0[1]), list(beside_last[1])],
+        "draws_from": "A" if game.direction > 0 else "B",
+        "shuffled": game.shuffled,
+        "sure": {(o, owner): list(game.sure[o][owner]) for o in game.observers for owner in game.owners},
+        "shown": [[int(kind in game.shown[s]) for kind in range(wichtel.N_BRIBES)] for s in range(players)],
+        "played": list(game.played),
+        "set_aside": len(game.set_aside),
+        "table": dict(game.table),
+        "modifiers": (int(game.wahlleiter_free), int(game.come_back), int(game.stand_still)),
+        "counters": result,
+        "deck_stream": game.deck_rng.state,
+        "dice_stream": game.dice_rng.state,
+    }
+    if game.over:
+        return world
+    del result["winners"], result["timeout"]
+    bribe = None if game.winner is None else (game.winner[0], "negated" if game.negated else game.winner[1])
+    move = {"letter": game.decision, "decider": game.decider, "mover": game.seat, "give": game.give,
+            "partner": game.partner, "slot": game.slot, "card": game.card, "table": world["table"], "bribe": bribe,
+            "need": game.need, "receiver": game.receiver, "then": game.then}
+    return {**world, "starter": game.round_starter, "move": _wichtel_move(game.decision, move)}
+
+
 GAMES = {
     "zwai": (zwai, ref_zwai, _zwai_world, _zwai_reference_world),
     "zwergen": (zwergen, ref_zwergen, _zwergen_world, _zwergen_reference_world),
+    "wichtel": (wichtel, ref_wichtel, _wichtel_world, _wichtel_reference_world),
 }
 
 
@@ -275,4 +380,30 @@ def test_zwergen_reference_interface_matches_the_jitted_one(case):
     sets, policies, n_games = ZWERGEN_CASES[case]
     run = cfg.resolve("zwergen", sets=list(sets.items()), policies=policies)
     decisions = [cross_play("zwergen", run, 43, g, resample_every=2, play_on_at=2 * (g % 12)) for g in range(n_games)]
+    assert min(decisions) > 0
+
+WICHTEL_CASES = {
+    "4p-random": ({}, [("all", "random")], 30),
+    "4p-greedy": ({}, [("all", "greedy")], 25),
+    # reversals shuffle the new drawing stack: the shuffled bottom and what each seat is sure of in it
+    "5p-reshuffle-first-mixed": ({"players": 5, "reshuffle_on_reverse": True, "bribe_tie": "first"},
+                                 [("all", "random"), ("0", "greedy"), ("3", "greedy")], 25),
+    # no "Ich"/"Der": a face-down bribe redrawn as one of them makes resample deal again
+    "3p-no-beste-mixed": ({"players": 3, "bribe_ranking": "2,3,4,5,6"}, [("all", "random"), ("1", "greedy")], 25),
+    # many Nix da!, Ich guck nochmal! and village-square events: every decision point, walks both ways
+    "many-events-mixed": ({"events.nix_da": 3, "events.guck_nochmal": 3, "events.der": 2, "events.komm_her": 2,
+                           "events.komm_zurueck": 3, "events.stehenbleiben": 2, "reshuffle_on_reverse": True},
+                          [("all", "random"), ("2", "greedy")], 30),
+    "short-timeouts": ({"max_turns": 9}, [("all", "random"), ("1", "greedy")], 25),
+}
+
+
+@pytest.mark.parametrize("case", list(WICHTEL_CASES))
+def test_wichtel_reference_interface_matches_the_jitted_one(case):
+    """SPEC docs/wichtel.md, "Decisions, information and resampling": the decision points and their codes, what
+    each seat knows (who knows each stack place, what each observer is sure of, the shown bribes) and
+    resample(seat), written again from the doc, agree with the jitted game decision by decision."""
+    sets, policies, n_games = WICHTEL_CASES[case]
+    run = cfg.resolve("wichtel", sets=list(sets.items()), policies=policies)
+    decisions = [cross_play("wichtel", run, 47, g, resample_every=2, play_on_at=2 * (g % 15)) for g in range(n_games)]
     assert min(decisions) > 0

@@ -1,8 +1,8 @@
 """Der Herr der Wichtel (leprechaun election with bribes) in plain Python: the reference implementation.
 
 This module plays the game exactly as ``docs/wichtel.md`` fixes it, written
-the way one would write the game without simcore: lists, dicts and a small
-``Game`` class, no numpy, no numba. It serves two purposes:
+the way one would write the game without simcore: lists, dicts, sets and a
+small ``Game`` class, no numpy, no numba. It serves two purposes:
 
 * an independent check of the rules: for the same ``(params, policies, seed,
   game_index)`` it must play the very same game, draw for draw, as the jitted
@@ -20,8 +20,19 @@ Entry points
 returns its result; ``run(params, policies, seed, n_games, start=0)`` plays
 game indices ``start .. start + n_games - 1``. ``score_retinue(cards)`` and
 ``best_title(cards)`` score a retinue given by shorthands (``['HW', 'HD',
-'ME', 'GE']`` -> 94, ``'Chieftain'``). ``Game`` can be driven step by step
-(see its docstring) to test single rules on a constructed position.
+'ME', 'GE']`` -> 94, ``'Chieftain'``). ``Game`` can be driven decision by
+decision (see its docstring) to test single rules on a constructed position.
+
+The decision interface (docs/wichtel.md, "Decisions, information and
+resampling"), the same as the jitted game's, in plain Python:
+``begin(params, seed, game_index)`` is game ``game_index`` of the run with
+``seed`` at its first decision; then ``game.current_player()`` (-1 when the
+game is over), ``game.legal_actions()`` (a list of action codes, see "Action
+codes" below), ``game.apply_action(action)``, ``game.returns()`` and
+``game.resample(seat, streams)`` (``streams``: a family of streams as made by
+``stream_family``; resample draws from its stream ``DECK``). ``play`` itself
+plays through this interface: ``random`` draws uniformly over the legal
+list, ``greedy`` picks one of the options by the docs' heuristic.
 
 Cards
 -----
@@ -39,27 +50,45 @@ State
 * ``hands[seat]``: a list of 12 counts, that seat's events.
 * ``square``: the village square, a list of ``players`` types, slot 0 first.
 * ``drawing``, ``discard``: the two leprechaun stacks, lists of types, the
-  **top is the end** of the list.
+  **top is the end** of the list; ``drawing_seen``, ``discard_seen``: for
+  each of their places, the set of observers who know its card.
 * ``direction``: ``+1`` while the drawing stack lies beside slot 0 and the
   discard stack beside the last slot (a forward walk moves the cards to higher
   slots), ``-1`` after an odd number of reversals (the stacks swapped sides).
 * ``set_aside``: events out of play for the rest of the round (dealt to nobody,
-  played, spent), a list of kinds in no particular order.
-* ``table``: the bribes lying on the table during a bribe round, a list of
-  ``(seat, kind)``; empty between the steps of a move.
+  played, spent), a list of kinds in no particular order; ``played``: per
+  kind, the events played face up this round.
+* ``table``: the face-down bribes of the bribe round in progress, a dict
+  seat -> kind.
 * ``wahlleiter_free`` (False = tied), ``stand_still`` and ``come_back`` (the
   pending walk modifiers "Stehenbleiben!" and "Komm mal zurück!").
-* ``seat`` (to move), ``round_starter``, ``totals``, ``titles`` (of the last
-  round scored), ``over``, ``timeout``, ``ended_by`` (the seat that ended the
-  round in the current move, or None) and the counters ``n_turns``,
+* ``seat`` (the mover), ``round_starter``, ``totals``, ``titles`` (of the last
+  round scored), ``over``, ``timeout`` and the counters ``n_turns``,
   ``n_rounds``, ``bribes_played``, ``bribes_won``, ``dice``.
+* The decision pending: ``decision`` (its letter, see "Decisions", None when
+  the game is over) and ``decider`` (the seat to decide). The move around it:
+  ``give`` and ``partner`` (an exchange: the mover's card and the seat it goes
+  to), ``slot`` and ``card`` (the slot enlisted and its leprechaun),
+  ``winner`` (the winning bribe ``(seat, kind)`` or None), ``negated`` (by
+  "Nix da!"), ``need`` (the pips the mover's roll needs), ``receiver`` (who
+  fills the gap) and ``then`` (what follows a "no" to D: ``MOVER_RECEIVES``
+  after an exchange, else ``END_EVENT``).
+
+What each seat knows (docs/wichtel.md, "What each seat sees"); observers are
+the seats and ``EVERYBODY`` (what the whole table saw), owners the seats and
+``BOTTOM`` (the shuffled bottom of the drawing stack):
+
+* ``sure[observer][owner]``: per type, the cards the observer is sure the
+  owner holds;
+* ``shuffled``: how many bottom cards of the drawing stack lie in shuffled
+  order (``reshuffle_on_reverse``);
+* ``shown[seat]``: the bribe kinds everybody saw go back to that seat's hand
+  (a set: seeing one again adds nothing).
 
 Decisions
 ---------
-Every choice goes through ``Game.decide(seat, letter, options, card)``, which
-asks ``policies[seat].choose(game, seat, letter, options, card)`` for one of
-``options`` (listed in the order of the docs). ``card`` is the leprechaun at
-stake for B, G and F, otherwise None. The letters and their options:
+``decision`` is one of the letters of docs/wichtel.md, "A move of seat m";
+``options()`` lists its options in the order of the docs, as Python values:
 
 * ``S``, ``E`` (start / end event): ``None``, then the village-square event
   kinds the mover holds (7, 8, 9 ascending);
@@ -73,6 +102,13 @@ stake for B, G and F, otherwise None. The letters and their options:
 * ``G`` ("Der bin der Beste!"): a seat, clockwise from the briber + 1;
 * ``N`` ("Nix da!"), ``R`` ("Ich guck nochmal!"), ``W`` (free the
   Wahlleiter), ``D`` (end the round): ``False`` (no), ``True`` (yes).
+
+Action codes
+------------
+The table of docs/wichtel.md, "The decision points and their action codes":
+``action_code(letter, option)`` is an option's code, ``action_option(letter,
+action)`` the option of a code; ``legal_actions()`` lists the codes of
+``options()`` in the same order.
 
 Readings of docs/wichtel.md
 ---------------------------
@@ -92,11 +128,6 @@ Where the docs leave room, this module reads them as follows:
   included if it held one already.
 * A pending walk modifier is a flag: the same modifier played again while it
   is pending is spent for nothing (possible only with more than one copy).
-* The random policy draws at every decision it is asked, even one with a
-  single option. S and E are asked on every move, B of every other seat on
-  every enlist; N only of the seats holding "Nix da!"; R only when the mover
-  holds "Ich guck nochmal!" after a failed roll; W only while the Wahlleiter is
-  tied; D only while he is free.
 * The greedy policy's tie-breaks of G, X and F draw ``randint(number tied)``
   even for a single best option, like A.
 * A Rindentaler the mover does not beat (a "no" to R, or a failed reroll):
@@ -105,10 +136,12 @@ Where the docs leave room, this module reads them as follows:
   winning "Der bin der Beste!" even when it is given to the mover.
 * The move that ends a round counts as a turn; the turn limit is checked after
   the move and the round end it caused (a game decided on the last allowed move
-  is not a timeout). The next round is dealt as soon as a round ends.
+  is not a timeout); the next round is dealt only if the game goes on.
+* What an observer is sure of never goes below 0: "one fewer" of a type it is
+  sure of none of changes nothing.
 """
 
-from simcore.rng import DECK, DICE, POLICY, Stream
+from simcore.rng import DECK, DICE, N_STREAMS, POLICY, Stream
 
 # --- pieces --------------------------------------------------------------------
 
@@ -234,6 +267,9 @@ class Scorer:
     def score(self, counts):
         return self.evaluate(counts)[0]
 
+    def __deepcopy__(self, memo):
+        return self         # shared by every game with these values: a copied game keeps it
+
     def _evaluate(self, counts):
         values = self.values
         rest = list(counts)
@@ -294,10 +330,63 @@ def best_title(cards, values=None):
     return scorer_for(values).evaluate(_counts([_leprechaun(c) for c in cards], N_TYPES))[1]
 
 
+# --- action codes ------------------------------------------------------------------
+
+# docs/wichtel.md, "The decision points and their action codes".
+CALL, EXCHANGE, ENLIST = 0, 11, 66      # + t; + 5 t + q; + s
+NO_BRIBE, BRIBE = 71, 72                # BRIBE + kind
+SQUARE_EVENT, NO_EVENT = 73, 79         # SQUARE_EVENT + kind (7, 8, 9)
+NIX_NO = 83                             # NIX_NO + 1: yes
+GIFT = 85                               # + seat
+REROLL_NO = 90
+REPLY = 92                              # + type
+FILL = 103                              # + type
+END_NO = 114
+FREE_NO = 116
+NO_OR_YES = {"N": NIX_NO, "R": REROLL_NO, "D": END_NO, "W": FREE_NO}
+
+
+def action_code(letter, option):
+    """The action code of ``option`` (as listed by ``Game.options()``) at decision ``letter``."""
+    if letter in NO_OR_YES:
+        return NO_OR_YES[letter] + int(option)
+    if letter in ("S", "E"):
+        return NO_EVENT if option is None else SQUARE_EVENT + option
+    if letter == "B":
+        return NO_BRIBE if option is None else BRIBE + option
+    if letter == "A":
+        if option[0] == "call":
+            return CALL + option[1]
+        if option[0] == "exchange":
+            return EXCHANGE + 5 * option[1] + option[2]
+        return ENLIST + option[1]
+    return {"X": REPLY, "F": FILL, "G": GIFT}[letter] + option
+
+
+def action_option(letter, action):
+    """The option an action code names at decision ``letter`` (``action_code`` undone)."""
+    if letter in NO_OR_YES:
+        return action == NO_OR_YES[letter] + 1
+    if letter in ("S", "E"):
+        return None if action == NO_EVENT else action - SQUARE_EVENT
+    if letter == "B":
+        return None if action == NO_BRIBE else action - BRIBE
+    if letter == "A":
+        if action < EXCHANGE:
+            return ("call", action - CALL)
+        if action < ENLIST:
+            return ("exchange", *divmod(action - EXCHANGE, 5))
+        return ("enlist", action - ENLIST)
+    return action - {"X": REPLY, "F": FILL, "G": GIFT}[letter]
+
+
+def stream_family(seed, game_index):
+    """The streams of game ``game_index`` of the run with ``seed``, indexed by
+    stream number (``DECK``, ``POLICY + seat`` ...): what ``resample`` takes."""
+    return [Stream(seed, game_index, k) for k in range(N_STREAMS)]
+
+
 # --- policies ------------------------------------------------------------------
-
-YES_NO = [False, True]
-
 
 class RandomPolicy:
     """Uniform over the options of every decision (drawn even for one option)."""
@@ -305,8 +394,9 @@ class RandomPolicy:
     def __init__(self, rng):
         self.rng = rng
 
-    def choose(self, game, seat, letter, options, card):
-        return options[self.rng.randint(len(options))]
+    def act(self, game):
+        actions = game.legal_actions()
+        return actions[self.rng.randint(len(actions))]
 
 
 class GreedyPolicy:
@@ -315,12 +405,16 @@ class GreedyPolicy:
     def __init__(self, rng):
         self.rng = rng
 
+    def act(self, game):
+        return action_code(game.decision, self.choose(game, game.decider, game.decision))
+
     def _pick(self, candidates, keys, best):
         """A uniform candidate among those whose key is ``best`` (always drawn)."""
         tied = [x for x, k in zip(candidates, keys, strict=True) if k == best]
         return tied[self.rng.randint(len(tied))]
 
-    def choose(self, game, seat, letter, options, card):
+    def choose(self, game, seat, letter):
+        """The option of decision ``letter`` that ``seat`` takes."""
         if letter in ("S", "E"):
             return None
         if letter == "N":
@@ -330,22 +424,21 @@ class GreedyPolicy:
         if letter in ("D", "W"):
             return game.ahead(seat)
         if letter == "B":
-            if game.gain(seat, card) <= 0:
+            if game.gain(seat, game.card) <= 0:
                 return None
-            held = [kind for kind in options if kind is not None and kind != DER]
+            held = [kind for kind in game.options() if kind is not None and kind != DER]
             return max(held, key=game.rank.__getitem__) if held else None
         if letter == "A":
             return self._action(game, seat)
+        options = game.options()
         if letter == "G":
-            gains = [game.gain(q, card) for q in options]
+            gains = [game.gain(q, game.card) for q in options]
             return self._pick(options, gains, min(gains))
         retinue = game.retinues[seat]
         if letter == "X":       # keep the best three, as if a Familie came back
             keys = [game.scorer.score(replaced(retinue, u, FA)) for u in options]
-        elif letter == "F":     # the card that leaves the best retinue with c
-            keys = [game.scorer.score(replaced(retinue, u, card)) for u in options]
-        else:
-            raise ValueError(f"unknown decision {letter!r}")
+        else:                   # F: the card that leaves the best retinue with the new one
+            keys = [game.scorer.score(replaced(retinue, u, game.card)) for u in options]
         return self._pick(options, keys, max(keys))
 
     def _action(self, game, m):
@@ -361,27 +454,6 @@ class GreedyPolicy:
         return ("call", self._pick(types, keys, max(keys)))
 
 
-class Scripted:
-    """A policy for tests: ``script`` maps decision letters to lists of answers,
-    used in order; a decision whose letter has no answer left takes its first
-    option (none / no). Every decision asked is logged in ``asked`` as
-    ``(seat, letter, options, card)``."""
-
-    def __init__(self, script=None):
-        self.script = {letter: list(answers) for letter, answers in (script or {}).items()}
-        self.asked = []
-
-    def choose(self, game, seat, letter, options, card):
-        self.asked.append((seat, letter, list(options), card))
-        answers = self.script.get(letter)
-        if not answers:
-            return options[0]
-        answer = answers.pop(0)
-        if answer not in options:
-            raise ValueError(f"{letter}: {answer!r} is not among the options {options}")
-        return answer
-
-
 POLICIES = {"random": RandomPolicy, "greedy": GreedyPolicy}
 
 
@@ -393,10 +465,24 @@ def replaced(counts, out, into):
     return result
 
 
+def _fewer_of_each(counts):
+    """Sure of one card fewer of every type (of those it is sure of any)."""
+    for t in range(N_TYPES):
+        if counts[t]:
+            counts[t] -= 1
+
+
+def _one_fewer(counts, t):
+    """Sure of one card of type ``t`` fewer, if it was sure of any."""
+    if counts[t]:
+        counts[t] -= 1
+
+
 # --- the game ------------------------------------------------------------------
 
-class RoundEnds(Exception):
-    """A seat said yes to D: the round ends at once, the rest of the move is not played."""
+EVERYBODY = "everybody"     # the observer "the whole table"
+BOTTOM = "bottom"           # the owner "the shuffled bottom of the drawing stack"
+MOVER_RECEIVES, END_EVENT = "mover receives", "end event"   # what follows a "no" to D
 
 
 def _complete(params):
@@ -411,31 +497,29 @@ class Game:
     """One game of Der Herr der Wichtel (rounds until someone reaches the target).
 
     ``Game(params, policies, seed, game_index)`` shuffles, deals and starts
-    round 1. Then either ``play_out()`` plays to the end and returns the
-    result, or a test drives it:
+    round 1, at its first decision (``policies`` may be ``None`` for a game
+    driven through the decision interface only). Then either ``play_out()``
+    plays to the end and returns the result, or the decision interface drives
+    it (``current_player()``, ``legal_actions()``, ``apply_action(action)``,
+    ``returns()``, ``resample(seat, streams)``; see the module docstring), or
+    a test drives it:
 
     * inspect the state (see the module docstring); ``score(seat)``,
-      ``types(seat)``, ``gain(seat, card)``, ``ahead(seat)``,
-      ``action_options()`` (the A options of the seat to move);
+      ``types(seat)``, ``gain(seat, card)``, ``ahead(seat)``, ``options()``
+      (of the pending decision);
     * set up a position: ``set_retinue(seat, cards)``, ``set_hand(seat,
       events)``, ``set_square(cards)``, ``set_stacks(drawing, discard,
-      direction)`` (bottom first), or assign ``seat``, ``wahlleiter_free``,
-      ``stand_still``, ``come_back``, ``set_aside`` directly. Cards and events
-      may be codes or names; their conservation is the caller's business;
-    * replace ``policies[seat]`` (e.g. by a ``Scripted``), or pass one policy
-      to ``play_move(policy)`` to decide for every seat during that move;
+      direction)`` (bottom first, nobody knowing a card), or assign
+      ``wahlleiter_free``, ``stand_still``, ``come_back``, ``set_aside``
+      directly; ``start_move(seat)`` makes ``seat`` the mover at its first
+      decision. Cards and events may be codes or names; their conservation
+      is the caller's business;
     * ``rolls``: die results to use (in order) before the DICE stream is asked;
-    * single steps for the seat to move: ``walk()`` (the walk of a move,
-      modifiers included), ``forward_walk()``, ``backward_walk()``, ``draw()``;
-      ``call(t)``, ``exchange(t, q)``, ``enlist(slot, bids=None, rolls=None)``
-      (``bids``: seat -> bribe kind or None, replacing those seats' B
-      decisions; ``rolls``: the die results of this bribe round) each return
-      True if a seat ended the round (``ended_by``; then call ``end_round()``),
-      and ``last_enlist`` describes the bribe round; ``play_move(policy=None)``
-      plays one whole move (S, walk, A, E, W, a round end, the turn count, the
-      next seat, the turn limit); ``end_round()`` scores the round, adds the
-      bonuses, ends the game or deals the next round; ``step()`` =
-      ``play_move()``; ``result()`` is the result dict.
+    * single steps: ``walk()`` (the walk of a move, modifiers included),
+      ``forward_walk()``, ``backward_walk()``, ``draw(taker)``; ``step()``
+      lets the policy of the seat to decide make one decision;
+      ``score_round()`` scores the round and adds the bonuses; ``result()``
+      is the result dict.
     """
 
     def __init__(self, params, policies, seed, game_index):
@@ -455,10 +539,11 @@ class Game:
 
         self.deck_rng = Stream(seed, game_index, DECK)
         self.dice_rng = Stream(seed, game_index, DICE)
-        self.policies = [POLICIES[name](Stream(seed, game_index, POLICY + seat))
-                         for seat, name in enumerate(policies)]
-        self._override = None
+        self.policies = None if policies is None else [
+            POLICIES[name](Stream(seed, game_index, POLICY + seat)) for seat, name in enumerate(policies)]
         self.rolls = []
+        self.observers = [*range(self.players), EVERYBODY]
+        self.owners = [*range(self.players), BOTTOM]
 
         n = self.players
         self.totals = [0] * n
@@ -471,15 +556,15 @@ class Game:
         self.over = False
         self.timeout = False
         self.winners = []
-        self.last_enlist = None
         self.start_round(p["first_seat"])
-        self._check_timeout()
 
     def _validate(self, policies):
         p = self.params
         if self.players not in (3, 4, 5):
             raise ValueError("players must be 3, 4 or 5")
-        if len(policies) != self.players:
+        if policies is None:
+            policies = []
+        elif len(policies) != self.players:
             raise ValueError("one policy per seat")
         for name in policies:
             if name not in POLICIES:
@@ -528,18 +613,27 @@ class Game:
         self.square = [_leprechaun(c) for c in cards]
 
     def set_stacks(self, drawing, discard, direction=+1):
-        """Both stacks, bottom card first; ``direction`` as in the module docstring."""
+        """Both stacks, bottom card first, no card known to anybody; ``direction``
+        as in the module docstring."""
         if direction not in (+1, -1):
             raise ValueError("direction is +1 or -1")
         self.drawing = [_leprechaun(c) for c in drawing]
         self.discard = [_leprechaun(c) for c in discard]
+        self.drawing_seen = [frozenset()] * len(self.drawing)
+        self.discard_seen = [frozenset()] * len(self.discard)
+        self.shuffled = 0
         self.direction = direction
 
-    # --- decisions and dice ------------------------------------------------------------
+    def start_move(self, seat):
+        """``seat`` moves now: its first decision (S) is pending, nothing of the
+        move decided yet."""
+        self.seat = seat
+        self.give = self.partner = self.slot = self.card = None
+        self.winner = self.need = self.receiver = self.then = None
+        self.negated = False
+        self._ask("S", seat)
 
-    def decide(self, seat, letter, options, card=None):
-        policy = self._override or self.policies[seat]
-        return policy.choose(self, seat, letter, options, card)
+    # --- dice ---------------------------------------------------------------------------
 
     def roll(self):
         """One die roll: a scripted one from ``rolls`` if any is left, else stream DICE."""
@@ -551,7 +645,9 @@ class Game:
     # --- rounds ----------------------------------------------------------------------
 
     def start_round(self, starter):
-        """Shuffle both decks, deal retinues, the square, the stacks and the events."""
+        """Shuffle both decks, deal retinues, the square, the stacks and the events;
+        nobody knows anything yet but its own cards and the square. ``starter``
+        moves first."""
         n = self.players
         leprechauns = [t for t in range(N_TYPES) for _ in range(LEPRECHAUN_COUNTS[t])]
         self.deck_rng.shuffle(leprechauns)
@@ -564,26 +660,28 @@ class Game:
             for _ in range(RETINUE_SIZE):
                 self.retinues[seat][leprechauns.pop()] += 1
         self.square = [leprechauns.pop() for _ in range(n)]
-        self.discard = [leprechauns.pop()]
-        self.drawing = leprechauns
-        self.direction = +1
+        discard = [leprechauns.pop()]
+        self.set_stacks(leprechauns, discard)
 
         self.hands = [[0] * N_EVENTS for _ in range(n)]
         for seat in range(n):
             for _ in range(min(HAND_SIZE, len(events))):
                 self.hands[seat][events.pop()] += 1
         self.set_aside = events          # never refilled within the round
-        self.table = []
+        self.played = [0] * N_EVENTS
+        self.table = {}
 
+        self.sure = {o: {owner: [0] * N_TYPES for owner in self.owners} for o in self.observers}
+        self.shown = [set() for _ in range(n)]
         self.wahlleiter_free = False
         self.stand_still = False
         self.come_back = False
         self.round_starter = starter
-        self.seat = starter
-        self.ended_by = None
+        self.start_move(starter)
 
-    def end_round(self):
-        """Score every retinue, add the bonuses; end the game or deal the next round."""
+    def score_round(self):
+        """Score every retinue, add the bonuses; the game is over when a total
+        reaches the target. Returns the round scores."""
         scored = [self.scorer.evaluate(retinue) for retinue in self.retinues]
         scores = [points for points, _ in scored]
         best, worst = max(scores), min(scores)
@@ -597,61 +695,94 @@ class Game:
         self.titles = [title or "" for _, title in scored]
         self.n_rounds += 1
         if max(self.totals) >= self.target_score:
-            self.over = True
             top = max(self.totals)
-            self.winners = [seat for seat, total in enumerate(self.totals) if total == top]
-        else:
-            self.start_round((self.round_starter + 1) % self.players)
+            self._game_over([seat for seat, total in enumerate(self.totals) if total == top])
         return scores
 
-    def _check_timeout(self):
-        if not self.over and self.n_turns >= self.max_turns:
-            self.over = True
-            self.timeout = True
-            self.winners = []
+    def _game_over(self, winners):
+        self.over = True
+        self.winners = winners
+        self.decision = self.decider = None
+
+    def _timed_out(self):
+        """The turn limit: True (and the game over as a timeout) once reached."""
+        if self.n_turns < self.max_turns:
+            return False
+        self.timeout = True
+        self._game_over([])
+        return True
 
     # --- the stacks and the walk -----------------------------------------------------
 
+    def _beside_slot_0(self):
+        """The stack beside slot 0 and its places' observers, then the other one."""
+        if self.direction > 0:
+            return (self.drawing, self.drawing_seen), (self.discard, self.discard_seen)
+        return (self.discard, self.discard_seen), (self.drawing, self.drawing_seen)
+
     def _reverse(self):
         """The drawing stack ran out: the discard stack becomes the drawing stack (as
-        it lies, or reshuffled from canonical order) and the stacks swap sides."""
-        stack = self.discard
+        it lies, or reshuffled from canonical order) and the stacks swap sides.
+        Reshuffled, whoever knew a card's place is sure it lies in the shuffled
+        bottom, nobody knows where."""
+        stack, seen = self.discard, self.discard_seen
         if self.reshuffle_on_reverse:
+            for card, who in zip(stack, seen, strict=True):
+                for o in who:
+                    self.sure[o][BOTTOM][card] += 1
             stack = sorted(stack)
             self.deck_rng.shuffle(stack)
+            seen = [frozenset()] * len(stack)
+            self.shuffled = len(stack)
         self.drawing, self.discard = stack, []
+        self.drawing_seen, self.discard_seen = seen, []
         self.direction = -self.direction
 
-    def draw(self):
-        """The top card of the drawing stack (reversing at once if that empties it)."""
+    def draw(self, taker=None):
+        """The top card of the drawing stack (reversing at once if that empties it):
+        face up into the square (``taker`` None) or into ``taker``'s retinue by a
+        call, which whoever knew its place sees."""
         card = self.drawing.pop()
+        who = self.drawing_seen.pop()
+        if len(self.drawing) < self.shuffled:       # it came from the shuffled bottom
+            self.shuffled = len(self.drawing)
+            for o in self.observers:
+                if taker is None or o == taker:     # seen leaving
+                    _one_fewer(self.sure[o][BOTTOM], card)
+                else:
+                    _fewer_of_each(self.sure[o][BOTTOM])
+        elif taker is not None:
+            for o in who:
+                if o != taker:
+                    self.sure[o][taker][card] += 1
         if not self.drawing:
             self._reverse()
         return card
 
     def forward_walk(self):
-        """The card beside the discard stack goes onto it, the others step toward it,
-        the drawing stack's top fills the slot beside the drawing stack."""
+        """The card beside the discard stack goes face up onto it, the others step
+        toward it, the drawing stack's top fills the slot beside the drawing stack."""
         square = self.square
-        if self.direction > 0:      # discard stack beside the last slot
-            self.discard.append(square.pop())
-            square.insert(0, self.drawing.pop())
+        forward = self.direction > 0    # the drawing stack beside slot 0 (before a reversal by this walk)
+        self.discard.append(square.pop() if forward else square.pop(0))
+        self.discard_seen.append(frozenset(self.observers))
+        card = self.draw()
+        if forward:
+            square.insert(0, card)
         else:
-            self.discard.append(square.pop(0))
-            square.append(self.drawing.pop())
-        if not self.drawing:
-            self._reverse()
+            square.append(card)
 
     def backward_walk(self):
         """"Komm mal zurück!": the walk the other way, fed from the discard stack."""
         if not self.discard:
             return                  # nothing to fill the gap: nothing moves
         square = self.square
+        self.drawing.append(square.pop(0) if self.direction > 0 else square.pop())
+        self.drawing_seen.append(frozenset(self.observers))
+        self.discard_seen.pop()
         if self.direction > 0:      # drawing stack beside slot 0
-            self.drawing.append(square.pop(0))
             square.append(self.discard.pop())
         else:
-            self.drawing.append(square.pop())
             square.insert(0, self.discard.pop())
 
     def walk(self):
@@ -664,44 +795,91 @@ class Game:
         else:
             self.forward_walk()
 
-    # --- a move ----------------------------------------------------------------------
+    # --- what the others see of a card changing hands -----------------------------------
 
-    def play_move(self, policy=None):
-        """One move of the seat to move; ``policy`` (optional) decides for every seat."""
-        self._override = policy
-        m = self.seat
-        try:
-            self._move(m)
-            ended = False
-        except RoundEnds:
-            ended = True
-        finally:
-            self._override = None
-        self.n_turns += 1
-        if ended:
-            self.end_round()
-        else:
-            self.seat = (m + 1) % self.players
-        self._check_timeout()
+    def _forget_one(self, owner, also):
+        """``owner`` gave away a card the observers other than itself and ``also``
+        did not see: they are sure of one card fewer of every type it holds."""
+        for o in self.observers:
+            if o not in (owner, also):
+                _fewer_of_each(self.sure[o][owner])
 
-    step = play_move
+    def _seen_to_take(self, owner, card, gap):
+        """Everybody saw ``owner`` take ``card`` and put ``gap`` face up into the square."""
+        for o in self.observers:
+            if o != owner:
+                self.sure[o][owner][card] += 1
+                _one_fewer(self.sure[o][owner], gap)
 
-    def _move(self, m):
-        self._village_event(m, "S")
+    def _set_aside_played(self, seat, kind):
+        """An event of ``seat`` is played face up and set aside for the round; a bribe
+        of a kind everybody saw go back to it is no longer sure to be in its hand."""
+        self.set_aside.append(kind)
+        self.played[kind] += 1
+        self.shown[seat].discard(kind)
+
+    def _spend(self, seat, kind):
+        """An event card leaves ``seat``'s hand face up and is set aside for the round."""
+        self.hands[seat][kind] -= 1
+        self._set_aside_played(seat, kind)
+
+    # --- the decision interface -----------------------------------------------------
+    # docs/wichtel.md, "A move of seat m" and "Decisions, information and resampling".
+
+    def _ask(self, letter, seat):
+        self.decision = letter
+        self.decider = seat
+
+    def current_player(self):
+        """The seat to decide, or -1 when the game is over (or timed out)."""
+        return -1 if self.over else self.decider
+
+    def options(self):
+        """The options of the pending decision, in the order of the docs."""
+        letter, seat = self.decision, self.decider
+        if letter in ("S", "E"):
+            return [None] + [kind for kind in SQUARE_EVENTS if self.hands[seat][kind]]
+        if letter == "A":
+            types = self.types(seat)
+            others = [(seat + k) % self.players for k in range(1, self.players)]
+            return ([("call", t) for t in types]
+                    + [("exchange", t, q) for t in types for q in others]
+                    + [("enlist", s) for s in range(self.players)])
+        if letter in ("X", "F"):
+            return self.types(seat)
+        if letter == "B":
+            return [None] + [kind for kind in range(R2, DER + 1) if self.hands[seat][kind] and kind in self.rank]
+        if letter == "G":
+            return [(seat + k) % self.players for k in range(1, self.players)]
+        return [False, True]
+
+    def legal_actions(self):
+        return [action_code(self.decision, option) for option in self.options()]
+
+    def apply_action(self, action):
+        """The pending decision answered; the rules run on to the next decision."""
+        option = action_option(self.decision, action)
+        if option not in self.options() or action_code(self.decision, option) != action:
+            raise ValueError(f"action {action} is not legal at decision {self.decision}")
+        ANSWER[self.decision](self, option)
+
+    def returns(self):
+        """1 to a sole winner, 1/k to each of k seats sharing the win, 0 to the
+        others; 0 to everybody after a timeout (and while the game runs)."""
+        return [1 / len(self.winners) if seat in self.winners else 0.0 for seat in range(self.players)]
+
+    # --- the answers -------------------------------------------------------------------
+
+    def _start_event(self, kind):
+        """S answered; then the walk of the move, and the action."""
+        self._village_event(kind)
         self.walk()
-        self._act(m, self.decide(m, "A", self.action_options()))
-        self._village_event(m, "E")
-        # The Wahlleiter is freed only at the end of a move: no round ends in this one.
-        if not self.wahlleiter_free and self.decide(m, "W", YES_NO):
-            self.wahlleiter_free = True
+        self._ask("A", self.seat)
 
-    def _village_event(self, m, letter):
-        options = [None] + [k for k in SQUARE_EVENTS if self.hands[m][k]]
-        kind = self.decide(m, letter, options)
+    def _village_event(self, kind):
         if kind is None:
             return
-        self.hands[m][kind] -= 1
-        self.set_aside.append(kind)
+        self._spend(self.seat, kind)
         if kind == KOMM_HER:
             self.walk()
         elif kind == KOMM_ZURUECK:
@@ -709,159 +887,312 @@ class Game:
         else:
             self.stand_still = True
 
-    def action_options(self):
+    def _action(self, action):
+        """A answered: a call, an exchange (the partner replies first) or an enlist
+        (the bribe round starts at the mover's left)."""
         m = self.seat
-        types = self.types(m)
-        others = [(m + k) % self.players for k in range(1, self.players)]
-        return ([("call", t) for t in types]
-                + [("exchange", t, q) for t in types for q in others]
-                + [("enlist", s) for s in range(self.players)])
-
-    def _act(self, m, action):
         if action[0] == "call":
             self._call(m, action[1])
         elif action[0] == "exchange":
-            self._exchange(m, action[1], action[2])
+            self.give, self.partner = action[1], action[2]
+            self._ask("X", self.partner)
         else:
-            self._enlist(m, action[1])
-
-    def _received(self, seat):
-        """``seat`` got a new leprechaun (its retinue is whole again): with the
-        Wahlleiter free it may end the round."""
-        if self.wahlleiter_free and self.decide(seat, "D", YES_NO):
-            self.ended_by = seat
-            raise RoundEnds
+            self.slot = action[1]
+            self.card = self.square[self.slot]
+            self.table = {}
+            self._ask("B", (m + 1) % self.players)
 
     def _call(self, m, t):
-        retinue = self.retinues[m]
-        retinue[t] -= 1
+        """t goes face down onto the discard stack (only m knows it there), m draws."""
+        self.retinues[m][t] -= 1
         self.discard.append(t)
-        retinue[self.draw()] += 1
-        self._received(m)
+        self.discard_seen.append(frozenset([m]))
+        self._forget_one(m, also=m)
+        self.retinues[m][self.draw(taker=m)] += 1
+        self._received(m, END_EVENT)
 
-    def _exchange(self, m, t, q):
-        u = self.decide(q, "X", self.types(q))     # q answers blind, before it gets t
+    def _reply(self, u):
+        """X answered: the mover gives its card and gets ``u``; the partner has
+        received first. Each partner sees the card it gets."""
+        m, q, t = self.seat, self.partner, self.give
         self.retinues[m] = replaced(self.retinues[m], t, u)
         self.retinues[q] = replaced(self.retinues[q], u, t)
-        self._received(q)
-        self._received(m)
+        _one_fewer(self.sure[m][q], u)
+        self.sure[m][q][t] += 1
+        _one_fewer(self.sure[q][m], t)
+        self.sure[q][m][u] += 1
+        self._forget_one(m, also=q)
+        self._forget_one(q, also=m)
+        self._received(q, MOVER_RECEIVES)
 
-    def _bribe_options(self, seat):
-        return [None] + [kind for kind in range(R2, DER + 1) if self.hands[seat][kind] and kind in self.rank]
+    def _bribe(self, kind):
+        """B answered: a bribe (or none) goes face down onto the table; after the
+        last seat before the mover all are revealed."""
+        b = self.decider
+        if kind is not None:
+            self.hands[b][kind] -= 1
+            self.table[b] = kind
+            self.bribes_played[b] += 1
+        following = (b + 1) % self.players
+        if following != self.seat:
+            self._ask("B", following)
+        else:
+            self._reveal()
 
-    def _second_look(self, m):
-        """"Ich guck nochmal!": may the mover roll once more? (Spends the card.)"""
-        if self.hands[m][GUCK_NOCHMAL] and self.decide(m, "R", YES_NO):
-            self.hands[m][GUCK_NOCHMAL] -= 1
-            self.set_aside.append(GUCK_NOCHMAL)
-            return True
-        return False
-
-    def _enlist(self, m, s, bids=None):
-        n = self.players
-        card = self.square[s]
-
-        # a. The other seats bribe in turn, clockwise from the mover's left.
+    def _reveal(self):
+        """All bribes revealed at once: the winning one is played (set aside), the
+        others go back to their owners, as everybody sees."""
+        n, m = self.players, self.seat
         winner = None                   # (seat, kind) of the winning bribe so far
         for k in range(1, n):
             b = (m + k) % n
-            if bids is not None and b in bids:
-                kind = None if bids[b] is None else _event(bids[b])
-                if kind is not None and kind not in self._bribe_options(b):
-                    raise ValueError(f"seat {b} cannot bribe with {EVENTS[kind]}")
-            else:
-                kind = self.decide(b, "B", self._bribe_options(b), card)
-            if kind is None:
+            if b not in self.table:
                 continue
-            self.hands[b][kind] -= 1
-            self.table.append((b, kind))
-            self.bribes_played[b] += 1
+            kind = self.table[b]
             if winner is None:
                 winner = (b, kind)
             else:
                 here, there = self.rank[kind], self.rank[winner[1]]
                 if here > there or (here == there and self.later_wins_ties):
                     winner = (b, kind)
-        # Only the winning bribe counts; the others go back to their owners.
-        for b, kind in self.table:
+        for b, kind in self.table.items():
             if winner[0] != b:
                 self.hands[b][kind] += 1
-        self.table = [winner] if winner else []
+                self.shown[b].add(kind)
+        self.table = {}
+        self.winner = winner
+        self.negated = False
+        if winner is None:
+            self._resolve()
+            return
+        self._set_aside_played(*winner)
+        self._ask_nix_da(0)
 
-        # b. "Nix da!" against the winning bribe, first come clockwise from the mover.
-        negated = False
-        if winner is not None:
-            for k in range(n):
-                x = (m + k) % n
-                if x == winner[0] or not self.hands[x][NIX_DA]:
-                    continue
-                if self.decide(x, "N", YES_NO):
-                    self.hands[x][NIX_DA] -= 1
-                    self.set_aside.append(NIX_DA)
-                    negated = True
-                    break
+    def _ask_nix_da(self, start):
+        """N: clockwise from the seat ``start`` places after the mover (0: the mover)
+        up to the seat before it, the first seat but the winning briber that holds
+        "Nix da!" is asked."""
+        n, m = self.players, self.seat
+        for k in range(start, n):
+            seat = (m + k) % n
+            if seat != self.winner[0] and self.hands[seat][NIX_DA]:
+                self._ask("N", seat)
+                return
+        self._resolve()
 
-        # c. Who gets the leprechaun.
-        receiver = None
-        if winner is not None and not negated:
-            briber, kind = winner
+    def _nix_da(self, yes):
+        if yes:                         # both cards are discarded: the bribe is negated
+            self._spend(self.decider, NIX_DA)
+            self.negated = True
+            self._resolve()
+        else:
+            self._ask_nix_da((self.decider - self.seat) % self.players + 1)
+
+    def _resolve(self):
+        """c. Who gets the leprechaun: Ich takes it, Der gives it (G); else the mover
+        rolls, against a Rindentaler for its value, unbribed for anything but a 1."""
+        if self.winner is not None and not self.negated:
+            briber, kind = self.winner
             if kind == ICH:
-                receiver = briber
-            elif kind == DER:
-                others = [(briber + k) % n for k in range(1, n)]
-                receiver = self.decide(briber, "G", others, card)
-            else:                       # Rindentaler: the mover must roll at least its value
-                pips = rindentaler_value(kind)
-                if self.roll() >= pips or (self._second_look(m) and self.roll() >= pips):
-                    receiver = m
-                else:
-                    receiver = briber
-            if kind in (ICH, DER) or receiver == briber:     # the bribe took it from the mover
+                self._receive(briber)
+                return
+            if kind == DER:
+                self._ask("G", briber)
+                return
+            self.need = rindentaler_value(kind)
+        else:
+            self.need = 2               # anything but a 1
+        self._roll_for_it()
+
+    def _roll_for_it(self):
+        m = self.seat
+        if self.roll() >= self.need:
+            self._receive(m)
+        elif self.hands[m][GUCK_NOCHMAL]:
+            self._ask("R", m)
+        else:
+            self._roll_failed()
+
+    def _reroll(self, yes):
+        """R answered: "Ich guck nochmal!" is spent for one more roll."""
+        if yes:
+            self._spend(self.seat, GUCK_NOCHMAL)
+            if self.roll() >= self.need:
+                self._receive(self.seat)
+                return
+        self._roll_failed()
+
+    def _roll_failed(self):
+        """The briber receives the leprechaun; unbribed it stays in its slot."""
+        if self.winner is not None and not self.negated:
+            self._receive(self.winner[0])
+        else:
+            self._ask("E", self.seat)
+
+    def _receive(self, receiver):
+        """The receiver takes the leprechaun and fills the gap next (F). A bribe that
+        took it from the mover counts as won."""
+        if self.winner is not None and not self.negated:
+            briber, kind = self.winner
+            if kind in (ICH, DER) or receiver == briber:
                 self.bribes_won[briber] += 1
-        else:                           # unbribed (or negated): anything but a 1
-            if self.roll() != 1 or (self._second_look(m) and self.roll() != 1):
-                receiver = m
-        if winner is not None:          # the winning bribe is spent in every case
-            self.table = []
-            self.set_aside.append(winner[1])
+        self.receiver = receiver
+        self._ask("F", receiver)
 
-        self.last_enlist = {"slot": s, "card": card, "winner": winner, "negated": negated,
-                            "receiver": receiver}
-        if receiver is None:
-            return                      # insulted: it stays in its slot
+    def _fill(self, u):
+        """F answered: the leprechaun joins the retinue, ``u`` goes face up into the slot."""
+        r = self.receiver
+        self.retinues[r] = replaced(self.retinues[r], u, self.card)
+        self.square[self.slot] = u
+        self._seen_to_take(r, self.card, u)
+        self._received(r, END_EVENT)
 
-        # d. The receiver fills the gap with one of its old leprechauns.
-        u = self.decide(receiver, "F", self.types(receiver), card)
-        self.retinues[receiver] = replaced(self.retinues[receiver], u, card)
-        self.square[s] = u
-        self._received(receiver)
+    def _received(self, seat, then):
+        """6. ``seat`` got a new leprechaun: with the Wahlleiter free it may end the
+        round (D); ``then`` is what follows if it does not."""
+        if self.wahlleiter_free:
+            self.then = then
+            self._ask("D", seat)
+        else:
+            self._go_on(then)
 
-    # --- single steps for tests --------------------------------------------------------
+    def _go_on(self, then):
+        if then == MOVER_RECEIVES:      # after an exchange the mover has received too
+            self._received(self.seat, END_EVENT)
+        else:
+            self._ask("E", self.seat)
 
-    def _step(self, fn, *args):
-        try:
-            fn(self.seat, *args)
-        except RoundEnds:
-            return True
-        return False
+    def _end_the_round(self, yes):
+        """D answered: yes ends the round at once (the move counts as a turn)."""
+        if not yes:
+            self._go_on(self.then)
+            return
+        self.n_turns += 1
+        self.score_round()
+        if not self.over and not self._timed_out():
+            self.start_round((self.round_starter + 1) % self.players)
 
-    def call(self, t):
-        return self._step(self._call, _leprechaun(t))
+    def _end_event(self, kind):
+        """E answered; then W while the Wahlleiter is tied."""
+        self._village_event(kind)
+        if self.wahlleiter_free:
+            self._end_move()
+        else:
+            self._ask("W", self.seat)
 
-    def exchange(self, t, q):
-        return self._step(self._exchange, _leprechaun(t), q)
+    def _free(self, yes):
+        """W answered: the Wahlleiter is freed only at the end of a move, so no
+        round ends in the move that freed him."""
+        if yes:
+            self.wahlleiter_free = True
+        self._end_move()
 
-    def enlist(self, slot, bids=None, rolls=None):
-        if rolls is not None:
-            self.rolls = list(rolls)
-        ended = self._step(self._enlist, slot, bids)
-        if rolls is not None and self.rolls:
-            raise ValueError(f"die rolls left unused: {self.rolls}")
-        return ended
+    def _end_move(self):
+        """7. The move is one turn; the next seat clockwise moves."""
+        self.n_turns += 1
+        self.seat = (self.seat + 1) % self.players
+        if not self._timed_out():
+            self.start_move(self.seat)
+
+    # --- resampling what a seat cannot see ------------------------------------------------
+
+    def resample(self, seat, streams):
+        """Replace what ``seat`` cannot see by a random world consistent with what
+        it knows, drawing from ``streams[DECK]`` (docs/wichtel.md, "resample(seat)"):
+        the leprechauns, the events, the card the mover hands over in a pending
+        exchange; the other seats keep only what everybody is sure of."""
+        rng = streams[DECK]
+        self._redraw_leprechauns(seat, rng)
+        self._redraw_events(seat, rng)
+        for q in range(self.players):
+            if q != seat:
+                self.sure[q] = {owner: list(counts) for owner, counts in self.sure[EVERYBODY].items()}
+        if self.decision == "X" and seat != self.seat:
+            cards = [t for t in range(N_TYPES) for _ in range(self.retinues[self.seat][t])]
+            self.give = cards[rng.randint(len(cards))]
+
+    def _unknown_places(self, seat):
+        """The stack places ``seat`` does not know, as (stack, index), the stack
+        beside slot 0 first, each bottom up; the shuffled bottom is left out."""
+        places = []
+        for stack, seen in self._beside_slot_0():
+            low = self.shuffled if stack is self.drawing else 0
+            places += [(stack, k) for k in range(low, len(stack)) if seat not in seen[k]]
+        return places
+
+    def _redraw_leprechauns(self, seat, rng):
+        """Step 1: every leprechaun ``seat`` cannot place, pooled, shuffled and dealt
+        back to the places it cannot see."""
+        others = [q for q in range(self.players) if q != seat]
+        known = self.sure[seat]
+        bottom = self.drawing[:self.shuffled]
+        places = self._unknown_places(seat)
+        pool = [t for q in others for t in range(N_TYPES) for _ in range(self.retinues[q][t] - known[q][t])]
+        pool += [stack[k] for stack, k in places]
+        pool += [t for t in range(N_TYPES) for _ in range(bottom.count(t) - known[BOTTOM][t])]
+        rng.shuffle(pool)
+        deal = iter(pool)
+        for q in others:
+            retinue = list(known[q])
+            for _ in range(RETINUE_SIZE - sum(retinue)):
+                retinue[next(deal)] += 1
+            self.retinues[q] = retinue
+        for stack, k in places:
+            stack[k] = next(deal)
+        bottom = [t for t in range(N_TYPES) for _ in range(known[BOTTOM][t])]
+        bottom += [next(deal) for _ in range(self.shuffled - len(bottom))]
+        rng.shuffle(bottom)
+        self.drawing[:self.shuffled] = bottom
+
+    def _redraw_events(self, seat, rng):
+        """Step 2: the events ``seat`` cannot place, shuffled and dealt to the other
+        seats after the bribes everybody saw go back to them; a face-down bribe is
+        one of its owner's cards, and a deal that makes one no allowed bribe is
+        drawn again."""
+        others = [q for q in range(self.players) if q != seat]
+        held = {b: sum(self.hands[b]) + (b in self.table) for b in others}
+        pool = []
+        for k in range(N_EVENTS):
+            unplaced = self.event_counts[k] - self.played[k] - self.hands[seat][k] - (self.table.get(seat) == k)
+            unplaced -= sum(k in self.shown[b] for b in others)
+            pool += [k] * unplaced
+        rng.shuffle(pool)
+        while True:
+            dealt, start = {}, 0
+            for b in others:
+                hidden = held[b] - len(self.shown[b])
+                dealt[b] = sorted(self.shown[b]) + pool[start:start + hidden]
+                start += hidden
+            face_down = self._face_down_bribes(dealt, held, rng)
+            if face_down is not None:
+                break
+            rng.shuffle(pool)
+        for b in others:
+            self.hands[b] = _counts(dealt[b], N_EVENTS)
+            if b in face_down:
+                self.table[b] = face_down[b]
+                self.hands[b][face_down[b]] -= 1
+
+    def _face_down_bribes(self, dealt, held, rng):
+        """Each face-down bribe on the table is one of its owner's dealt cards, seat
+        by seat; None as soon as one is no allowed bribe."""
+        face_down = {}
+        for b, cards in dealt.items():
+            if b in self.table:
+                face_down[b] = cards[rng.randint(held[b])]
+                if face_down[b] not in self.rank:
+                    return None
+        return face_down
+
+    # --- policies ----------------------------------------------------------------
+
+    def step(self):
+        """The policy of the seat to decide makes one decision."""
+        self.apply_action(self.policies[self.decider].act(self))
 
     def play_out(self):
-        while not self.over:
-            self.play_move()
+        while (seat := self.current_player()) >= 0:
+            self.apply_action(self.policies[seat].act(self))
         return self.result()
 
     # --- results ---------------------------------------------------------------------
@@ -878,6 +1209,18 @@ class Game:
             "bribes_won": list(self.bribes_won),
             "dice": self.dice,
         }
+
+
+# The answer to each decision (docs/wichtel.md, "A move of seat m").
+ANSWER = {"S": Game._start_event, "A": Game._action, "X": Game._reply, "B": Game._bribe, "N": Game._nix_da,
+          "G": Game._receive, "R": Game._reroll, "F": Game._fill, "D": Game._end_the_round, "E": Game._end_event,
+          "W": Game._free}
+
+
+def begin(params, seed, game_index):
+    """Game ``game_index`` of the run with ``seed`` at its first decision, to be
+    driven through the decision interface (no policies)."""
+    return Game(params, None, seed, game_index)
 
 
 def play(params, policies, seed, game_index):

@@ -1,22 +1,24 @@
 """The plain-Python references (benchmarks/reference/<game>.py, written from docs/<game>.md) have the same decision
 interface as the jitted games, so the interface itself is cross-checked: at every decision of a few hundred games
 with random, greedy and mixed seats both list the same actions, both policies pick the same one, and playing it
-leaves the same state in both (hands, piles, shoal or track, the counters of the result row, the DECK stream);
-``resample(seat)`` with streams seeded the same way redraws the same world in both, draw for draw, and both play
-on from that world to the same end."""
+leaves the same state in both (hands, piles, shoal, track, retinues, stacks or gnomes, what each seat knows where a
+game hides something, the pending decision, the counters of the result row, the random streams); ``resample(seat)``
+with streams seeded the same way redraws the same world in both, draw for draw, and both play on from that world to
+the same end."""
 
 import copy
 
 import numpy as np
 import pytest
 
+from benchmarks.reference import skirmish as ref_skirmish
 from benchmarks.reference import wichtel as ref_wichtel
 from benchmarks.reference import zwai as ref_zwai
 from benchmarks.reference import zwergen as ref_zwergen
 from simcore import config as cfg
 from simcore import engine, rng
 from simcore.bench import reference_params
-from simcore.games import wichtel, zwai, zwergen
+from simcore.games import skirmish, wichtel, zwai, zwergen
 
 RESAMPLE_SEED = 9_000_017       # the stream families handed to resample: (RESAMPLE_SEED + seed, decision number)
 
@@ -250,10 +252,78 @@ def _wichtel_reference_world(game):
     return {**world, "starter": game.round_starter, "move": _wichtel_move(game.decision, move)}
 
 
+def _skirmish_row(row):
+    x = engine.extra_offset(skirmish.MAX_SEATS)
+    win = [bool(row[engine.O_WIN + p]) for p in range(2)]
+    return {
+        "winner": 0 if win[0] else (1 if win[1] else None),
+        "draw": int(row[x]),
+        "timeout": int(row[engine.O_TIMEOUT]),
+        "first": int(row[engine.O_FIRST_SEAT]),
+        "n_turns": int(row[engine.O_N_TURNS]),
+        "in_action": [int(row[engine.score_offset(skirmish.MAX_SEATS) + p]) for p in range(2)],
+        "wizard_out": [int(row[x + 1 + p]) for p in range(2)],
+        "flags": [int(row[x + 3 + p]) for p in range(2)],
+        "lost": [[int(row[x + 5 + 2 * t + p]) for t in range(4)] for p in range(2)],
+        "out_by": [[int(row[x + 13 + 2 * c + p]) for c in range(3)] for p in range(2)],
+        "throws": [int(row[x + 19 + p]) for p in range(2)],
+        "hits": [int(row[x + 21 + p]) for p in range(2)],
+    }
+
+
+def _skirmish_world(state, params, streams):
+    """Every gnome's cell and flag, the dropped flags, the tallies, the pending decision."""
+    view = skirmish.View(state)
+    n = int(params[skirmish.P_GNOMES])
+    row = np.zeros(engine.width(skirmish), np.int64)
+    skirmish.write_row(state, params, row)
+    counters = _skirmish_row(row)
+    world = {
+        "cells": [[int(view.pos[p][k]) for k in range(n)] for p in range(2)],
+        "flags": [[int(view.flag[p][k]) for k in range(n)] for p in range(2)],
+        "dropped": [int(view.flag_at[f]) for f in range(2)],
+        "counters": counters,
+        "deck_stream": int(streams[rng.DECK]),
+        "dice_stream": int(streams[rng.DICE]),
+    }
+    player = skirmish.current_player(state, params)
+    if player < 0:
+        return world
+    del counters["winner"], counters["draw"], counters["timeout"]
+    if view.phase == skirmish.PH_THROW:
+        return {**world, "pending": ("throw", [j for j in range(n) if (view.targets >> j) & 1])}
+    back_now = state[skirmish.S_BACK_NOW + player * skirmish.MAX_GNOMES:][:n]
+    return {**world, "pending": ("move", view.gnome, [k for k in range(n) if back_now[k]])}
+
+
+def _skirmish_reference_world(game):
+    width = game.yard.width
+    result = game.result()
+
+    def index(cell):
+        return -1 if cell is None else cell[0] * width + cell[1]
+
+    world = {
+        "cells": [[index(g.cell) for g in game.gnomes[p]] for p in range(2)],
+        "flags": [[-1 if g.flag is None else g.flag for g in game.gnomes[p]] for p in range(2)],
+        "dropped": [index(game.dropped.get(f)) for f in range(2)],
+        "counters": result,
+        "deck_stream": game.deck_rng.state,
+        "dice_stream": game.dice.state,
+    }
+    if game.over:
+        return world
+    del result["winner"], result["draw"], result["timeout"]
+    if game.phase == ref_skirmish.THROWING:
+        return {**world, "pending": ("throw", [g.number for g in game.throw_targets(game.to_move)])}
+    return {**world, "pending": ("move", game.moving, sorted(game.came_back))}
+
+
 GAMES = {
     "zwai": (zwai, ref_zwai, _zwai_world, _zwai_reference_world),
     "zwergen": (zwergen, ref_zwergen, _zwergen_world, _zwergen_reference_world),
     "wichtel": (wichtel, ref_wichtel, _wichtel_world, _wichtel_reference_world),
+    "skirmish": (skirmish, ref_skirmish, _skirmish_world, _skirmish_reference_world),
 }
 
 
@@ -406,4 +476,29 @@ def test_wichtel_reference_interface_matches_the_jitted_one(case):
     sets, policies, n_games = WICHTEL_CASES[case]
     run = cfg.resolve("wichtel", sets=list(sets.items()), policies=policies)
     decisions = [cross_play("wichtel", run, 47, g, resample_every=2, play_on_at=2 * (g % 15)) for g in range(n_games)]
+    assert min(decisions) > 0
+
+# deep water beside the start blocks and in a pond: gnomes drown, carried flags wash up
+POND_YARD = "\n".join([".W......W.", "...~~.....", "..~WW~..*.", "..~WW~....", "...~~..**.", "W........W"])
+SKIRMISH_CASES = {
+    "lms-random": ({}, [("all", "random")], 12),
+    "lms-greedy": ({}, [("all", "greedy")], 40),
+    "ww-mixed": ({"scenario": "wizard_war"}, [("all", "greedy"), ("1", "random")], 20),
+    "ctf-pond-mixed": ({"scenario": "capture_the_flag", "yard": POND_YARD, "max_turns": 80},
+                       [("all", "random"), ("0", "greedy")], 20),
+    "ctf-pond-random-timeouts": ({"scenario": "capture_the_flag", "yard": POND_YARD, "max_turns": 40},
+                                 [("all", "random")], 12),
+    "stream-chebyshev-no-sight-mixed": ({"yard": "stream", "move_metric": "chebyshev", "line_of_sight": False,
+                                         "army.foot": 4}, [("all", "greedy"), ("0", "random")], 15),
+}
+
+
+@pytest.mark.parametrize("case", list(SKIRMISH_CASES))
+def test_skirmish_reference_interface_matches_the_jitted_one(case):
+    """SPEC docs/skirmish.md, "Decisions, information and resampling": the throw's targets, then each gnome's
+    move in gnome order (stay first, the reachable cells row-major) with their codes, and resample, which
+    redraws nothing, agree with the jitted game decision by decision."""
+    sets, policies, n_games = SKIRMISH_CASES[case]
+    run = cfg.resolve("skirmish", sets=list(sets.items()), policies=policies)
+    decisions = [cross_play("skirmish", run, 53, g, resample_every=7, play_on_at=7 * (g % 6)) for g in range(n_games)]
     assert min(decisions) > 0

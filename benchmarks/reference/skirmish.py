@@ -24,6 +24,17 @@ game indices ``start .. start + n_games - 1``. ``Game`` can be driven step by
 step (see its docstring) to test single rules on a constructed position.
 ``bresenham(a, b)`` is the line of cells from a to b.
 
+The decision interface (docs/skirmish.md, "Decisions, information and
+resampling"), the same as the jitted game's, in plain Python:
+``begin(params, seed, game_index)`` is game ``game_index`` of the run with
+``seed`` at its first decision; then ``game.current_player()`` (-1 when the
+game is over), ``game.legal_actions()`` (a list of action codes: the throw's
+targets ``THROW + j``, or ``STAY`` and the reachable cells' indices
+``r * width + c``), ``game.apply_action(action)``, ``game.returns()`` and
+``game.resample(seat, streams)``, which redraws nothing (nothing is hidden).
+``play`` itself plays through this interface: ``random`` draws uniformly over
+the legal list, ``greedy`` picks its target or its gnome's cell.
+
 State
 -----
 Cells are ``(row, col)`` tuples; sorting cells sorts them row-major, and the
@@ -45,6 +56,10 @@ the last row player 1's edge.
   timeout), ``draw``, ``timeout``, and the counters ``n_turns``, ``lost``
   (per player and gnome type), ``out_by`` (per player: melee, ranged,
   drowned), ``throws``, ``hits``.
+* The decision pending: ``phase`` (``THROWING``, ``MOVING``, or None when the
+  game is over), ``moving`` (the number of the gnome to move) and
+  ``came_back`` (the numbers of the player's gnomes that came back this
+  turn: they do not move).
 
 Readings
 --------
@@ -66,7 +81,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from simcore.rng import DECK, DICE, POLICY, Stream
+from simcore.rng import DECK, DICE, N_STREAMS, POLICY, Stream
 
 # --- pieces --------------------------------------------------------------------
 
@@ -116,6 +131,11 @@ DEFAULT_YARD = """\
 
 MIN_ARMY = 5             # rulebook: "5 or more gnomes per player"
 METRICS = ("euclid", "chebyshev")
+
+# The decisions and their action codes (docs/skirmish.md, "Decisions, information and resampling").
+THROWING, MOVING = "throw", "move"
+STAY = 1024              # the gnome to move stays; a move's code is its cell index r * width + c
+THROW = 1025             # + the target's gnome number
 
 DEFAULT_PARAMS = {
     "players": 2,
@@ -184,6 +204,12 @@ def bresenham(a, b):
             r += sr
 
 
+def stream_family(seed, game_index):
+    """The streams of game ``game_index`` of the run with ``seed``, indexed by
+    stream number (``DECK``, ``POLICY + player`` ...): what ``resample`` takes."""
+    return [Stream(seed, game_index, k) for k in range(N_STREAMS)]
+
+
 # --- the yard --------------------------------------------------------------------
 
 class Yard:
@@ -217,6 +243,9 @@ class Yard:
                             fast.append(b)
                 self.candidates[0][a] = plain
                 self.candidates[FAST_BONUS][a] = fast
+
+    def __deepcopy__(self, memo):
+        return self         # shared by every game on this map: a copied game keeps it
 
     def inside(self, cell):
         r, c = cell
@@ -294,21 +323,15 @@ def _kind(kind):
 # --- policies ----------------------------------------------------------------------
 
 class RandomPolicy:
-    """A uniform target (always throws when it can), a uniform move per gnome."""
+    """A uniform target, a uniform move per gnome: one draw over the legal
+    actions of each decision (also for "stay" alone)."""
 
     def __init__(self, rng):
         self.rng = rng
 
-    def choose_target(self, game):
-        targets = game.throw_targets(game.to_move)
-        if not targets:
-            return None                                  # no throw, no draw
-        return targets[self.rng.randint(len(targets))].number
-
-    def choose_move(self, game, gnome):
-        cells = game.reachable(gnome.player, gnome.number)
-        i = self.rng.randint(1 + len(cells))             # drawn even with nothing reachable
-        return None if i == 0 else cells[i - 1]
+    def act(self, game):
+        actions = game.legal_actions()
+        return actions[self.rng.randint(len(actions))]
 
 
 class GreedyPolicy:
@@ -318,14 +341,21 @@ class GreedyPolicy:
     def __init__(self, rng):
         self.rng = rng
 
+    def act(self, game):
+        if game.phase == THROWING:
+            return THROW + self.choose_target(game)
+        cell = self.choose_move(game, game.gnome(game.to_move, game.moving))
+        return STAY if cell is None else game.cell_action(cell)
+
     def choose_target(self, game):
+        """The number of the enemy gnome to throw at (there is a target)."""
         shooter = game.ranged_gnome(game.to_move)
         best, best_key = None, None
         for target in game.throw_targets(game.to_move):   # gnome order: ties keep the lowest
             key = (self.target_value(game, target), game.hit_probability(shooter.cell, target.cell))
             if best_key is None or key > best_key:
                 best, best_key = target, key
-        return None if best is None else best.number
+        return best.number
 
     @staticmethod
     def target_value(game, target):
@@ -385,9 +415,14 @@ def _complete(params):
 class Game:
     """One game of the skirmish.
 
-    ``Game(params, policies, seed, game_index)`` draws the first player and
-    sets the armies up on their edges. Then either ``play_out()`` plays to the
-    end and returns the result, or a test drives it:
+    ``Game(params, policies, seed, game_index)`` draws the first player, sets
+    the armies up on their edges and runs the first turn up to its first
+    decision (``policies`` may be ``None`` for a game driven through the
+    decision interface only). Then either ``play_out()`` plays to the end and
+    returns the result, or the decision interface drives it
+    (``current_player()``, ``legal_actions()``, ``apply_action(action)``,
+    ``returns()``, ``resample(seat, streams)``; see the module docstring), or
+    a test drives it:
 
     * inspect ``gnomes``, ``occupant``, ``dropped``, ``to_move``, ``over``,
       ``winner``, ``draw`` and the counters (see the module docstring);
@@ -399,6 +434,8 @@ class Game:
       ``put_out(player, number)``,
       ``put(player, number, cell)``, ``give_flag(flag, player, number)`` and
       ``drop_flag(flag, cell)`` change one thing; ``to_move`` may be assigned;
+      ``start_turn()`` then runs the turn of ``to_move`` up to its first
+      decision;
     * queries: ``reachable(player, number)`` (row-major), ``allowance(a, b,
       kind)`` (the movement allowance of the line a -> b), ``throw_targets
       (player)``, ``in_sight(a, b)``, ``hit_probability(a, b)``, ``fights()``,
@@ -406,13 +443,14 @@ class Game:
     * single steps for the player to move: ``ranged_attack(target)`` (an enemy
       gnome number, or None for no throw), ``return_gnomes()``, ``move(number,
       cell)`` (None stays), ``pick_up_flags()``, ``melee()``, ``check_win()``,
-      ``end_turn()``; ``turn()`` plays a whole turn with the policies;
-      ``result()`` is the result dict.
+      ``end_turn()``; ``step()`` lets the policy of the player to move make
+      one decision; ``result()`` is the result dict.
     """
 
     def __init__(self, params, policies, seed, game_index):
         p = self.params = _complete(params)
         self._validate(policies)
+        self.players = p["players"]
         self.scenario = p["scenario"]
         self.max_turns = p["max_turns"]
         self.max_range = p["max_range"]
@@ -421,13 +459,13 @@ class Game:
         self.ace_value = 5 if p["ace_high"] else 1
         self.line_of_sight = p["line_of_sight"]
         self.yard = parse_yard(p["yard"], p["move_metric"])
-        self.returns = self.scenario in ("wizard_war", "capture_the_flag")
+        self.gnomes_return = self.scenario in ("wizard_war", "capture_the_flag")
         self.flags_in_play = self.scenario == "capture_the_flag"
 
         self.dice = Stream(seed, game_index, DICE)
         self.deck_rng = Stream(seed, game_index, DECK)
-        self.policies = [POLICIES[name](Stream(seed, game_index, POLICY + player))
-                         for player, name in enumerate(policies)]
+        self.policies = None if policies is None else [
+            POLICIES[name](Stream(seed, game_index, POLICY + player)) for player, name in enumerate(policies)]
 
         # The first player is the very first draw of the game.
         self.first = self.dice.randint(2)
@@ -443,13 +481,15 @@ class Game:
                 if self.yard.is_deep(cell):
                     raise ValueError(f"start cell {cell} is deep water")
         self.set_position(armies, to_move=self.first)   # flags start with gnome 0 of their owner
-        self._check_timeout()
+        self.start_turn()
 
     def _validate(self, policies):
         p = self.params
         if p["players"] != 2:
             raise ValueError("the skirmish is a 2-player game")
-        if len(policies) != 2:
+        if policies is None:
+            policies = []
+        elif len(policies) != 2:
             raise ValueError("one policy per player")
         for name in policies:
             if name not in POLICIES:
@@ -515,6 +555,9 @@ class Game:
         self.out_by = [[0, 0, 0] for _ in range(2)]
         self.throws = [0, 0]
         self.hits = [0, 0]
+        self.phase = None
+        self.moving = None
+        self.came_back = []
 
     def gnome(self, player, number):
         return self.gnomes[player][number]
@@ -714,7 +757,7 @@ class Game:
         free cell of its edge row that is not deep water nearest the middle of
         the row (the lower column on a tie), if there is one. Returns the
         numbers of those that came back (they do not move this turn)."""
-        if not self.returns:
+        if not self.gnomes_return:
             return []
         player = self.to_move
         row = self.yard.edge_rows[player]
@@ -844,30 +887,96 @@ class Game:
             self.over = True
             self.timeout = True
 
-    def turn(self):
-        """One turn of the player to move, its policy deciding: ranged attack,
-        returns and moves, melee, with the win check after each phase."""
-        player = self.to_move
-        policy = self.policies[player]
-        shooter = self.ranged_gnome(player)
-        if shooter is not None and shooter.in_action:
-            self.ranged_attack(policy.choose_target(self))
-            self.check_win()
-        if not self.over:
-            came_back = self.return_gnomes()
-            for gnome in self.gnomes[player]:
-                if gnome.in_action and gnome.number not in came_back:
-                    self.move(gnome.number, policy.choose_move(self, gnome))
-            self.pick_up_flags()
-            self.check_win()
-        if not self.over:
+    # --- the decision interface -------------------------------------------------------
+    # docs/skirmish.md, "Decisions, information and resampling": a turn is the
+    # throw's target (when there is one), then each gnome's move in gnome order.
+
+    def start_turn(self):
+        """From the start of the turn of ``to_move`` up to its first decision; a turn
+        without one is played through, and the next, until a decision or the end."""
+        while not self.over:
+            if self.throw_targets(self.to_move):
+                self.phase = THROWING
+                return
+            # Without a throw nothing changed since the last win check: the movement follows.
+            if self._start_movement():
+                return
+            self._close_turn()
+        self.phase = None
+
+    def _start_movement(self):
+        """The returns, then the first gnome to move is the pending decision (True);
+        with none, the movement phase ends at once."""
+        self.came_back = self.return_gnomes()
+        return self._next_mover(0)
+
+    def _next_mover(self, number):
+        """The first gnome from ``number`` on that moves this turn (in action, not
+        just come back) is the pending decision (True). With none left the
+        movement phase ends: the flags are picked up."""
+        for gnome in self.gnomes[self.to_move][number:]:
+            if gnome.in_action and gnome.number not in self.came_back:
+                self.phase = MOVING
+                self.moving = gnome.number
+                return True
+        self.pick_up_flags()
+        return False
+
+    def _close_turn(self):
+        """After the movement: its win check, the melee and its win check; the turn counts."""
+        if not self.check_win():
             self.melee()
             self.check_win()
         self.end_turn()
 
+    def current_player(self):
+        """The player to decide, or -1 when the game is won, drawn or timed out."""
+        return -1 if self.over else self.to_move
+
+    def cell_action(self, cell):
+        """The action code of moving to ``cell``: its cell index."""
+        return cell[0] * self.yard.width + cell[1]
+
+    def legal_actions(self):
+        """The throw: its targets in gnome order. A move: stay, then the
+        reachable cells row-major."""
+        if self.phase == THROWING:
+            return [THROW + gnome.number for gnome in self.throw_targets(self.to_move)]
+        return [STAY] + [self.cell_action(cell) for cell in self.reachable(self.to_move, self.moving)]
+
+    def apply_action(self, action):
+        """Carry out the pending decision (``ranged_attack`` and ``move`` refuse an
+        illegal one), then the rules up to the next one."""
+        if self.phase == THROWING:
+            self.ranged_attack(action - THROW)
+            if self.check_win():
+                self.end_turn()             # the turn counts; the game is over
+            elif self._start_movement():
+                return
+            else:
+                self._close_turn()
+        else:
+            self.move(self.moving, None if action == STAY else divmod(action, self.yard.width))
+            if self._next_mover(self.moving + 1):
+                return
+            self._close_turn()
+        self.start_turn()
+
+    def returns(self):
+        """1 to the winner, 0 to the loser; 0 to both after a draw or a timeout."""
+        return [1.0 if self.winner == player else 0.0 for player in (0, 1)]
+
+    def resample(self, seat, streams):
+        """Nothing to redraw: both players see the whole yard, and the chance still
+        to come (hits, melee decks) is drawn when it happens."""
+
+    def step(self):
+        """The policy of the player to move makes one decision."""
+        self.apply_action(self.policies[self.to_move].act(self))
+
     def play_out(self):
-        while not self.over:
-            self.turn()
+        while (player := self.current_player()) >= 0:
+            self.apply_action(self.policies[player].act(self))
         return self.result()
 
     # --- results -------------------------------------------------------------------
@@ -888,6 +997,12 @@ class Game:
             "throws": list(self.throws),
             "hits": list(self.hits),
         }
+
+
+def begin(params, seed, game_index):
+    """Game ``game_index`` of the run with ``seed`` at its first decision, to be
+    driven through the decision interface (no policies)."""
+    return Game(params, None, seed, game_index)
 
 
 def play(params, policies, seed, game_index):

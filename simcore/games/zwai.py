@@ -34,6 +34,7 @@ at most 5 rounds x 64 cards x 9 fish::
     S_OWN_FISH  [MAX_SEATS]             fish of each colour in the shoal
     S_FRONT     [16]                    the frontier: per row, bit c = empty cell (r, c) next to the shoal
     S_FEAS      [4]                     feasible translations: one 64-bit mask in four 16-bit words
+    S_REACH     [16]                    the cells some feasible translation covers, laid out as S_FRONT
     S_SHOAL     [MAX_CELLS]             the cells of the shoal, in the order placed
     S_PLACED .. S_SKIPS                 scalars (cards in the shoal, sharks, seat, turn, ...)
     S_SCORE, S_CARDS [MAX_SEATS]        the scoring pile: own fish / own cards
@@ -203,7 +204,8 @@ P_N_FISH = 10
 P_FISH_COUNTS = 11         # MAX_FISH entries
 P_N_CELLS = P_FISH_COUNTS + MAX_FISH
 P_COVERS = P_N_CELLS + 1   # per grid cell: the mask of translations covering it, uint64 bits in int64
-N_PARAMS = P_COVERS + N_GRID
+P_SPANS = P_COVERS + N_GRID   # per translation: the cells it covers, four 64-bit words laid out as S_FRONT
+N_PARAMS = P_SPANS + 64 * 4
 
 
 def check(values):
@@ -221,6 +223,17 @@ def translation_covers(cells):
     return covers.view(np.int64)
 
 
+def translation_spans(cells):
+    """Per translation (as in :func:`translation_covers`), the grid cells it covers, in the frontier's bit
+    layout: bit ``r * 16 + c`` of four 64-bit words."""
+    spans = np.zeros((64, 4), np.uint64)
+    for k, (kr, kc) in enumerate(cells):
+        for r, c in cells:
+            b = (r - kr + CENTRE) * 16 + c - kc + CENTRE   # 16 bits per row
+            spans[k, b >> 6] |= np.uint64(1 << (b & 63))
+    return spans.view(np.int64).ravel()
+
+
 def params_array(values):
     p = np.zeros(N_PARAMS, np.int64)
     p[P_PLAYERS] = values["players"]
@@ -236,7 +249,8 @@ def params_array(values):
     p[P_FISH_COUNTS:P_FISH_COUNTS + len(fish)] = fish
     cells = formation_cells(values["formation"])
     p[P_N_CELLS] = len(cells)
-    p[P_COVERS:] = translation_covers(cells)
+    p[P_COVERS:P_SPANS] = translation_covers(cells)
+    p[P_SPANS:] = translation_spans(cells)
     return p
 
 
@@ -257,7 +271,8 @@ S_COL_OWN = S_ROW_OWN + MAX_SEATS * GRID
 S_OWN_FISH = S_COL_OWN + MAX_SEATS * GRID
 S_FRONT = S_OWN_FISH + MAX_SEATS
 S_FEAS = S_FRONT + FRONT_ROWS
-S_SHOAL = S_FEAS + 4
+S_REACH = S_FEAS + 4             # the cells a feasible translation covers, laid out as S_FRONT
+S_SHOAL = S_REACH + FRONT_ROWS
 S_PLACED = S_SHOAL + MAX_CELLS   # cards in the shoal
 S_SHARK_ROW = S_PLACED + 1
 S_SHARK_COL = S_SHARK_ROW + 1
@@ -394,9 +409,10 @@ def set_bits64(state, at, mask):
 def clear_shoal(state):
     for k in range(state[S_PLACED]):
         state[S_GRID + state[S_SHOAL + k]] = 0
-    state[S_ROW_FISH:S_FEAS] = 0
+    state[S_ROW_FISH:S_SHOAL] = 0
     state[S_FRONT + CENTRE] = 1 << CENTRE   # the first card goes on the centre: the table is unbounded
     set_bits64(state, S_FEAS, -1)   # every translation: bit k = formation cell k on the centre
+    state[S_REACH + CENTRE] = 1 << CENTRE   # every translation covers the centre
     state[S_PLACED] = 0
     state[S_SHARK_ROW] = -1
     state[S_SHARK_COL] = -1
@@ -439,22 +455,43 @@ def legal_cells(state, params, cells, code=0):
 
     Rulebook: 'Every further card must always be placed horizontally or vertically against cards already laid
     out.' Decisions: the placed cells must fit inside the formation. So: the frontier cells that some feasible
-    translation covers. Before the round's first card the frontier is the centre alone. The frontier is read
-    four rows (one 64-bit word) at a time, its bits in row-major order; every frontier cell is written and
-    kept only when covered, so the loop has no data-dependent branch but its end.
+    translation covers (S_REACH). Before the round's first card both are the centre alone. Both are read four
+    rows (one 64-bit word) at a time, bits in row-major order.
     """
-    feas = bits64(state, S_FEAS)
     n = 0
     for word in range(FRONT_ROWS // 4):
-        bits = bits64(state, S_FRONT + 4 * word)
+        bits = bits64(state, S_FRONT + 4 * word) & bits64(state, S_REACH + 4 * word)
         while bits != 0:
             low = bits & -bits
             bits ^= low
             b = 64 * word + BIT_INDEX[((low * DE_BRUIJN) >> 58) & 63]
-            cell = (b >> 4) * GRID + (b & 15)
-            cells[n] = code + cell
-            n += (params[P_COVERS + cell] & feas) != 0
+            cells[n] = code + (b >> 4) * GRID + (b & 15)
+            n += 1
     return n
+
+
+@kernel
+def narrow(state, params, cell):
+    """Keep the translations that cover ``cell``; when that drops some, the cells they alone covered leave
+    S_REACH (the union of what the rest cover)."""
+    feas = bits64(state, S_FEAS)
+    kept = feas & params[P_COVERS + cell]
+    if kept == feas:
+        return
+    set_bits64(state, S_FEAS, kept)
+    reach0 = reach1 = reach2 = reach3 = 0
+    while kept != 0:
+        low = kept & -kept
+        kept ^= low
+        at = P_SPANS + 4 * BIT_INDEX[((low * DE_BRUIJN) >> 58) & 63]
+        reach0 |= params[at]
+        reach1 |= params[at + 1]
+        reach2 |= params[at + 2]
+        reach3 |= params[at + 3]
+    set_bits64(state, S_REACH, reach0)
+    set_bits64(state, S_REACH + 4, reach1)
+    set_bits64(state, S_REACH + 8, reach2)
+    set_bits64(state, S_REACH + 12, reach3)
 
 
 # --- step ---------------------------------------------------------------------
@@ -490,7 +527,7 @@ def place(state, params, seat, fish, cell):
     r = cell // GRID
     c = cell - r * GRID
     tie = params[P_SHARK_TIE] == 1
-    set_bits64(state, S_FEAS, bits64(state, S_FEAS) & params[P_COVERS + cell])
+    narrow(state, params, cell)
     row = state[S_SHARK_ROW]   # -1 before the first card: the shark moves whatever max(row, 0) reads
     col = state[S_SHARK_COL]
     state[S_SHARK_ROW] = shark_target(tie, row, state[S_ROW_FISH + max(row, 0)], r, state[S_ROW_FISH + r] + fish)

@@ -18,7 +18,8 @@ readable reference implementations; tests check the two agree draw by draw.
 """
 
 import numpy as np
-from numba import njit
+
+from simcore.jit import kernel
 
 DECK = 0      # shuffles of decks and piles
 DICE = 1      # dice rolls and other chance events of the rules
@@ -40,19 +41,19 @@ _TWO32 = np.uint64(1 << 32)
 _MASK64 = (1 << 64) - 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _finalize(z):
     z = (z ^ (z >> _S30)) * _M1
     z = (z ^ (z >> _S27)) * _M2
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def _mix(x):
     return _finalize(x + _GAMMA)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def seed_streams(streams, seed, game_index):
     """Fill ``streams`` (uint64 array) with the keys of game ``game_index``."""
     base = _mix(_mix(np.uint64(seed)) + np.uint64(game_index))
@@ -60,14 +61,14 @@ def seed_streams(streams, seed, game_index):
         streams[k] = _mix(base + np.uint64(k))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def next_u64(streams, k):
     """Next 64 random bits of stream ``k``."""
     streams[k] += _GAMMA
     return _finalize(streams[k])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def fork(streams, k, out):
     """Seed ``out`` as a fresh family of streams from the next number of stream ``k`` (a search's world)."""
     base = next_u64(streams, k)
@@ -75,7 +76,7 @@ def fork(streams, k, out):
         out[j] = _mix(base + np.uint64(j))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def randint(streams, k, n):
     """Uniform integer in ``[0, n)`` from stream ``k``; ``1 <= n < 2**32``.
 
@@ -92,13 +93,13 @@ def randint(streams, k, n):
     return np.int64(m >> _S32)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def uniform(streams, k):
     """Uniform float in ``[0, 1)`` with 53 random bits, from stream ``k``."""
     return np.float64(next_u64(streams, k) >> _S11) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def shuffle(streams, k, items, n):
     """Fisher-Yates shuffle of ``items[:n]`` in place, from stream ``k``."""
     for i in range(n - 1, 0, -1):

@@ -22,10 +22,9 @@ rollout: nothing here allocates.
 
 import types
 
-from numba import njit
-
 from simcore import rng
 from simcore.agents import GREEDY, MC, RANDOM
+from simcore.jit import kernel
 
 GAME, WORLD, ROLLOUT = 0, 1, 2
 LIST, CANDIDATES = 0, 1
@@ -40,7 +39,9 @@ begin = current_player = legal_actions = apply_action = returns = resample = gre
 
 
 def random_action(state, params, seat, streams, actions):
-    """Uniform over the legal-action list, from the seat's policy stream."""
+    """Uniform over the legal-action list, from the seat's policy stream. A game may define its own
+    ``random_action`` that draws the same action from the same number without listing them all (see
+    ``OWN``); tests hold it to this one."""
     return actions[rng.randint(streams, rng.POLICY + seat, legal_actions(state, params, actions))]
 
 
@@ -84,6 +85,13 @@ def best_of(values, m, streams, seat):
     return -1
 
 
+def copy(source, target):
+    """``target[:] = source`` for two rows of one scratch array: numba's slice assignment would check for
+    overlap and may copy through a temporary, which needs an allocation."""
+    for i in range(source.shape[0]):
+        target[i] = source[i]
+
+
 def mc_action(params, seat, rollouts, states, streams, actions, floats):
     """Flat Monte Carlo: every distinct legal action is tried in the same ``rollouts`` worlds, each resampled
     from the mover's view (so it never peeks) and played out at random; the best total return wins.
@@ -100,12 +108,12 @@ def mc_action(params, seat, rollouts, states, streams, actions, floats):
     ret = floats[actions.shape[1]:]
     values[:] = 0.0
     for _ in range(rollouts):
-        states[WORLD, :] = game
+        copy(game, states[WORLD])
         rng.fork(streams[GAME], rng.SEARCH + seat, streams[WORLD])
         resample(states[WORLD], params, seat, streams[WORLD])
         for i in range(m):
-            states[ROLLOUT, :] = states[WORLD]
-            streams[ROLLOUT, :] = streams[WORLD]
+            copy(states[WORLD], states[ROLLOUT])
+            copy(streams[WORLD], streams[ROLLOUT])
             apply_action(states[ROLLOUT], params, candidates[i], streams[ROLLOUT])
             playout(states[ROLLOUT], params, streams[ROLLOUT], actions[LIST])
             returns(states[ROLLOUT], params, ret)
@@ -137,7 +145,8 @@ def play_game(params, agents, seed, game_index, states, streams, actions, floats
 
 INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "returns", "resample", "greedy_action",
              "write_row")
-TEMPLATES = (random_action, playout, distinct, best_of, mc_action, play_game)
+TEMPLATES = (random_action, playout, distinct, best_of, copy, mc_action, play_game)
+OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
 
 
 def instantiate(game_globals):
@@ -149,9 +158,14 @@ def instantiate(game_globals):
     namespace.update({name: game_globals[name] for name in INTERFACE})
     game = game_globals["__name__"].rpartition(".")[2]
     compiled = {}
+    for name in OWN:
+        if name in game_globals:
+            namespace[name] = compiled[name] = game_globals[name]
     for template in TEMPLATES:
+        if template.__name__ in compiled:
+            continue
         function = types.FunctionType(template.__code__, namespace, template.__name__)
         function.__qualname__ = f"{game}.{template.__name__}"
         function.__module__ = game_globals["__name__"]
-        namespace[template.__name__] = compiled[template.__name__] = njit(cache=True, nogil=True)(function)
+        namespace[template.__name__] = compiled[template.__name__] = kernel(function)
     return compiled

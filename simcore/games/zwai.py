@@ -34,6 +34,7 @@ at most 5 rounds x 64 cards x 9 fish::
     S_OWN_FISH  [MAX_SEATS]             fish of each colour in the shoal
     S_FRONT     [16]                    the frontier: per row, bit c = empty cell (r, c) next to the shoal
     S_FEAS      [4]                     feasible translations: one 64-bit mask in four 16-bit words
+    S_REACH     [16]                    the cells some feasible translation covers, laid out as S_FRONT
     S_SHOAL     [MAX_CELLS]             the cells of the shoal, in the order placed
     S_PLACED .. S_SKIPS                 scalars (cards in the shoal, sharks, seat, turn, ...)
     S_SCORE, S_CARDS [MAX_SEATS]        the scoring pile: own fish / own cards
@@ -65,6 +66,7 @@ from simcore import rng
 from simcore.agents import core
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import DATA, GameType, Param, StateView, scalar_offsets, shipped_maps
+from simcore.jit import kernel
 
 MAX_SEATS = 4
 MAX_FISH = 10             # fish values 0..9 on a card
@@ -202,7 +204,8 @@ P_N_FISH = 10
 P_FISH_COUNTS = 11         # MAX_FISH entries
 P_N_CELLS = P_FISH_COUNTS + MAX_FISH
 P_COVERS = P_N_CELLS + 1   # per grid cell: the mask of translations covering it, uint64 bits in int64
-N_PARAMS = P_COVERS + N_GRID
+P_SPANS = P_COVERS + N_GRID   # per translation: the cells it covers, four 64-bit words laid out as S_FRONT
+N_PARAMS = P_SPANS + 64 * 4
 
 
 def check(values):
@@ -220,6 +223,17 @@ def translation_covers(cells):
     return covers.view(np.int64)
 
 
+def translation_spans(cells):
+    """Per translation (as in :func:`translation_covers`), the grid cells it covers, in the frontier's bit
+    layout: bit ``r * 16 + c`` of four 64-bit words."""
+    spans = np.zeros((64, 4), np.uint64)
+    for k, (kr, kc) in enumerate(cells):
+        for r, c in cells:
+            b = (r - kr + CENTRE) * 16 + c - kc + CENTRE   # 16 bits per row
+            spans[k, b >> 6] |= np.uint64(1 << (b & 63))
+    return spans.view(np.int64).ravel()
+
+
 def params_array(values):
     p = np.zeros(N_PARAMS, np.int64)
     p[P_PLAYERS] = values["players"]
@@ -235,7 +249,8 @@ def params_array(values):
     p[P_FISH_COUNTS:P_FISH_COUNTS + len(fish)] = fish
     cells = formation_cells(values["formation"])
     p[P_N_CELLS] = len(cells)
-    p[P_COVERS:] = translation_covers(cells)
+    p[P_COVERS:P_SPANS] = translation_covers(cells)
+    p[P_SPANS:] = translation_spans(cells)
     return p
 
 
@@ -256,7 +271,8 @@ S_COL_OWN = S_ROW_OWN + MAX_SEATS * GRID
 S_OWN_FISH = S_COL_OWN + MAX_SEATS * GRID
 S_FRONT = S_OWN_FISH + MAX_SEATS
 S_FEAS = S_FRONT + FRONT_ROWS
-S_SHOAL = S_FEAS + 4
+S_REACH = S_FEAS + 4             # the cells a feasible translation covers, laid out as S_FRONT
+S_SHOAL = S_REACH + FRONT_ROWS
 S_PLACED = S_SHOAL + MAX_CELLS   # cards in the shoal
 S_SHARK_ROW = S_PLACED + 1
 S_SHARK_COL = S_SHARK_ROW + 1
@@ -309,17 +325,17 @@ def new_state():
 # --- cards --------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def hand_size(params):
     return params[P_HAND + params[P_PLAYERS] - 2]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def next_seat(params, seat):
     return seat + 1 if seat + 1 < params[P_PLAYERS] else 0   # a compare: a modulo would divide on every move
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def to_hand(state, seat, fish, k):
     """``k`` cards showing ``fish`` into the seat's hand (k < 0: out of it), with the hand counts."""
     state[S_HAND + seat * MAX_FISH + fish] += k
@@ -327,14 +343,14 @@ def to_hand(state, seat, fish, k):
     state[S_HELD_ALL] += k
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def empty_hand(state, seat):
     state[S_HAND + seat * MAX_FISH:S_HAND + (seat + 1) * MAX_FISH] = 0
     state[S_HELD_ALL] -= state[S_HELD + seat]
     state[S_HELD + seat] = 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def draw(state, seat, k):
     """Draw ``k`` cards from the top of the seat's own pile (fewer if it runs out)."""
     base = S_PILE + seat * MAX_SET
@@ -343,7 +359,7 @@ def draw(state, seat, k):
         to_hand(state, seat, state[base + state[S_PILE_N + seat]], 1)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def list_hand(state, seat, out, start):
     """Write the seat's hand, sorted, to ``out[start:]``; return where it ends."""
     n = start
@@ -354,7 +370,7 @@ def list_hand(state, seat, out, start):
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def hand_under_pile(state, seat, streams):
     """Shuffle the seat's hand (with the cards it got back) and put it under its pile."""
     base = S_PILE + seat * MAX_SET
@@ -372,14 +388,14 @@ def hand_under_pile(state, seat, streams):
 # --- 64-bit masks in the 16-bit state -------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def bits64(state, at):
     """The four 16-bit words from ``at`` as one 64-bit mask, the first word lowest."""
     return ((state[at] & 0xFFFF) | (state[at + 1] & 0xFFFF) << 16 | (state[at + 2] & 0xFFFF) << 32
             | (state[at + 3] & 0xFFFF) << 48)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def set_bits64(state, at, mask):
     """Store a 64-bit mask as four 16-bit words from ``at``, the lowest first."""
     for k in range(4):
@@ -389,19 +405,20 @@ def set_bits64(state, at, mask):
 # --- setup --------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def clear_shoal(state):
     for k in range(state[S_PLACED]):
         state[S_GRID + state[S_SHOAL + k]] = 0
-    state[S_ROW_FISH:S_FEAS] = 0
+    state[S_ROW_FISH:S_SHOAL] = 0
     state[S_FRONT + CENTRE] = 1 << CENTRE   # the first card goes on the centre: the table is unbounded
     set_bits64(state, S_FEAS, -1)   # every translation: bit k = formation cell k on the centre
+    state[S_REACH + CENTRE] = 1 << CENTRE   # every translation covers the centre
     state[S_PLACED] = 0
     state[S_SHARK_ROW] = -1
     state[S_SHARK_COL] = -1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def setup(state, params, streams):
     """Every seat shuffles its colour set into a pile and draws a hand (rulebook: Setup)."""
     state[:] = 0
@@ -431,49 +448,70 @@ BIT_INDEX = np.zeros(64, np.int64)
 BIT_INDEX[[((DE_BRUIJN << i) % (1 << 64)) >> 58 for i in range(64)]] = np.arange(64)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def legal_cells(state, params, cells, code=0):
     """Fill ``cells`` (room for N_GRID) with the legal cells as ``code + r * GRID + c``, row-major; return how
     many (``code``: MAX_FISH for the decision interface's cell actions).
 
     Rulebook: 'Every further card must always be placed horizontally or vertically against cards already laid
     out.' Decisions: the placed cells must fit inside the formation. So: the frontier cells that some feasible
-    translation covers. Before the round's first card the frontier is the centre alone. The frontier is read
-    four rows (one 64-bit word) at a time, its bits in row-major order; every frontier cell is written and
-    kept only when covered, so the loop has no data-dependent branch but its end.
+    translation covers (S_REACH). Before the round's first card both are the centre alone. Both are read four
+    rows (one 64-bit word) at a time, bits in row-major order.
     """
-    feas = bits64(state, S_FEAS)
     n = 0
     for word in range(FRONT_ROWS // 4):
-        bits = bits64(state, S_FRONT + 4 * word)
+        bits = bits64(state, S_FRONT + 4 * word) & bits64(state, S_REACH + 4 * word)
         while bits != 0:
             low = bits & -bits
             bits ^= low
             b = 64 * word + BIT_INDEX[((low * DE_BRUIJN) >> 58) & 63]
-            cell = (b >> 4) * GRID + (b & 15)
-            cells[n] = code + cell
-            n += (params[P_COVERS + cell] & feas) != 0
+            cells[n] = code + (b >> 4) * GRID + (b & 15)
+            n += 1
     return n
+
+
+@kernel
+def narrow(state, params, cell):
+    """Keep the translations that cover ``cell``; when that drops some, the cells they alone covered leave
+    S_REACH (the union of what the rest cover)."""
+    feas = bits64(state, S_FEAS)
+    kept = feas & params[P_COVERS + cell]
+    if kept == feas:
+        return
+    set_bits64(state, S_FEAS, kept)
+    reach0 = reach1 = reach2 = reach3 = 0
+    while kept != 0:
+        low = kept & -kept
+        kept ^= low
+        at = P_SPANS + 4 * BIT_INDEX[((low * DE_BRUIJN) >> 58) & 63]
+        reach0 |= params[at]
+        reach1 |= params[at + 1]
+        reach2 |= params[at + 2]
+        reach3 |= params[at + 3]
+    set_bits64(state, S_REACH, reach0)
+    set_bits64(state, S_REACH + 4, reach1)
+    set_bits64(state, S_REACH + 8, reach2)
+    set_bits64(state, S_REACH + 12, reach3)
 
 
 # --- step ---------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def shark_moves(moves_on_tie, new_total, marked_total):
     """RB: 'A shark changes its position only if the number of fish in a row or column is at least 1 greater
     than in the row or column it currently marks. In case of a tie, do not move the shark!'"""
     return new_total > marked_total or (moves_on_tie and new_total == marked_total)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def shark_target(tie, marked, marked_total, line, line_total):
     """Where a shark marking ``marked`` (-1: nothing yet) stands once ``line`` holds ``line_total`` fish."""
     moves = marked < 0 or line == marked or shark_moves(tie, line_total, marked_total)
     return line if moves else marked
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def to_frontier(state, r, c):
     """An empty cell next to a new card joins the frontier (a cell off the table could never be covered)."""
     if 0 <= r < GRID and 0 <= c < GRID:
@@ -481,7 +519,7 @@ def to_frontier(state, r, c):
         state[S_FRONT + r] |= empty << c
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def place(state, params, seat, fish, cell):
     """Put a card of ``seat`` showing ``fish`` (already taken from its hand) on ``cell``, then check the
     sharks. Decisions: the sharks first mark the row and the column of the first card (a shark marking
@@ -489,7 +527,7 @@ def place(state, params, seat, fish, cell):
     r = cell // GRID
     c = cell - r * GRID
     tie = params[P_SHARK_TIE] == 1
-    set_bits64(state, S_FEAS, bits64(state, S_FEAS) & params[P_COVERS + cell])
+    narrow(state, params, cell)
     row = state[S_SHARK_ROW]   # -1 before the first card: the shark moves whatever max(row, 0) reads
     col = state[S_SHARK_COL]
     state[S_SHARK_ROW] = shark_target(tie, row, state[S_ROW_FISH + max(row, 0)], r, state[S_ROW_FISH + r] + fish)
@@ -509,7 +547,7 @@ def place(state, params, seat, fish, cell):
     state[S_PLACED] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def end_round(state, params, streams):
     """Sharks eat their row and column, the rest scores, hands go under the piles (rulebook: Round End).
 
@@ -552,13 +590,13 @@ def end_round(state, params, streams):
 # --- policies -----------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def own_fish_at(state, seat, r, c):
     v = state[S_GRID + r * GRID + c] - 1
     return v & 15 if v >= 0 and v >> 4 == seat else 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def greedy_scores(state, params, seat, cells, n, scores):
     """Score every (fish value in hand, legal cell): the mover's fish in the shoal outside the sharks' row
     and column as they would stand after that placement (what it would score if the round ended now).
@@ -621,7 +659,7 @@ def greedy_scores(state, params, seat, cells, n, scores):
     return best, tied
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def greedy_choice(state, params, seat, cells, scores, streams):
     """Greedy's placement (fish value, cell): the best candidate; ties drawn among them in listing order (fish
     ascending, then cells). ``cells`` and ``scores`` are scratch."""
@@ -645,7 +683,7 @@ W_SCORES = W_CELLS + N_GRID      # the candidates' scores
 WORK_SIZE = W_SCORES + MAX_FISH * N_GRID
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def greedy_action(state, params, seat, streams, work):
     """Greedy picks card and cell together at the card decision and plays the kept cell at the next."""
     if state[S_PHASE] == CELL:
@@ -661,7 +699,7 @@ CARD, CELL = 0, 1                # the decisions of a move
 MAX_ACTIONS = max(MAX_SET, N_GRID)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def current_player(state, params):
     # Every read comes before the branch: numba then drops the reference counting of both arrays.
     over = state[S_OVER] == 1 or state[S_TURN] >= params[P_MAX_TURNS]
@@ -669,7 +707,7 @@ def current_player(state, params):
     return -1 if over else seat
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def legal_actions(state, params, out):
     """The cards in hand, once per copy (a uniform draw is a uniform card), or the legal cells, row-major."""
     if state[S_PHASE] == CARD:
@@ -677,7 +715,21 @@ def legal_actions(state, params, out):
     return legal_cells(state, params, out, MAX_FISH)
 
 
-@njit(cache=True, nogil=True)
+@kernel
+def random_action(state, params, seat, streams, actions):
+    """The random policy as the agents draw it from ``legal_actions`` (the same number from the same stream
+    picks the same action), without listing the hand: the k-th card of the sorted hand."""
+    if state[S_PHASE] == CELL:
+        return actions[rng.randint(streams, rng.POLICY + seat, legal_cells(state, params, actions, MAX_FISH))]
+    k = rng.randint(streams, rng.POLICY + seat, state[S_HELD + seat])
+    at = S_HAND + seat * MAX_FISH
+    while k >= state[at]:
+        k -= state[at]
+        at += 1
+    return at - (S_HAND + seat * MAX_FISH)
+
+
+@kernel
 def apply_action(state, params, action, streams):
     """The card leaves the hand at once (it is shown as it is laid); the cell completes the placement."""
     seat = state[S_SEAT]
@@ -697,7 +749,7 @@ def apply_action(state, params, action, streams):
         advance(state, params, streams)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def advance(state, params, streams):
     """Run the rules up to the next decision: round ends when nobody has a card, skips of empty hands."""
     while state[S_OVER] == 0 and state[S_TURN] < params[P_MAX_TURNS]:
@@ -711,13 +763,13 @@ def advance(state, params, streams):
             return
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def begin(state, params, streams):
     setup(state, params, streams)
     advance(state, params, streams)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def winners(state, params):
     """Most own fish, then most own cards; every seat tied for both shares (rulebook: End of the Game).
     Returns (best fish, best cards, how many seats share the win)."""
@@ -735,7 +787,7 @@ def winners(state, params):
     return best_fish, best_cards, tied
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def returns(state, params, out):
     """1 for a win, 1/k for a k-way shared win, 0 for a loss or a game that timed out."""
     best_fish, best_cards, tied = winners(state, params)
@@ -744,7 +796,7 @@ def returns(state, params, out):
         out[seat] = 1.0 / tied if won else 0.0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def shuffle_pile_segments(state, seat, streams):
     """Shuffle each part of the seat's own pile within itself: the seat knows which cards it put under the
     pile at each round end (and so what is left of its first pile), not their order."""
@@ -758,7 +810,7 @@ def shuffle_pile_segments(state, seat, streams):
     rng.shuffle(streams, rng.DECK, state[base + lo:base + left], left - lo)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def redeal_hidden(state, seat, streams):
     """Shuffle an opponent's hand and pile together and deal the hand back (same size): the watcher knows how
     many cards it holds and which of its colour are unseen, not where they are."""
@@ -772,7 +824,7 @@ def redeal_hidden(state, seat, streams):
     state[S_PILE_N + seat] = n - held
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def resample(state, params, seat, streams):
     """Redraw what ``seat`` cannot see: the order of its own pile's parts, the other seats' hands and piles."""
     for other in range(params[P_PLAYERS]):
@@ -867,7 +919,7 @@ def state_to_string(state, params):
 # --- a whole game -------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def write_row(state, params, row):
     """Winners: most own fish, then most own cards, then a shared win (rulebook: End of the Game)."""
     over = state[S_OVER] == 1

@@ -1,0 +1,24 @@
+"""How simcore compiles its jitted code: ``@kernel`` is numba's ``njit`` with the project's settings.
+
+``cache=True``   compiled once per source version, then loaded from the cache (``simcore cache``).
+``nogil=True``   threads and Dask workers run games in parallel.
+``_nrt=False``   no reference counting of arrays. numba's runtime otherwise counts a reference to every array
+                 a jitted function receives: an atomic increment on entry and a decrement at every exit, which
+                 its pruning pass cannot remove from a function with several exits or calls in between. On the
+                 decision path (small functions called for every move of every rollout) those atomic updates
+                 were about a quarter of random play's time. Nothing below ``run_batch`` allocates an array
+                 (scratch is allocated once per chunk and handed down), so nothing there needs the counts;
+                 numba refuses to compile an allocation in such a function, which keeps it so.
+
+``run_batch`` itself allocates the scratch, so it keeps numba's plain ``njit(cache=True, parallel=True)``.
+"""
+
+from numba import njit
+
+SETTINGS = {"cache": True, "nogil": True, "_nrt": False}
+
+
+def kernel(function=None, **options):
+    """``@kernel`` or ``@kernel(inline="always")``: njit with :data:`SETTINGS` (``options`` add to them)."""
+    compile_ = njit(**SETTINGS, **options)
+    return compile_ if function is None else compile_(function)

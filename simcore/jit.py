@@ -13,7 +13,9 @@
 ``run_batch`` itself allocates the scratch, so it keeps numba's plain ``njit(cache=True, parallel=True)``.
 """
 
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
 
 SETTINGS = {"cache": True, "nogil": True, "_nrt": False}
 
@@ -22,3 +24,25 @@ def kernel(function=None, **options):
     """``@kernel`` or ``@kernel(inline="always")``: njit with :data:`SETTINGS` (``options`` add to them)."""
     compile_ = njit(**SETTINGS, **options)
     return compile_ if function is None else compile_(function)
+
+
+@intrinsic
+def popcount(typingctx, x):
+    """The number of set bits of an integer (LLVM's ctpop: one instruction on current CPUs)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
+@intrinsic
+def lowest_bit(typingctx, x):
+    """The index of the lowest set bit of a non-zero integer (LLVM's cttz: one instruction)."""
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
+    return x(x), codegen

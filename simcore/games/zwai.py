@@ -66,7 +66,7 @@ from simcore import rng
 from simcore.agents import core
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import DATA, GameType, Param, StateView, scalar_offsets, shipped_maps
-from simcore.jit import kernel
+from simcore.jit import kernel, lowest_bit, popcount
 
 MAX_SEATS = 4
 MAX_FISH = 10             # fish values 0..9 on a card
@@ -442,12 +442,6 @@ def setup(state, params, streams):
 
 # --- legal cells ----------------------------------------------------------------
 
-# The index of the lowest set bit of a 64-bit word, by de Bruijn multiplication: no loop over the bits.
-DE_BRUIJN = 0x03F79D71B4CB0A89
-BIT_INDEX = np.zeros(64, np.int64)
-BIT_INDEX[[((DE_BRUIJN << i) % (1 << 64)) >> 58 for i in range(64)]] = np.arange(64)
-
-
 @kernel(inline="always")
 def legal_cells(state, params, cells, code=0):
     """Fill ``cells`` (room for N_GRID) with the legal cells as ``code + r * GRID + c``, row-major; return how
@@ -462,11 +456,39 @@ def legal_cells(state, params, cells, code=0):
     for word in range(FRONT_ROWS // 4):
         bits = bits64(state, S_FRONT + 4 * word) & bits64(state, S_REACH + 4 * word)
         while bits != 0:
-            low = bits & -bits
-            bits ^= low
-            b = 64 * word + BIT_INDEX[((low * DE_BRUIJN) >> 58) & 63]
-            cells[n] = code + (b >> 4) * GRID + (b & 15)
+            cells[n] = code + bit_cell(64 * word + lowest_bit(bits))
+            bits &= bits - 1
             n += 1
+    return n
+
+
+@kernel(inline="always")
+def bit_cell(b):
+    """The grid cell of bit ``b`` of the frontier's layout (16 bits a row)."""
+    return (b >> 4) * GRID + (b & 15)
+
+
+@kernel
+def random_cell(state, streams, seat):
+    """The legal cell a uniform draw over :func:`legal_cells` picks, from the same number, without listing
+    them: the k-th set bit of frontier AND reach."""
+    k = rng.randint(streams, rng.POLICY + seat, n_legal_cells(state))
+    for word in range(FRONT_ROWS // 4):
+        bits = bits64(state, S_FRONT + 4 * word) & bits64(state, S_REACH + 4 * word)
+        n = popcount(bits)
+        if k < n:
+            for _ in range(k):
+                bits &= bits - 1
+            return bit_cell(64 * word + lowest_bit(bits))
+        k -= n
+    return -1
+
+
+@kernel(inline="always")
+def n_legal_cells(state):
+    n = 0
+    for word in range(FRONT_ROWS // 4):
+        n += popcount(bits64(state, S_FRONT + 4 * word) & bits64(state, S_REACH + 4 * word))
     return n
 
 
@@ -481,9 +503,8 @@ def narrow(state, params, cell):
     set_bits64(state, S_FEAS, kept)
     reach0 = reach1 = reach2 = reach3 = 0
     while kept != 0:
-        low = kept & -kept
-        kept ^= low
-        at = P_SPANS + 4 * BIT_INDEX[((low * DE_BRUIJN) >> 58) & 63]
+        at = P_SPANS + 4 * lowest_bit(kept)
+        kept &= kept - 1
         reach0 |= params[at]
         reach1 |= params[at + 1]
         reach2 |= params[at + 2]
@@ -720,7 +741,7 @@ def random_action(state, params, seat, streams, actions):
     """The random policy as the agents draw it from ``legal_actions`` (the same number from the same stream
     picks the same action), without listing the hand: the k-th card of the sorted hand."""
     if state[S_PHASE] == CELL:
-        return actions[rng.randint(streams, rng.POLICY + seat, legal_cells(state, params, actions, MAX_FISH))]
+        return MAX_FISH + random_cell(state, streams, seat)
     k = rng.randint(streams, rng.POLICY + seat, state[S_HELD + seat])
     at = S_HAND + seat * MAX_FISH
     while k >= state[at]:

@@ -31,6 +31,7 @@ CASES = {
     "zwergen-2p-random": ("zwergen", {}, "random", 3_000),
     "zwergen-2p-greedy": ("zwergen", {}, "greedy", 2_000),
     "zwergen-4p-pro-greedy": ("zwergen", {"players": 4, "pro": True}, "greedy", 2_000),
+    "zwergen-2p-mc8-vs-greedy": ("zwergen", {}, {"all": "greedy", 0: "mc:rollouts=8"}, 0),
     "zwai-2p-random": ("zwai", {}, "random", 2_000),
     "zwai-2p-greedy": ("zwai", {}, "greedy", 1_000),
     "zwai-4p-ring-greedy": ("zwai", {"players": 4, "formation": "ring"}, "greedy", 1_000),
@@ -39,9 +40,11 @@ CASES = {
     "wichtel-4p-greedy": ("wichtel", {}, "greedy", 500),
     "wichtel-5p-no-beste-greedy": ("wichtel", {"players": 5, "bribe_ranking": ["2", "3", "4", "5", "6"]},
                                    "greedy", 500),
+    "wichtel-4p-mc8-vs-greedy": ("wichtel", {}, {"all": "greedy", 0: "mc:rollouts=8"}, 0),
     "skirmish-lms-random": ("skirmish", {}, "random", 300),
     "skirmish-lms-greedy": ("skirmish", {}, "greedy", 200),
     "skirmish-ctf-greedy": ("skirmish", {"scenario": "capture_the_flag"}, "greedy", 40),
+    "skirmish-lms-mc8-vs-greedy": ("skirmish", {}, {"all": "greedy", 0: "mc:rollouts=8"}, 0),
 }
 # game -> (parameter, values) to make each warm-start run a config not seen before
 FRESH_CONFIG = {game: ("max_turns", tuple(range(1001, 1008))) for game in ("zwergen", "zwai", "wichtel", "skirmish")}
@@ -159,6 +162,12 @@ def measure(games_filter=None, games=None, repeats=5):
     return figures
 
 
+def state_bytes(figures):
+    """Bytes of one game state (what a search copies per rollout), per game of the figures."""
+    games = sorted({f["game"] for f in figures})
+    return {game: cfg.resolve(game).module.new_state().nbytes for game in games}
+
+
 def render(figures):
     if not figures:
         return "no benchmark case selected"
@@ -173,6 +182,7 @@ def render(figures):
                      f"{python:>12} {ratio:>11} {f['cores_vs_1_thread']:>10.2f}x {warm:>11}")
     lines.append("games per second, median of the repeats; warm start = wall time of a fresh "
                  "`simcore run` (1000 games) with an unseen config")
+    lines.append("bytes per state: " + ", ".join(f"{g} {b:,}" for g, b in state_bytes(figures).items()))
     if not (REPOSITORY / "benchmarks" / "reference").is_dir():
         lines.append(NO_REFERENCE)
     elif any(f["python"] is None for f in figures):
@@ -199,6 +209,8 @@ def render_markdown(figures):
         python, ratio = _python_columns(f, "{:,.0f}", "{:.0f}x")
         lines.append(f"| `{f['case']}` | {f['jit_1_thread']:,.0f} | {f[f'jit_{cores}_threads']:,.0f} | "
                      f"{python} | {ratio} | {f['cores_vs_1_thread']:.2f}x | {warm} |")
+    lines += ["", "| game | bytes per state |", "|---|---:|"]
+    lines += [f"| {game} | {size:,} |" for game, size in state_bytes(figures).items()]
     return "\n".join(lines)
 
 

@@ -1,0 +1,26 @@
+"""simcore bench's tables: what the README's speed section is made of."""
+
+from simcore import bench
+from simcore.games import zwai
+
+
+def _figure(case, game):
+    return {"case": case, "game": game, "jit_1_thread": 1000.0, "jit_2_threads": 1900.0, "python": None,
+            "jit_vs_python": None, "cores_vs_1_thread": 1.9, "cores": 2}
+
+
+def test_tables_give_the_bytes_of_a_state_per_game():
+    """Issue 12: every game's state in the narrowest integer type, its bytes per state in the README."""
+    figures = [_figure("zwai-2p-random", "zwai"), _figure("zwai-2p-greedy", "zwai")]
+    size = zwai.STATE_SIZE * zwai.new_state().itemsize
+    assert bench.state_bytes(figures) == {"zwai": size}
+    assert f"| zwai | {size:,} |" in bench.render_markdown(figures)
+    assert f"bytes per state: zwai {size:,}" in bench.render(figures)
+
+
+def test_every_game_has_a_random_and_an_mc_case():
+    """Issue 12: random play through the interface and one mc:rollouts=8 seat against greedy, per game."""
+    for game in ("zwai", "zwergen", "wichtel", "skirmish"):
+        policies = [policy for g, _, policy, _ in bench.CASES.values() if g == game]
+        assert "random" in policies
+        assert {"all": "greedy", 0: "mc:rollouts=8"} in policies

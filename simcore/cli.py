@@ -94,8 +94,8 @@ def _threads(n):
 @click.argument("game")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="TOML config file.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override one parameter.")
-@click.option("--policy", "policies", multiple=True, metavar="[SEAT=]NAME",
-              help="Policy for every seat (NAME) or one seat (SEAT=NAME).")
+@click.option("--policy", "policies", multiple=True, metavar="[SEAT=]SPEC",
+              help="Policy spec for every seat (SPEC) or one seat (SEAT=SPEC), e.g. 1=mc:rollouts=16.")
 @click.option("--games", type=int, help="Number of games.")
 @click.option("--seed", type=int, help="Seed of the run.")
 @click.option("--variant", help="Variant name written to every row.")
@@ -252,7 +252,8 @@ def _variant_spec(text):
 @click.option("--metric", default="win_0", show_default=True, help="Yes/no column, e.g. win_0 or timeout.")
 @click.option("--sprt", is_flag=True, help="Play batches until a sequential test decides.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Base parameter for every variant.")
-@click.option("--policy", "policies", multiple=True, metavar="[SEAT=]NAME", help="Base policies.")
+@click.option("--policy", "policies", multiple=True, metavar="[SEAT=]SPEC",
+              help="Base policies, e.g. 1=mc:rollouts=16.")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Base config file.")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--games", type=int, default=100_000, show_default=True, help="Games per variant without --sprt.")

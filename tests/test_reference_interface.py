@@ -19,6 +19,7 @@ from simcore import config as cfg
 from simcore import engine, rng
 from simcore.bench import reference_params
 from simcore.games import skirmish, wichtel, zwai, zwergen
+from tests.test_skirmish_reference import _jitted as _skirmish_row  # the jitted row in the reference's terms
 
 RESAMPLE_SEED = 9_000_017       # the stream families handed to resample: (RESAMPLE_SEED + seed, decision number)
 
@@ -250,25 +251,6 @@ def _wichtel_reference_world(game):
             "partner": game.partner, "slot": game.slot, "card": game.card, "table": world["table"], "bribe": bribe,
             "need": game.need, "receiver": game.receiver, "then": game.then}
     return {**world, "starter": game.round_starter, "move": _wichtel_move(game.decision, move)}
-
-
-def _skirmish_row(row):
-    x = engine.extra_offset(skirmish.MAX_SEATS)
-    win = [bool(row[engine.O_WIN + p]) for p in range(2)]
-    return {
-        "winner": 0 if win[0] else (1 if win[1] else None),
-        "draw": int(row[x]),
-        "timeout": int(row[engine.O_TIMEOUT]),
-        "first": int(row[engine.O_FIRST_SEAT]),
-        "n_turns": int(row[engine.O_N_TURNS]),
-        "in_action": [int(row[engine.score_offset(skirmish.MAX_SEATS) + p]) for p in range(2)],
-        "wizard_out": [int(row[x + 1 + p]) for p in range(2)],
-        "flags": [int(row[x + 3 + p]) for p in range(2)],
-        "lost": [[int(row[x + 5 + 2 * t + p]) for t in range(4)] for p in range(2)],
-        "out_by": [[int(row[x + 13 + 2 * c + p]) for c in range(3)] for p in range(2)],
-        "throws": [int(row[x + 19 + p]) for p in range(2)],
-        "hits": [int(row[x + 21 + p]) for p in range(2)],
-    }
 
 
 def _skirmish_world(state, params, streams):

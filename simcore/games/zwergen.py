@@ -681,7 +681,7 @@ def legal_actions(state, params, out):
 # --- step ---------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def effect(state, params, seat, kind, t, c):
     """What a move does to the track: (rope change, own team change, opponents' change)."""
     sign = toward(team_of(seat))

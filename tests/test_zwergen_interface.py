@@ -296,3 +296,98 @@ def test_a_seat_sees_its_own_hand_but_not_the_others_or_the_pile_order():
         assert z.state_to_string(world, params) != z.state_to_string(state, params)
         traded += 1
     assert traded > 50
+
+
+NO_CARDS = {f"deck.{name}": 0 for name in z.DECK_PARAMS}
+LARGEST = {**NO_CARDS, "track_half": 60, "hats_per_colour": 60, "hand_size": 12, "rounds_to_win": 20,
+           "max_turns": 1_000_000, "deck.add": 40, "deck.add_multi": 40, "deck.pull_multi_two": 40}
+# Allowed extremes (GAME.params), each with a field it must drive past a bound: the largest of everything with a
+# 240-card deck of adds and multicolour pulls (a draw pile of over 127 cards, big teams, long matches), and the
+# smallest of everything.
+EXTREMES = {
+    "largest-2p": ({**LARGEST, "swap_penalty": 20, "add_pull": 20, "pro": True, "re_moves_rope": True},
+                   ["random", "greedy"], 6, "draw_n", 127),
+    "largest-4p": ({**LARGEST, "players": 4, "swap_penalty": 0, "add_pull": 0, "pro": True},
+                   ["greedy", "random", "random", "greedy"], 3, "max_team", 40),
+    "smallest-4p": ({**NO_CARDS, "players": 4, "track_half": 2, "hats_per_colour": 1, "hand_size": 1,
+                     "rounds_to_win": 1, "deck.add": 1, "deck.squirrel_1": 4},
+                    ["random", "greedy", "greedy", "random"], 200, "n_rounds", 0),
+}
+
+
+def _assert_within_bounds(state, params):
+    """Every field within the bound the module docstring gives it (a field that wrapped around breaks one)."""
+    v = z.View(state)
+    _assert_a_consistent_world(state, state, params)            # every card and hat in exactly one place
+    assert 0 <= v.draw_n <= z.MAX_DECK and ((v.draw_pile >= 0) & (v.draw_pile < z.N_TYPES)).all()
+    assert (v.hands.sum(axis=1) <= params[z.P_HAND_SIZE]).all() and v.discard.min() >= 0
+    assert ((v.picks >= -1) & (v.picks < z.N_COLOURS)).all() and ((v.seen >= 0) & (v.seen < 16)).all()
+    assert v.rounds.max() <= params[z.P_ROUNDS_TO_WIN] and v.n_rounds < 2 * params[z.P_ROUNDS_TO_WIN]
+    assert v.max_team <= z.N_COLOURS * params[z.P_HATS]
+    assert v.phase == z.PH_COLOUR or v.teams.sum(axis=1).max() <= v.max_team     # noted once all have picked
+    moves = v.adds + v.pulls + v.squirrels + v.swaps + v.contras + v.res + v.herberts
+    assert 0 <= v.lead_changes <= v.turn == moves <= params[z.P_MAX_TURNS]
+    if z.current_player(state, params) >= 0:                     # a round is on: nobody is in the fence
+        assert min(z.front(state, params, 0), z.front(state, params, 1)) >= 1
+        assert abs(v.rope) < params[z.P_TRACK_HALF]
+
+
+def _turn_and_rope_after(state, params, action):
+    """The turn count and the rope after ``action``, worked out at machine width from the state before it."""
+    v = z.View(state)
+    if v.phase == z.PH_COLOUR or action == z.A_SWAP:              # a pick, or a swap's first half: no move yet
+        return v.turn, v.rope
+    kind, t, c = (z.M_SWAP, -1, -1) if v.phase == z.PH_DISCARD else z.decode_move(action)
+    pull, _, _ = z.effect(state, params, v.seat, kind, t, c)
+    return v.turn + 1, v.rope + int(pull)
+
+
+@pytest.mark.parametrize("case", EXTREMES)
+def test_the_state_keeps_its_bounds_under_extreme_parameters(case):
+    """The state is int16 (module docstring): at the allowed extremes of every parameter, after every decision
+    each field stays within its bound, every card and hat is in one place, each move counts one turn and pulls
+    the rope exactly as far as its effect at machine width, and the counts of moves add up to the turns. Each
+    case drives one field past a bound (the draw pile past 127 cards, a team past 40 gnomes) or plays the
+    smallest game."""
+    sets, kinds, games, field, beyond = EXTREMES[case]
+    params = _params(**sets)
+    state = z.new_state()
+    streams = np.zeros(rng.N_STREAMS, np.uint64)
+    actions = np.zeros(z.MAX_ACTIONS, np.int64)
+    work = np.zeros(z.WORK_SIZE, np.int64)
+    reached = 0
+    for game in range(games):
+        rng.seed_streams(streams, 9, game)
+        z.begin(state, params, streams)
+        _assert_within_bounds(state, params)
+        while (seat := z.current_player(state, params)) >= 0:
+            if kinds[seat] == "random":
+                action = actions[rng.randint(streams, rng.POLICY + seat, z.legal_actions(state, params, actions))]
+            else:
+                action = z.greedy_action(state, params, seat, streams, work)
+            rounds = z.View(state).n_rounds
+            turn, rope = _turn_and_rope_after(state, params, action)
+            z.apply_action(state, params, action, streams)
+            v = z.View(state)
+            assert v.turn == turn and v.rope == (0 if v.n_rounds > rounds else rope)    # a new round: centred
+            _assert_within_bounds(state, params)
+            reached = max(reached, getattr(v, field))
+    assert reached > beyond
+
+
+def test_a_match_of_a_million_turns_counts_every_turn():
+    """DEC (Time limit): a match still running after max_turns turns is a timeout. At the largest max_turns,
+    with a deck that seldom moves the rope, matches run to the limit: the turn and the counts of each kind of
+    move (two 16-bit words each, module docstring) count past 65,536 without losing a turn."""
+    sets = {**NO_CARDS, "track_half": 60, "rounds_to_win": 20, "max_turns": 1_000_000, "swap_penalty": 0,
+            "add_pull": 0, "deck.pull_multi_zero": 20, "deck.squirrel_1": 1}    # a squirrel: every round can end
+    run = cfg.resolve("zwergen", sets=list(sets.items()), policies=[("all", "random")])
+    rows = engine.run(run.module, run.params_array(), run.policies_array(), 3, 8)
+    extra = {name: rows[:, engine.extra_offset(z.MAX_SEATS) + i] for i, (name, _, _) in enumerate(z.EXTRA_COLUMNS)}
+    turns = rows[:, engine.O_N_TURNS]
+    moves = sum(extra[name] for name in ("adds", "pulls", "squirrels", "swaps", "contras", "res", "herberts"))
+    assert np.array_equal(moves, turns) and (extra["lead_changes"] <= turns).all()
+    timeouts = rows[:, engine.O_TIMEOUT].astype(bool)
+    assert timeouts.any() and (~timeouts).any()
+    assert (turns[timeouts] == 1_000_000).all() and (turns[~timeouts] < 1_000_000).all()
+    assert extra["pulls"].max() > 1 << 16 and extra["swaps"].max() > 1 << 16

@@ -71,6 +71,20 @@ def test_modifiers_apply_to_both_teams(card, expected_rope):
     assert p.state[z.S_ROPE] == expected_rope
 
 
+def test_a_huge_team_pulls_the_rope_past_what_a_byte_holds():
+    """RB: 'The stronger team pulls the opposing team a number of spaces in its direction equal to the
+    difference between the two team strengths.' At the largest track and hats, 60 red and 40 yellow gnomes,
+    red counting 2, against one blue gnome pull 159 spaces: the rope keeps all of them (the state is int16, a
+    byte would wrap) and the blue gnome's team is in the fence."""
+    p = Position(track_half=60, hats_per_colour=60, rounds_to_win=1)
+    p.team(A_TEAM, [R] * 60 + [Y] * 40)
+    p.team(B_TEAM, [B])
+    p.rope(50)
+    p.hand(0, [z.T_PULL_MULTI_TWO])
+    assert p.play(0, z.M_PLAY, z.T_PULL_MULTI_TWO, R) == A_TEAM
+    assert p.state[z.S_ROPE] == 50 + (2 * 60 + 40) - 1
+
+
 def test_multicolour_pull_lets_the_player_choose_the_colour():
     """RB: 'If the Gnome hat shown on the card is multicolored, the player playing the card
     determines the color involved.'"""

@@ -21,20 +21,30 @@ the fence). A team whose front reaches 0 is in the fence and loses the round.
 A match is a sequence of decisions (docs/zwergen.md, "Decisions, information
 and resampling"): ``begin``, then ``current_player`` / ``legal_actions`` /
 ``apply_action`` until ``current_player`` is -1; ``resample`` redraws what a
-seat cannot see. The state of one game is one flat ``int64`` array::
+seat cannot see.
 
-    S_HAND     [0, 88)        hand counts, seat * N_TYPES + card type
-    S_DISCARD  [88, 110)      discard pile, count per card type
-    S_REFILL   [110, 132)     the draw pile's cards when it was last filled (the deck, or the discard pile)
-    S_DRAWN    [132, 220)     cards each seat drew since then, seat * N_TYPES + card type
-    S_SUPPLY   [220, 224)     hats in the supply per colour
-    S_TEAM     [224, 232)     gnomes on the track, team * 4 + colour
+The state of one game is one flat ``int16`` array (``STATE_DTYPE``): 510 words, 1,020 bytes, since a search
+copies it for every rollout. Every field fits over the allowed parameters (``GAME.params``); the turn and the
+counts of each kind of move reach ``max_turns`` (up to 1,000,000) and take two words each (``count``)::
+
+    S_HAND     [0, 88)        hand counts, seat * N_TYPES + card type: at most hand_size <= 12
+    S_DISCARD  [88, 110)      discard pile, count per card type: at most the type's copies, <= 40
+    S_REFILL   [110, 132)     the draw pile's cards when it was last filled (the deck, or the discard pile): <= 40
+    S_DRAWN    [132, 220)     cards each seat drew since then, seat * N_TYPES + card type: <= the refill's, 40
+    S_SUPPLY   [220, 224)     hats in the supply per colour: <= hats_per_colour <= 60
+    S_TEAM     [224, 232)     gnomes on the track, team * 4 + colour: <= 60
     S_PICK     [232, 236)     each seat's starting colour this round (-1 before its pick)
-    S_SEEN     [236, 240)     colours in stock (bit mask) when the seat picked it
-    S_ROPE .. S_PICKER        scalars (rope, pending announcement, seat, turn,
-                              rounds, counters, decision phase, the seat picking)
-    S_DRAW_N                  cards in the draw pile
-    S_DRAW     [.., +MAX_DECK) the draw pile, top card last
+    S_SEEN     [236, 240)     colours in stock (a 4-bit mask) when the seat picked it
+    S_ROPE                    while a round is on both fronts are >= 1 and each team has a gnome, so
+                              |rope| < track_half <= 60; the round's last move pulls at most 20 spaces (add,
+                              swap) or 2 per gnome on the track (2 x 4 x 60): |rope| < 600
+    S_PENDING .. S_PICKER     the other scalars (pending announcement, seat, rounds won <= rounds_to_win <= 20
+                              and started <= 39, the rope's last side, the largest team <= 4 x 60 hats,
+                              decision phase, the seat picking)
+    S_TURN, S_ADDS .. S_LEAD_CHANGES  two words each: one move per turn, one lead change per move at most,
+                              so each is <= max_turns
+    S_DRAW_N                  cards in the draw pile: <= MAX_DECK = 240
+    S_DRAW     [.., +MAX_DECK) the draw pile, top card last (card types < 22); resample's scratch list
 """
 
 import numpy as np
@@ -73,7 +83,8 @@ K_ADD, K_PULL, K_SQUIRREL = 0, 1, 2
 M_PLAY, M_CONTRA, M_RE, M_HERBERT, M_SWAP = 0, 1, 2, 3, 4
 MAX_MOVES = 128
 
-# What the pending decision is: a starting colour, a move, or the cards a swap discards.
+# What the pending decision is: a starting colour, a move, or the cards a swap discards; none once the match is
+# won or has run max_turns turns.
 PH_COLOUR, PH_MOVE, PH_DISCARD, PH_OVER = 0, 1, 2, 3
 
 # Action codes, distinct across the three decisions (docs/zwergen.md, "Decisions, information and resampling").
@@ -252,6 +263,8 @@ def params_array(values):
 
 # --- state layout -------------------------------------------------------------
 
+STATE_DTYPE = np.int16
+WIDE = 2                        # words of a count that can reach max_turns (see ``count``)
 S_HAND = 0
 S_DISCARD = S_HAND + MAX_SEATS * N_TYPES
 S_REFILL = S_DISCARD + N_TYPES    # what a seat knows of the draw pile: see ``refill``
@@ -265,23 +278,24 @@ S_PENDING = S_ROPE + 1          # PEND_* kind of the announcement the next seat 
 S_PENDING_COLOUR = S_PENDING + 1
 S_SEAT = S_PENDING_COLOUR + 1   # seat to move (during the colour picks: the seat that will move first)
 S_TURN = S_SEAT + 1             # turns played in the match
-S_ROUNDS = S_TURN + 1           # rounds won, team A then B
+S_ROUNDS = S_TURN + WIDE        # rounds won, team A then B
 S_LAST_SIGN = S_ROUNDS + 2      # sign of the rope when it was last off centre, this round
 S_N_ROUNDS = S_LAST_SIGN + 1
 S_ADDS = S_N_ROUNDS + 1
-S_PULLS = S_ADDS + 1
-S_SQUIRRELS = S_PULLS + 1
-S_SWAPS = S_SQUIRRELS + 1
-S_CONTRAS = S_SWAPS + 1
-S_RES = S_CONTRAS + 1
-S_HERBERTS = S_RES + 1
-S_LEAD_CHANGES = S_HERBERTS + 1
-S_MAX_TEAM = S_LEAD_CHANGES + 1
+S_PULLS = S_ADDS + WIDE
+S_SQUIRRELS = S_PULLS + WIDE
+S_SWAPS = S_SQUIRRELS + WIDE
+S_CONTRAS = S_SWAPS + WIDE
+S_RES = S_CONTRAS + WIDE
+S_HERBERTS = S_RES + WIDE
+S_LEAD_CHANGES = S_HERBERTS + WIDE
+S_MAX_TEAM = S_LEAD_CHANGES + WIDE
 S_PHASE = S_MAX_TEAM + 1        # PH_* of the pending decision
 S_PICKER = S_PHASE + 1          # seat to pick its starting colour (PH_COLOUR)
 S_DRAW_N = S_PICKER + 1
 S_DRAW = S_DRAW_N + 1
 STATE_SIZE = S_DRAW + MAX_DECK
+COUNTS = (S_TURN, S_ADDS, S_PULLS, S_SQUIRRELS, S_SWAPS, S_CONTRAS, S_RES, S_HERBERTS, S_LEAD_CHANGES)
 
 
 class View(StateView):
@@ -301,13 +315,41 @@ class View(StateView):
         self.seen = state[S_SEEN:S_ROPE]
         self.rounds = state[S_ROUNDS:S_ROUNDS + 2]
 
+    def __getattr__(self, name):
+        offset = self.offsets.get(name)
+        if offset in COUNTS:
+            return int(count(self.state, offset))
+        return super().__getattr__(name)
+
     @property
     def draw_pile(self):
-        return self.state[S_DRAW:S_DRAW + self.state[S_DRAW_N]]
+        return self.state[S_DRAW:S_DRAW + int(self.state[S_DRAW_N])]
 
 
 def new_state():
-    return np.zeros(STATE_SIZE, np.int64)
+    return np.zeros(STATE_SIZE, STATE_DTYPE)
+
+
+# --- counts that outgrow a word -------------------------------------------------
+# The turn and the counts of each kind of move reach max_turns (up to 1,000,000): each is kept in two 16-bit
+# words, the low one first and read as unsigned.
+
+
+@njit(cache=True, nogil=True, inline="always")
+def count(state, at):
+    """The count kept in the two words from ``at``."""
+    return (state[at] & 0xFFFF) | state[at + 1] << 16
+
+
+@njit(cache=True, nogil=True, inline="always")
+def count_one(state, at):
+    """Add 1 to the count at ``at`` and return the new count. The low word runs from 0xFFFF (stored as -1) on to 0
+    and carries, without a branch (a branch measured slower)."""
+    low = (state[at] + 1) & 0xFFFF
+    high = state[at + 1] + (low == 0)
+    state[at] = low
+    state[at + 1] = high
+    return low | high << 16
 
 
 # --- the track ----------------------------------------------------------------
@@ -498,18 +540,21 @@ def next_starter(params, mover, losing_team):
 
 @njit(cache=True, nogil=True, inline="always")
 def end_turn(state, params, mover):
-    """Count the turn; end the round if a team is in the fence, and the match if a team has won enough rounds."""
-    state[S_TURN] += 1
+    """Count the turn; end the round if a team is in the fence, and the match if a team has won enough rounds or
+    the turns have reached ``max_turns`` (a timeout: over, with no winner)."""
+    turn = count_one(state, S_TURN)
     lost = loser(state, params)
     if lost < 0:
         state[S_SEAT] = (mover + 1) % params[P_PLAYERS]
         state[S_PHASE] = PH_MOVE
-        return
-    state[S_ROUNDS + 1 - lost] += 1
-    if state[S_ROUNDS + 1 - lost] >= params[P_ROUNDS_TO_WIN]:
-        state[S_PHASE] = PH_OVER
     else:
-        open_round(state, params, next_starter(params, mover, lost))
+        state[S_ROUNDS + 1 - lost] += 1
+        if state[S_ROUNDS + 1 - lost] >= params[P_ROUNDS_TO_WIN]:
+            state[S_PHASE] = PH_OVER
+        else:
+            open_round(state, params, next_starter(params, mover, lost))
+    if turn >= params[P_MAX_TURNS]:     # here, once a turn: current_player reads only the phase (measured faster)
+        state[S_PHASE] = PH_OVER
 
 
 @njit(cache=True, nogil=True)
@@ -537,7 +582,7 @@ def begin(state, params, streams):
 @njit(cache=True, nogil=True, inline="always")
 def current_player(state, params):
     """The seat to decide, or -1 when the match is won or has run ``max_turns`` turns."""
-    if state[S_PHASE] == PH_OVER or state[S_TURN] >= params[P_MAX_TURNS]:
+    if state[S_PHASE] == PH_OVER:
         return -1
     if state[S_PHASE] == PH_COLOUR:
         return state[S_PICKER]
@@ -636,7 +681,7 @@ def legal_actions(state, params, out):
 # --- step ---------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def effect(state, params, seat, kind, t, c):
     """What a move does to the track: (rope change, own team change, opponents' change)."""
     sign = toward(team_of(seat))
@@ -669,7 +714,7 @@ def note_lead(state):
     if rope != 0:
         sign = 1 if rope > 0 else -1
         if state[S_LAST_SIGN] != 0 and sign != state[S_LAST_SIGN]:
-            state[S_LEAD_CHANGES] += 1
+            count_one(state, S_LEAD_CHANGES)
         state[S_LAST_SIGN] = sign
 
 
@@ -684,34 +729,34 @@ def apply_move(state, params, seat, kind, t, c, mask, streams):
     if kind == M_SWAP:
         # Swap instead of playing: discard some cards, draw as many (rulebook).
         draw(state, seat, discard_by_mask(state, seat, mask), streams)
-        state[S_SWAPS] += 1
+        count_one(state, S_SWAPS)
     else:
         if kind == M_PLAY and CARD_KIND[t] == K_ADD:
             state[own + c] += 1
             state[S_SUPPLY + c] -= 1
-            state[S_ADDS] += 1
+            count_one(state, S_ADDS)
             pending = PEND_ADD
         elif kind == M_PLAY and CARD_KIND[t] == K_SQUIRREL:
-            state[S_SQUIRRELS] += 1
+            count_one(state, S_SQUIRRELS)
         elif kind == M_PLAY:
-            state[S_PULLS] += 1
+            count_one(state, S_PULLS)
         elif kind == M_CONTRA:
             # Contra: the opponents lose the gnome just added; the track stays.
             state[opp + c] -= 1
             state[S_SUPPLY + c] += 1
-            state[S_CONTRAS] += 1
+            count_one(state, S_CONTRAS)
             pending = PEND_CONTRA
         elif kind == M_RE:
             # Re: two gnomes of that colour join the team.
             state[own + c] += 2
             state[S_SUPPLY + c] -= 2
-            state[S_RES] += 1
+            count_one(state, S_RES)
             pending = PEND_RE
         else:
             # Herbert: the two gnomes of the Re change sides; the track stays.
             state[opp + c] -= 2
             state[own + c] += 2
-            state[S_HERBERTS] += 1
+            count_one(state, S_HERBERTS)
         state[S_HAND + seat * N_TYPES + t] -= 1
         state[S_DISCARD + t] += 1
         if hand_count(state, seat) == 0:
@@ -755,7 +800,7 @@ def write_row(state, params, row):
     """The result row; a match stopped at ``max_turns`` has no winner (a timeout)."""
     winner = match_winner(state, params)
     row[O_FIRST_SEAT] = params[P_FIRST_SEAT]
-    row[O_N_TURNS] = state[S_TURN]
+    row[O_N_TURNS] = count(state, S_TURN)
     row[O_TIMEOUT] = winner < 0
     for seat in range(params[P_PLAYERS]):
         row[O_WIN + seat] = winner == team_of(seat)
@@ -764,14 +809,14 @@ def write_row(state, params, row):
     row[x] = state[S_ROUNDS]
     row[x + 1] = state[S_ROUNDS + 1]
     row[x + 2] = state[S_N_ROUNDS]
-    row[x + 3] = state[S_ADDS]
-    row[x + 4] = state[S_PULLS]
-    row[x + 5] = state[S_SQUIRRELS]
-    row[x + 6] = state[S_SWAPS]
-    row[x + 7] = state[S_CONTRAS]
-    row[x + 8] = state[S_RES]
-    row[x + 9] = state[S_HERBERTS]
-    row[x + 10] = state[S_LEAD_CHANGES]
+    row[x + 3] = count(state, S_ADDS)
+    row[x + 4] = count(state, S_PULLS)
+    row[x + 5] = count(state, S_SQUIRRELS)
+    row[x + 6] = count(state, S_SWAPS)
+    row[x + 7] = count(state, S_CONTRAS)
+    row[x + 8] = count(state, S_RES)
+    row[x + 9] = count(state, S_HERBERTS)
+    row[x + 10] = count(state, S_LEAD_CHANGES)
     row[x + 11] = state[S_MAX_TEAM]
 
 
@@ -1026,7 +1071,7 @@ def run_batch(params, agents, seed, start, out):
     n = out.shape[0]
     n_chunks = (n + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
-        states = np.zeros((3, STATE_SIZE), np.int64)
+        states = np.zeros((3, STATE_SIZE), STATE_DTYPE)
         streams = np.zeros((3, rng.N_STREAMS), np.uint64)
         actions = np.zeros((2, MAX_ACTIONS), np.int64)
         floats = np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64)

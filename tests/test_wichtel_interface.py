@@ -3,6 +3,8 @@
 SPEC = docs/wichtel.md; RB = the rulebook (Der Herr der Wichtel, Ralf Sandfuchs, Krimsus Krimskrams Kiste 1998).
 """
 
+from collections import Counter
+
 import numpy as np
 import pytest
 
@@ -205,3 +207,189 @@ def test_returns_follow_the_result_row(max_turns):
             assert np.allclose(out, winners / winners.sum())
             seen.add("shared" if winners.sum() > 1 else "won")
     assert seen == ({"won", "shared"} if max_turns == 5000 else {"won", "timeout"}) or "timeout" in seen
+
+
+# --- the state in narrow integers ------------------------------------------------------------------------------
+
+WORD = 1 << 15           # a word holds 0 .. WORD - 1 without its sign bit
+LOWEST, HIGHEST = -810, 465     # a retinue's score over the allowed card values (wichtel module docstring)
+EXTREMES = {
+    "4p": [],
+    "5p-high": [("players", 5), ("values.HD", 100), ("values.GE", 100), ("values.ME", 100), ("values.HW", 100),
+                ("values.FA", -100), ("best_bonus", 100), ("worst_bonus", -100), ("events.ich", 20),
+                ("events.komm_zurueck", 20), ("reshuffle_on_reverse", True), ("target_score", 10_000),
+                ("max_turns", 100)],
+    "3p-low": [("players", 3), ("values.FA", -100), ("values.HS", -100), ("values.KS", -100), ("values.HW", -100),
+               ("best_bonus", -100), ("worst_bonus", 100), ("events.guck_nochmal", 20), ("events.nix_da", 20),
+               ("target_score", 10_000), ("max_turns", 100)],
+}
+COUNTS = ("turn", "n_rounds", "dice")
+PER_SEAT = ("bribes_played", "bribes_won")
+
+
+def known_words(state, observer, owner):
+    at = w.S_KNOWN + (observer * w.N_OBSERVERS + owner) * w.KNOWN_WORDS
+    return state[at:at + w.KNOWN_WORDS]
+
+
+def swapped_score(params, codes, add, remove):
+    rest = list(codes)
+    rest.remove(remove)
+    return int(params[w.P_SCORES + w.retinue_index(rest + [add])])
+
+
+def check_cards(state, params, players):
+    """Retinues, their sorted codes, scores and greedy's kept gains agree with each other and the tables."""
+    v = w.View(state)
+    assert (v.retinues[:players] >= 0).all() and (v.retinues[:players] <= w.COUNTS).all()
+    assert (v.retinues[:players].sum(axis=1) == w.RETINUE).all()
+    for seat in range(players):
+        codes = np.repeat(np.arange(w.N_TYPES), v.retinues[seat])
+        sorted_at = w.S_SORTED + seat * w.RETINUE
+        assert np.array_equal(state[sorted_at:sorted_at + w.RETINUE], codes)
+        now = int(state[w.S_NOW + seat])
+        assert now == params[w.P_SCORES + w.retinue_index(codes)] and LOWEST <= now <= HIGHEST
+        for card in range(w.N_TYPES):
+            if (int(state[w.S_GAIN_KNOWN + seat]) >> card) & 1:
+                best = max(swapped_score(params, codes, card, u) for u in set(codes))
+                assert state[w.S_GAIN + seat * w.N_TYPES + card] == best - now
+
+
+def check_fields(state, params, players):
+    """Every narrow field within its range (wichtel module docstring), none wrapped round."""
+    v = w.View(state)
+    assert ((0 <= v.events) & (v.events <= 20)).all() and ((0 <= v.spent) & (v.spent <= 20)).all()
+    assert ((0 <= v.shown) & (v.shown <= 1)).all() and 0 <= v.aside <= w.MAX_EVENT_CARDS
+    assert ((-1 <= v.table) & (v.table < w.N_BRIBES)).all()
+    assert v.a_n + v.b_n + players * (w.RETINUE + 1) == w.N_LEPRECHAUNS
+    for side in "AB":
+        assert ((0 <= v.stack(side)) & (v.stack(side) < w.N_TYPES)).all()
+        assert ((0 <= v.masks(side)) & (v.masks(side) <= w.ALL_SEE)).all()
+    for observer in range(w.N_OBSERVERS):
+        for owner in range(w.N_OBSERVERS):
+            words = known_words(state, observer, owner)
+            assert ((0 <= words) & (words < WORD)).all()
+            assert (np.array(v.sure_of(observer, owner)) <= w.COUNTS).all()
+            assert int(words[-1]) >> (w.NIBBLE * (w.N_TYPES % w.NIBBLES)) == 0       # no type past the last
+    low = state[w.S_TOTALS:w.S_HIGH]
+    assert ((0 <= low) & (low < WORD)).all()
+
+
+def check_knowledge(state, before, players):
+    """Nobody is sure of more cards than a retinue holds, and a card just put into a retinue face up (fill the gap)
+    is known to every other seat and the public (SPEC: What each seat sees)."""
+    v = w.View(state)
+    for observer in [*range(players), w.PUBLIC]:
+        for owner in range(players):
+            if observer != owner:
+                assert (np.array(v.sure_of(observer, owner)) <= v.retinues[owner]).all()
+    if before is not None and before[w.S_PHASE] == w.PH_FILL:
+        receiver, card = int(before[w.S_RECEIVER]), int(before[w.S_CARD])
+        if v.square[before[w.S_SLOT]] != card:
+            for observer in [*range(players), w.PUBLIC]:
+                assert observer == receiver or v.sure_of(observer, receiver)[card] >= 1
+
+
+def check_counts(state, params, before):
+    """The wide counts within their bounds and never running backwards; totals move only when a round ends."""
+    v, was = w.View(state), w.View(before)
+    players = int(params[w.P_PLAYERS])
+    assert 0 <= v.n_rounds <= v.turn <= params[w.P_MAX_TURNS]
+    assert v.dice <= 2 * (v.turn + 1)
+    for name in COUNTS:
+        assert getattr(v, name) >= getattr(was, name), name
+    for name in PER_SEAT:
+        now, then = getattr(v, name)[:players], getattr(was, name)[:players]
+        assert (now >= then).all() and (now <= v.turn + 1).all(), name
+    rounds = v.n_rounds
+    totals = v.totals[:players]
+    assert ((rounds * (LOWEST - 100) <= totals) & (totals <= rounds * (HIGHEST + 100))).all()
+    assert rounds > was.n_rounds or np.array_equal(totals, was.totals[:players])
+
+
+@pytest.mark.parametrize("variant", list(EXTREMES))
+def test_the_state_stays_within_its_narrow_fields(variant):
+    """The state is int16 (STATE_DTYPE): at every decision of games under the extreme allowed parameters each
+    field is within the range the module docstring gives it, the caches (sorted codes, scores, greedy's gains)
+    agree with the retinues, and no count wraps round or runs backwards."""
+    params = cfg.resolve("wichtel", sets=EXTREMES[variant]).params_array()
+    players = int(params[w.P_PLAYERS])
+    before = [None]
+    seen = Counter()
+
+    def check(state, seat, actions):
+        assert state.dtype == w.STATE_DTYPE == np.int16
+        check_cards(state, params, players)
+        check_fields(state, params, players)
+        check_knowledge(state, before[0], players)
+        if before[0] is not None:
+            check_counts(state, params, before[0])
+        before[0] = state.copy()
+        seen["decisions"] += 1
+        seen["rounds"] = max(seen["rounds"], w.View(state).n_rounds)
+
+    for g in range(8 if EXTREMES[variant] else 20):
+        before[0] = None
+        driver.play(w, params, SEATS["mixed"], 9, g, on_decision=check)
+    assert seen["decisions"] > 2000 and seen["rounds"] >= 3
+
+
+def set_wide(state, at, value):
+    state[at] = value & w.WIDE_LOW
+    state[at + w.N_WIDE] = value >> w.WIDE_BITS
+
+
+OFFSETS = {w.S_TURN: WORD - 5, w.S_N_ROUNDS: WORD - 1, w.S_DICE: WORD - 3,
+           **{w.S_BRIBES_PLAYED + seat: WORD - 2 for seat in range(4)},
+           **{w.S_BRIBES_WON + seat: 2 * WORD - 1 for seat in range(4)},
+           w.S_TOTALS: -WORD - 3, w.S_TOTALS + 1: -(WORD << 8) + 1, w.S_TOTALS + 2: -900_000_000, w.S_TOTALS + 3: -1}
+
+
+def test_wide_counts_carry_into_their_high_words():
+    """A count kept in two words (``wide``) counts on across the 15-bit boundary of its low word and over the
+    whole range the docstring gives it: a game whose counts start just below the boundaries (turns, rounds,
+    dice, bribes) or deep in the negative (totals, down to -900,000,000) plays decision for decision as the
+    same game with small counts, and its counts differ by exactly the offsets."""
+    params = cfg.resolve("wichtel", sets=[("target_score", 10_000), ("max_turns", 1_000_000)]).params_array()
+    state, streams = w.new_state(), np.zeros(rng.N_STREAMS, np.uint64)
+    rng.seed_streams(streams, 11, 0)
+    w.begin(state, params, streams)
+    twin, twin_streams = state.copy(), streams.copy()
+    for at, offset in OFFSETS.items():
+        set_wide(twin, at, w.View(twin).wide(at) + offset)
+    start = {at: w.View(twin).wide(at) for at in OFFSETS}
+    actions, twin_actions = np.zeros(w.MAX_ACTIONS, np.int64), np.zeros(w.MAX_ACTIONS, np.int64)
+    narrow = np.r_[0:w.S_TOTALS, w.S_HIGH + w.N_WIDE:w.STATE_SIZE]
+    for _ in range(3000):
+        seat = w.current_player(state, params)
+        assert seat >= 0                    # no total reaches the target, no timeout
+        n = w.legal_actions(state, params, actions)
+        assert w.legal_actions(twin, params, twin_actions) == n
+        action = actions[rng.randint(streams, rng.POLICY + seat, n)]
+        assert twin_actions[rng.randint(twin_streams, rng.POLICY + seat, n)] == action
+        w.apply_action(state, params, action, streams)
+        w.apply_action(twin, params, action, twin_streams)
+        assert np.array_equal(state[narrow], twin[narrow])
+        for at, offset in OFFSETS.items():
+            assert w.View(twin).wide(at) == w.View(state).wide(at) + offset, at
+    crossed = {at for at, first in start.items() if w.View(twin).wide(at) // WORD != first // WORD}
+    assert {w.S_TURN, w.S_N_ROUNDS, w.S_DICE, w.S_BRIBES_WON, w.S_TOTALS} <= crossed
+
+
+def test_a_game_of_a_million_moves_keeps_its_counts():
+    """SPEC, Decisions (Time limit): max_turns may be 1,000,000. With every card worth -100 no total reaches the
+    target, so the game runs to the limit: its turns, rounds, dice and bribes outgrow 15 bits, and the row
+    still counts every move and every round (each round's scores lie between -810 and -335)."""
+    sets = [("max_turns", 1_000_000), ("target_score", 10_000), ("best_bonus", 0), ("worst_bonus", 0),
+            *((f"values.{name}", -100) for name in w.CARDS)]
+    run = cfg.resolve("wichtel", sets=sets, policies=[("all", "random")])
+    rows = engine.run(w, run.params_array(), run.policies_array(), 21, 2)
+    players = 4
+    for row in rows:
+        rounds = row[w.O_EXTRA]
+        totals = row[w.O_SCORE:w.O_SCORE + players]
+        bribes = row[w.O_EXTRA + 1 + w.MAX_SEATS:w.O_EXTRA + 1 + w.MAX_SEATS + players]
+        assert row[engine.O_N_TURNS] == 1_000_000 and row[engine.O_TIMEOUT] == 1
+        assert WORD < rounds < 1_000_000 and WORD < row[w.O_EXTRA + 1 + 3 * w.MAX_SEATS] <= 2_000_000
+        assert ((-810 * rounds <= totals) & (totals < -WORD)).all()
+        assert (bribes > WORD).all()

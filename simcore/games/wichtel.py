@@ -24,28 +24,42 @@ A game is a sequence of decisions (the interface of simcore's agents: ``begin``,
 is played as a state machine: ``S_PHASE`` names the pending decision and the ``S_MOVER`` .. ``S_AFTER`` fields
 keep what the rest of the move needs, so ``apply_action`` resumes the move where the decision interrupted it.
 
-The state of one game is one flat ``int64`` array::
+The state of one game is one flat ``int16`` array (``STATE_DTYPE``) of 623 words, 1,246 bytes (it was 4,224
+bytes of ``int64``), allocation free, since a search copies it for every rollout. Every field fits in 15 bits
+but the wide counts (totals, bribes, turns, rounds, dice), each kept in two words (``wide``, ``add_wide``: the
+low 15 bits at its offset, the rest in ``S_HIGH``), which gives them 31 bits::
 
-    S_RET     [MAX_SEATS x 11]   retinues: cards per leprechaun type
-    S_EVT     [MAX_SEATS x 12]   event hands: cards per event kind
+    S_RET     [MAX_SEATS x 11]   retinues: cards per leprechaun type (at most 6 of a type)
+    S_EVT     [MAX_SEATS x 12]   event hands: cards per event kind (at most 20, events.*)
     S_SQUARE  [MAX_SEATS]        the village square, slot -> leprechaun type
-    S_KNOWN   [6 x 6]            per observer (seat, PUBLIC) and owner (seat, SHUFFLED): the cards it is sure of
-    S_SHOWN, S_SPENT             bribes shown and gone back to their owner; events played face up
+    S_KNOWN   [6 x 6 x 3]        per observer (seat, PUBLIC) and owner (seat, SHUFFLED): the cards it is sure of,
+                                 4 bits per type, types 0-3, 4-7 and 8-10 in three words; a count never reaches 8
+                                 (at most 6 of a type), so no word reaches the sign bit
+    S_SHOWN, S_SPENT             bribes shown and gone back to their owner (0 or 1); events played face up
     S_SHUFFLED                   the drawing stack's bottom cards in shuffled order (reshuffle_on_reverse)
     S_STACK_A / S_STACK_B [32]   the stacks beside slot 0 / the last slot, top last
-    S_MASK_A / S_MASK_B [32]     who knows each card of the stacks (a bit per observer)
+    S_MASK_A / S_MASK_B [32]     who knows each card of the stacks (a bit per observer: below 64)
     S_A_N, S_B_N, S_DRAW_SIDE    stack sizes; 0: A draws, 1: B draws
     S_FREE, S_BACK, S_STAND      Wahlleiter freed; pending Komm mal zurück / Stehenbleiben
-    S_TABLE   [MAX_SEATS]        the face-down bribes of a bribe round
-    S_TOTALS, S_TITLES, S_BRIBES_PLAYED, S_BRIBES_WON [MAX_SEATS]
-    S_ASIDE .. S_OVER            scalars
-    S_PHASE .. S_AFTER           the pending decision and the move in progress
+    S_TABLE, S_TITLES [MAX_SEATS]  the face-down bribes of a bribe round; titles (-1: none)
+    S_ASIDE .. S_OVER            scalars (at most 60 events set aside)
+    S_TOTALS, S_BRIBES_PLAYED, S_BRIBES_WON [MAX_SEATS]
+    S_TURN, S_N_ROUNDS, S_DICE   the wide counts
+    S_HIGH    [N_WIDE = 18]      their high words
+    S_PHASE .. S_AFTER           the pending decision and the move in progress (seats, cards, at most 8 pips)
     S_SCRATCH .. S_DECK          caches and scratch (not part of what anybody knows)
 
-Speed: a jitted function that hands the arrays on to another function it calls pays a pair of atomic
-reference-count updates per array and call (numba's NRT); the decision path runs through many such small
-functions, so those on it are inlined into the caller (``inline="always"``: random play was 25% slower
-without).
+The wide counts: a game has at most max_turns <= 1,000,000 moves, a round ends with one, a move rolls the die
+at most twice (Ich guck nochmal!) and lets each seat put down one bribe, so turns, rounds and bribes stay
+below 2^20 and dice below 2^21. A retinue scores between -810 (the widow doubles 4 x -100 and the -5 of the
+Family Assessor) and 465 (4 x 100 and the Chieftain's 65), so a round adds between -910 and 565 to a total
+(bonuses at most 100) and a total stays within 910 x 1,000,000 < 2^30. The scratch and caches hold scores,
+gains (at most 465 + 810) and counts.
+
+Speed: numba counts the references to every array a jitted function receives, with atomic operations (its
+NRT), unless the function is compiled without it. The game's functions allocate nothing, so they are compiled
+without (``_nrt=False``, numba's switch): arrays pass from function to function for free and the small functions
+need no inlining at numba's level (``inline="always"`` did that before, at three times the cold compile).
 """
 
 from functools import lru_cache
@@ -301,6 +315,7 @@ def params_array(values):
 
 # --- state layout -------------------------------------------------------------
 
+STATE_DTYPE = np.int16
 S_RET = 0
 S_EVT = S_RET + MAX_SEATS * N_TYPES
 S_SQUARE = S_EVT + MAX_SEATS * N_EVENTS
@@ -310,10 +325,12 @@ SHUFFLED = MAX_SEATS           # the owner "shuffled bottom of the drawing stack
 N_OBSERVERS = MAX_SEATS + 1
 ALL_SEE = (1 << N_OBSERVERS) - 1
 NIBBLE = 4                     # bits per type in a knowledge word (a count up to 15: enough for 6 of a kind)
-NIBBLE_ONES = sum(1 << (NIBBLE * t) for t in range(N_TYPES))
-# [observer x owner]: the cards the observer is sure the owner holds, 4 bits per type (NIBBLE)
+NIBBLES = 4                    # types per knowledge word (16 bits); no count reaches 8: no word reaches the sign bit
+KNOWN_WORDS = (N_TYPES + NIBBLES - 1) // NIBBLES
+NIBBLE_ONES = sum(1 << (NIBBLE * t) for t in range(NIBBLES))
+# [observer x owner x KNOWN_WORDS]: the cards the observer is sure the owner holds, 4 bits per type (NIBBLE)
 S_KNOWN = S_SQUARE + MAX_SEATS
-S_SHOWN = S_KNOWN + N_OBSERVERS * N_OBSERVERS  # [MAX_SEATS x N_BRIBES] bribes everybody saw go back to their owner
+S_SHOWN = S_KNOWN + N_OBSERVERS * N_OBSERVERS * KNOWN_WORDS  # [MAX_SEATS x N_BRIBES] bribes everybody saw go back
 S_SPENT = S_SHOWN + MAX_SEATS * N_BRIBES  # [N_EVENTS] events played face up this round
 S_SHUFFLED = S_SPENT + N_EVENTS  # so many bottom cards of the drawing stack lie in shuffled order
 S_STACK_A = S_SHUFFLED + 1
@@ -327,18 +344,23 @@ S_FREE = S_DRAW_SIDE + 1       # the Wahlleiter is free
 S_BACK = S_FREE + 1            # Komm mal zurück! pending
 S_STAND = S_BACK + 1           # Stehenbleiben! pending
 S_TABLE = S_STAND + 1          # [MAX_SEATS] each seat's face-down bribe of the bribe round, -1 for none
-S_TOTALS = S_TABLE + MAX_SEATS
-S_TITLES = S_TOTALS + MAX_SEATS
-S_BRIBES_PLAYED = S_TITLES + MAX_SEATS
+S_TITLES = S_TABLE + MAX_SEATS
+S_ASIDE = S_TITLES + MAX_SEATS   # events set aside this round (never dealt, or played)
+S_STARTER = S_ASIDE + 1
+S_OVER = S_STARTER + 1         # the game ended by its rules (not by max_turns)
+# The wide counts, each in two words (wide, add_wide): the low WIDE_BITS bits here, the rest N_WIDE words on.
+S_TOTALS = S_OVER + 1          # [MAX_SEATS]
+S_BRIBES_PLAYED = S_TOTALS + MAX_SEATS
 S_BRIBES_WON = S_BRIBES_PLAYED + MAX_SEATS
-S_ASIDE = S_BRIBES_WON + MAX_SEATS   # events set aside this round (never dealt, or played)
-S_TURN = S_ASIDE + 1
+S_TURN = S_BRIBES_WON + MAX_SEATS
 S_N_ROUNDS = S_TURN + 1
-S_STARTER = S_N_ROUNDS + 1
-S_DICE = S_STARTER + 1
-S_OVER = S_DICE + 1            # the game ended by its rules (not by max_turns)
+S_DICE = S_N_ROUNDS + 1
+S_HIGH = S_DICE + 1            # [N_WIDE] the high words
+N_WIDE = S_HIGH - S_TOTALS
+WIDE_BITS = 15
+WIDE_LOW = (1 << WIDE_BITS) - 1
 # The decision pending and the move around it:
-S_PHASE = S_OVER + 1           # which decision (PH_*)
+S_PHASE = S_HIGH + N_WIDE      # which decision (PH_*)
 S_ACTOR = S_PHASE + 1          # the seat to decide
 S_MOVER = S_ACTOR + 1
 S_SLOT = S_MOVER + 1           # enlisting: the slot and its card
@@ -353,11 +375,11 @@ S_NEED = S_NIX + 1             # pips the mover needs
 S_RECEIVER = S_NEED + 1        # who fills the gap
 S_AFTER = S_RECEIVER + 1       # after a "no" to ending the round: AFTER_EVENT or AFTER_MOVER_RECEIVED
 S_SCRATCH = S_AFTER + 1        # scratch: greedy's gain per slot or type; resample's hand sizes
-S_SORTED = S_SCRATCH + MAX_SEATS  # each retinue as 4 sorted codes (kept by refresh)
-S_NOW = S_SORTED + MAX_SEATS * RETINUE  # each retinue's score (kept by refresh)
-S_GAIN = S_NOW + MAX_SEATS     # greedy's gain per seat and card, UNKNOWN until asked (reset by refresh)
-S_DECK = S_GAIN + MAX_SEATS * N_TYPES  # scratch for shuffles
-UNKNOWN = -(1 << 50)
+S_SORTED = S_SCRATCH + MAX_SEATS  # each retinue as 4 sorted codes (kept by refresh and swap)
+S_NOW = S_SORTED + MAX_SEATS * RETINUE  # each retinue's score (kept by refresh and swap)
+S_GAIN = S_NOW + MAX_SEATS     # greedy's gain per seat and card, kept once asked
+S_GAIN_KNOWN = S_GAIN + MAX_SEATS * N_TYPES  # [MAX_SEATS] a bit per card: its S_GAIN is kept (cleared by a change)
+S_DECK = S_GAIN_KNOWN + MAX_SEATS  # scratch for shuffles
 NEGATED = -2
 STATE_SIZE = S_DECK + MAX_EVENT_CARDS
 
@@ -405,7 +427,37 @@ class View(StateView):
         self.shown = state[S_SHOWN:S_SPENT].reshape(MAX_SEATS, N_BRIBES)
         self.spent = state[S_SPENT:S_SHUFFLED]
         self.table = state[S_TABLE:S_TABLE + MAX_SEATS]
-        self.totals = state[S_TOTALS:S_TITLES]
+
+    def wide(self, at):
+        """A count kept in two words (see ``wide``), as a Python int."""
+        return int(self.state[at]) + (int(self.state[at + N_WIDE]) << WIDE_BITS)
+
+    def wides(self, start):
+        return np.array([self.wide(start + seat) for seat in range(MAX_SEATS)], np.int64)
+
+    @property
+    def totals(self):
+        return self.wides(S_TOTALS)
+
+    @property
+    def bribes_played(self):
+        return self.wides(S_BRIBES_PLAYED)
+
+    @property
+    def bribes_won(self):
+        return self.wides(S_BRIBES_WON)
+
+    @property
+    def turn(self):
+        return self.wide(S_TURN)
+
+    @property
+    def n_rounds(self):
+        return self.wide(S_N_ROUNDS)
+
+    @property
+    def dice(self):
+        return self.wide(S_DICE)
 
     def stack(self, side):
         """Stack 'A' (beside slot 0) or 'B' (beside the last slot), bottom first."""
@@ -414,8 +466,8 @@ class View(StateView):
 
     def sure_of(self, observer_, owner):
         """Per type, the cards ``observer_`` (a seat or PUBLIC) is sure ``owner`` (a seat or SHUFFLED) holds."""
-        word = int(self.state[S_KNOWN + observer_ * N_OBSERVERS + owner])
-        return [(word >> (NIBBLE * t)) & 15 for t in range(N_TYPES)]
+        at = S_KNOWN + (observer_ * N_OBSERVERS + owner) * KNOWN_WORDS
+        return [(int(self.state[at + t // NIBBLES]) >> (NIBBLE * (t % NIBBLES))) & 15 for t in range(N_TYPES)]
 
     def masks(self, side):
         """Who knows each card of stack 'A' or 'B' (bit per seat, bit PUBLIC: everybody), bottom first."""
@@ -424,27 +476,79 @@ class View(StateView):
 
 
 def new_state():
-    return np.zeros(STATE_SIZE, np.int64)
+    return np.zeros(STATE_SIZE, STATE_DTYPE)
+
+
+# --- wide counts ----------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def wide(state, at):
+    """A count kept in two words: its low WIDE_BITS bits at ``at``, the rest N_WIDE words on (S_HIGH)."""
+    return state[at] + (np.int64(state[at + N_WIDE]) << WIDE_BITS)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def add_wide(state, at, k):
+    v = wide(state, at) + k
+    state[at] = v & WIDE_LOW
+    state[at + N_WIDE] = v >> WIDE_BITS
 
 
 # --- cards --------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def refresh(state, params, seat):
     """Keep the seat's retinue also as 4 sorted codes and its score: greedy asks for them very often."""
     base = S_RET + seat * N_TYPES
-    n = 0
-    for t in range(N_TYPES):
-        for _ in range(state[base + t]):
-            state[S_SORTED + seat * RETINUE + n] = t
-            n += 1
-    state[S_NOW + seat] = params[P_SCORES + sorted_index(state, seat, -1, -1)]
-    for card in range(N_TYPES):
-        state[S_GAIN + seat * N_TYPES + card] = UNKNOWN
+    at = S_SORTED + seat * RETINUE
+    t = 0
+    left = state[base]             # cards of type t still to write (a loop per card, not per type)
+    for i in range(RETINUE):
+        while left == 0:
+            t += 1
+            left = state[base + t]
+        state[at + i] = t
+        left -= 1
+    rescore(state, params, seat)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
+def rescore(state, params, seat):
+    """The seat's score from its new sorted codes; greedy's kept gains are void."""
+    state[S_NOW + seat] = params[P_SCORES + own_index(state, seat)]
+    state[S_GAIN_KNOWN + seat] = 0
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def own_index(state, seat):
+    """Table index of the seat's retinue (as ``sorted_index(state, seat, -1, -1)``, without a branch)."""
+    at = S_SORTED + seat * RETINUE
+    return ((state[at] * N_TYPES + state[at + 1]) * N_TYPES + state[at + 2]) * N_TYPES + state[at + 3]
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def swap(state, params, seat, add, remove):
+    """The seat's retinue takes ``add`` for ``remove``: its counts, sorted codes and score follow (what
+    ``refresh`` gives, but moving the one card within the sorted codes)."""
+    state[S_RET + seat * N_TYPES + remove] -= 1
+    state[S_RET + seat * N_TYPES + add] += 1
+    base = S_SORTED + seat * RETINUE
+    i = 0
+    while state[base + i] != remove:
+        i += 1
+    while i > 0 and state[base + i - 1] > add:
+        state[base + i] = state[base + i - 1]
+        i -= 1
+    while i < RETINUE - 1 and state[base + i + 1] < add:
+        state[base + i] = state[base + i + 1]
+        i += 1
+    state[base + i] = add
+    rescore(state, params, seat)
+
+
+@njit(cache=True, nogil=True, _nrt=False)
 def sorted_index(state, seat, add, remove):
     """Table index of the seat's sorted retinue with ``remove`` swapped for ``add`` (-1, -1: as it is)."""
     base = S_SORTED + seat * RETINUE
@@ -465,7 +569,7 @@ def sorted_index(state, seat, add, remove):
     return idx
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def retinue_score(state, params, seat, add, remove):
     """Score of seat's retinue with one card ``add`` in and one ``remove`` out (-1: none)."""
     if add < 0 and remove < 0:
@@ -473,61 +577,65 @@ def retinue_score(state, params, seat, add, remove):
     return params[P_SCORES + sorted_index(state, seat, add, remove)]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def retinue_title(state, params, seat):
-    return params[P_TITLES + sorted_index(state, seat, -1, -1)]
+    return params[P_TITLES + own_index(state, seat)]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def gain(state, params, seat, card):
     """How much the best swap of an old card for ``card`` raises the seat's score (kept until the retinue
     changes: the same square cards are weighed move after move)."""
-    known = state[S_GAIN + seat * N_TYPES + card]
-    if known != UNKNOWN:
-        return known
+    at = S_GAIN + seat * N_TYPES + card
+    if (state[S_GAIN_KNOWN + seat] >> card) & 1 == 1:
+        return state[at]
     best = -(1 << 40)
     base = S_SORTED + seat * RETINUE
     for i in range(RETINUE):
         u = state[base + i]
         if i == 0 or u != state[base + i - 1]:
             best = max(best, retinue_score(state, params, seat, card, u))
-    state[S_GAIN + seat * N_TYPES + card] = best - state[S_NOW + seat]
+    state[at] = best - state[S_NOW + seat]
+    state[S_GAIN_KNOWN + seat] |= 1 << card
     return best - state[S_NOW + seat]
 
 
 # --- what each seat knows ------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def observer(params, i):
     """The i-th observer of the knowledge arrays: the seats, then PUBLIC."""
     return i if i < params[P_PLAYERS] else PUBLIC
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def known_at(observer_, owner):
-    return S_KNOWN + observer_ * N_OBSERVERS + owner
+    """The first of the KNOWN_WORDS words that say what the observer is sure the owner holds."""
+    return S_KNOWN + (observer_ * N_OBSERVERS + owner) * KNOWN_WORDS
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def sure_of(state, observer_, owner, t):
     """How many cards of type t the observer is sure the owner holds."""
-    return (state[known_at(observer_, owner)] >> (NIBBLE * t)) & 15
+    return (state[known_at(observer_, owner) + t // NIBBLES] >> (NIBBLE * (t % NIBBLES))) & 15
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def one_more(state, at, t):
-    state[at] += 1 << (NIBBLE * t)
+    state[at + t // NIBBLES] += 1 << (NIBBLE * (t % NIBBLES))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def one_fewer(state, at, t):
     """The observer is sure of one card of type t fewer (if it was sure of any)."""
-    if (state[at] >> (NIBBLE * t)) & 15 > 0:
-        state[at] -= 1 << (NIBBLE * t)
+    word = at + t // NIBBLES
+    shift = NIBBLE * (t % NIBBLES)
+    if (state[word] >> shift) & 15 > 0:
+        state[word] -= 1 << shift
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def forget_one(state, params, owner, also):
     """``owner`` gave away a card that the observers other than ``owner`` and ``also`` did not see: each can be
     sure of one card fewer of every type it was sure of."""
@@ -537,14 +645,15 @@ def forget_one(state, params, owner, also):
             fewer_of_each(state, known_at(o, owner))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def fewer_of_each(state, at):
-    """Every count of the word above 0 falls by one: a 1 for each nibble that is not 0, subtracted."""
-    w = state[at]
-    state[at] = w - ((w | (w >> 1) | (w >> 2) | (w >> 3)) & NIBBLE_ONES)
+    """Every count above 0 falls by one: in each word a 1 for each nibble that is not 0, subtracted."""
+    for word in range(at, at + KNOWN_WORDS):
+        w = state[word]
+        state[word] = w - ((w | (w >> 1) | (w >> 2) | (w >> 3)) & NIBBLE_ONES)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def seen_to_swap(state, params, owner, card, gap):
     """Everybody saw ``owner`` take ``card`` into its retinue and put ``gap`` face up into the square."""
     for i in range(params[P_PLAYERS] + 1):
@@ -554,7 +663,7 @@ def seen_to_swap(state, params, owner, card, gap):
             one_fewer(state, known_at(o, owner), gap)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def seen_to_exchange(state, params, mover, give, partner, reply):
     """The two partners of an exchange see the card they get; the others only that one card changed hands."""
     one_fewer(state, known_at(mover, partner), reply)
@@ -565,7 +674,7 @@ def seen_to_exchange(state, params, mover, give, partner, reply):
     forget_one(state, params, partner, mover)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def left_shuffled(state, params, card, taker):
     """A card left the shuffled part of the drawing stack: face up (taker -1) everybody saw which; drawn by a
     call only the taker did."""
@@ -577,7 +686,7 @@ def left_shuffled(state, params, card, taker):
             fewer_of_each(state, known_at(o, SHUFFLED))
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def seen_to_draw(state, params, card, mask, taker):
     """``taker`` drew ``card`` by a call: whoever knew that place of the stack knows the taker holds it."""
     for i in range(params[P_PLAYERS] + 1):
@@ -586,17 +695,17 @@ def seen_to_draw(state, params, card, mask, taker):
             one_more(state, known_at(o, taker), card)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def sees(mask, seat):
     return (mask >> seat) & 1 == 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def bribe_shown(state, seat, kind):
     return state[S_SHOWN + seat * N_BRIBES + kind]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def set_aside(state, seat, kind):
     """A card of the seat is played face up and set aside for the round (a bribe from the table)."""
     state[S_ASIDE] += 1
@@ -605,7 +714,7 @@ def set_aside(state, seat, kind):
         state[S_SHOWN + seat * N_BRIBES + kind] -= 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def spend(state, seat, kind):
     """An event card leaves the hand face up and is set aside for the round."""
     state[S_EVT + seat * N_EVENTS + kind] -= 1
@@ -615,7 +724,7 @@ def spend(state, seat, kind):
 # --- the stacks and the walk ---------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def push(state, side, card, mask):
     """``card`` on top of a stack; ``mask``: the seats that know it (bits; ALL_SEE when it lay face up)."""
     start = S_STACK_A if side == 0 else S_STACK_B
@@ -626,7 +735,7 @@ def push(state, side, card, mask):
     state[size] += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def pop(state, side):
     start = S_STACK_A if side == 0 else S_STACK_B
     size = S_A_N if side == 0 else S_B_N
@@ -634,12 +743,12 @@ def pop(state, side):
     return state[start + state[size]]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def stack_size(state, side):
     return state[S_A_N] if side == 0 else state[S_B_N]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def reverse(state, params, streams):
     """The drawing stack ran out: the discard stack becomes the drawing stack (decisions: Walk)."""
     side = 1 - state[S_DRAW_SIDE]
@@ -654,12 +763,13 @@ def reverse(state, params, streams):
                     state[S_DECK + i] = t
                     i += 1
         rng.shuffle(streams, rng.DECK, state[S_DECK:S_DECK + n], n)
-        state[start:start + n] = state[S_DECK:S_DECK + n]
+        for k in range(n):
+            state[start + k] = state[S_DECK + k]
         state[S_SHUFFLED] = n
     state[S_DRAW_SIDE] = side
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def forget_places(state, params, side, n):
     """Before a shuffle: who knew a card of the stack still knows it is in there, no longer where."""
     start = S_STACK_A if side == 0 else S_STACK_B
@@ -672,7 +782,7 @@ def forget_places(state, params, side, n):
     state[mask_start:mask_start + n] = 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def draw(state, params, streams, taker):
     """The top card of the drawing stack: face up into the square (taker -1) or into the taker's retinue."""
     side = state[S_DRAW_SIDE]
@@ -689,7 +799,7 @@ def draw(state, params, streams, taker):
     return card
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def walk_forward(state, params, streams):
     """The leprechaun next to the discard stack leaves, the others step on, a new one comes in."""
     players = params[P_PLAYERS]
@@ -706,7 +816,7 @@ def walk_forward(state, params, streams):
         state[sq + players - 1] = draw(state, params, streams, -1)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def walk_backward(state, params):
     """Komm mal zurück!: the walk goes from the discard stack toward the drawing stack."""
     players = params[P_PLAYERS]
@@ -726,7 +836,7 @@ def walk_backward(state, params):
         state[sq] = pop(state, discard)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def walk(state, params, streams):
     """The walk of a move, after the pending village-square events."""
     if state[S_STAND] == 1:
@@ -738,7 +848,7 @@ def walk(state, params, streams):
         walk_forward(state, params, streams)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def square_event(state, params, seat, kind, streams):
     if kind < 0:
         return
@@ -754,13 +864,14 @@ def square_event(state, params, seat, kind, streams):
 # --- setup --------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def setup_round(state, params, streams):
     """Shuffle both decks, deal retinues, the square, the stacks and the events (rulebook: Game Preparation)."""
     players = params[P_PLAYERS]
     state[S_RET:S_STACK_A] = 0
     n = N_LEPRECHAUNS
-    state[S_DECK:S_DECK + n] = DECK_ORDER
+    for k in range(n):
+        state[S_DECK + k] = DECK_ORDER[k]
     rng.shuffle(streams, rng.DECK, state[S_DECK:S_DECK + n], n)
     for seat in range(players):
         for _ in range(RETINUE):
@@ -774,7 +885,8 @@ def setup_round(state, params, streams):
     state[S_STACK_B] = state[S_DECK + n]
     state[S_MASK_B] = 0
     state[S_B_N] = 1
-    state[S_STACK_A:S_STACK_A + n] = state[S_DECK:S_DECK + n]
+    for k in range(n):
+        state[S_STACK_A + k] = state[S_DECK + k]
     state[S_MASK_A:S_MASK_A + n] = 0
     state[S_A_N] = n
     state[S_DRAW_SIDE] = 0
@@ -799,12 +911,12 @@ def setup_round(state, params, streams):
 # --- the decisions' options ------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def events_of(state, seat, kind):
     return state[S_EVT + seat * N_EVENTS + kind]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def distinct_types(state, seat):
     """How many different leprechaun types the seat's retinue holds."""
     base = S_SORTED + seat * RETINUE
@@ -814,7 +926,7 @@ def distinct_types(state, seat):
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def nth_type(state, seat, n):
     """The n-th different type of the seat's retinue, ascending."""
     base = S_SORTED + seat * RETINUE
@@ -826,12 +938,12 @@ def nth_type(state, seat, n):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def can_bribe(state, params, seat, kind):
     return events_of(state, seat, kind) > 0 and params[P_RANK + kind] >= 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def list_types(state, seat, code, out):
     """Options ``code + type`` for each type of the seat's retinue, ascending."""
     base = S_SORTED + seat * RETINUE
@@ -844,7 +956,7 @@ def list_types(state, seat, code, out):
     return n
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def list_actions(state, params, mover, out):
     """A: call each type; exchange each type with each other seat clockwise; enlist each slot."""
     players = params[P_PLAYERS]
@@ -862,7 +974,7 @@ def list_actions(state, params, mover, out):
     return n
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def list_square_events(state, seat, out):
     """S and E: none, or a village-square event the seat holds."""
     out[0] = A_NO_EVENT
@@ -874,7 +986,7 @@ def list_square_events(state, seat, out):
     return n
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def list_bribes(state, params, seat, out):
     """B: none, or a bribe kind the seat holds that the ranking allows."""
     out[0] = A_NO_BRIBE
@@ -886,14 +998,14 @@ def list_bribes(state, params, seat, out):
     return n
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def no_yes(out, no):
     out[0] = no
     out[1] = no + 1
     return 2
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def legal_actions(state, params, out):
     """The options of the pending decision, in the order today's random policy draws from them."""
     phase = state[S_PHASE]
@@ -924,7 +1036,7 @@ def legal_actions(state, params, out):
     return 0
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def current_player(state, params):
     return -1 if state[S_PHASE] == PH_OVER else state[S_ACTOR]
 
@@ -932,13 +1044,13 @@ def current_player(state, params):
 # --- the move: each decision resumes it ------------------------------------------
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def decide(state, phase, seat):
     state[S_PHASE] = phase
     state[S_ACTOR] = seat
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def begin(state, params, streams):
     """A new game, played up to its first decision."""
     state[:] = 0
@@ -947,41 +1059,41 @@ def begin(state, params, streams):
     new_round(state, params, streams)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def new_round(state, params, streams):
     setup_round(state, params, streams)
     state[S_MOVER] = state[S_STARTER]
     decide(state, PH_START, state[S_MOVER])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def end_move(state, params):
     """7. The next seat clockwise moves; each move is one turn."""
-    state[S_TURN] += 1
+    add_wide(state, S_TURN, 1)
     state[S_MOVER] = (state[S_MOVER] + 1) % params[P_PLAYERS]
-    if state[S_TURN] >= params[P_MAX_TURNS]:
+    if wide(state, S_TURN) >= params[P_MAX_TURNS]:
         state[S_PHASE] = PH_OVER
     else:
         decide(state, PH_START, state[S_MOVER])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def end_round(state, params, streams):
     """A seat ended the round: the move counts as a turn, every retinue is scored (Round end and game end)."""
     players = params[P_PLAYERS]
-    state[S_TURN] += 1
+    add_wide(state, S_TURN, 1)
     score_round(state, params)
     for s in range(players):
-        if state[S_TOTALS + s] >= params[P_TARGET]:
+        if wide(state, S_TOTALS + s) >= params[P_TARGET]:
             state[S_OVER] = 1
     state[S_STARTER] = (state[S_STARTER] + 1) % players
-    if state[S_OVER] == 1 or state[S_TURN] >= params[P_MAX_TURNS]:
+    if state[S_OVER] == 1 or wide(state, S_TURN) >= params[P_MAX_TURNS]:
         state[S_PHASE] = PH_OVER
     else:
         new_round(state, params, streams)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def received(state, seat, after):
     """6. A seat got a new leprechaun: with the Wahlleiter free it may end the round (D); ``after`` says how the
     move goes on if it does not."""
@@ -992,34 +1104,28 @@ def received(state, seat, after):
         decide(state, PH_END_EVENT, state[S_MOVER])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def call(state, params, streams, mover, t):
     """Calling: t goes face down onto the discard stack, the mover draws."""
-    state[S_RET + mover * N_TYPES + t] -= 1
     push(state, 1 - state[S_DRAW_SIDE], t, 1 << mover)
     forget_one(state, params, mover, mover)
-    state[S_RET + mover * N_TYPES + draw(state, params, streams, mover)] += 1
-    refresh(state, params, mover)
+    swap(state, params, mover, draw(state, params, streams, mover), t)
     received(state, mover, AFTER_EVENT)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def exchange(state, params, reply):
     """X answered: the mover gives its card and gets the reply; the partner receives first."""
     mover = state[S_MOVER]
     partner = state[S_PARTNER]
     give = state[S_GIVE]
-    state[S_RET + mover * N_TYPES + give] -= 1
-    state[S_RET + partner * N_TYPES + reply] -= 1
-    state[S_RET + mover * N_TYPES + reply] += 1
-    state[S_RET + partner * N_TYPES + give] += 1
-    refresh(state, params, mover)
-    refresh(state, params, partner)
+    swap(state, params, mover, reply, give)
+    swap(state, params, partner, give, reply)
     seen_to_exchange(state, params, mover, give, partner, reply)
     received(state, partner, AFTER_MOVER_RECEIVED)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def bribe_beats(params, later, best):
     """Does a bribe of kind ``later`` beat the best one played before it? Rulebook: 'Only the highest Bribe is
     used ... If several players play the same Bribe, the last one to be played counts as the highest ranking
@@ -1028,7 +1134,7 @@ def bribe_beats(params, later, best):
     return rank > top or (rank == top and params[P_TIE_FIRST] == 0)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def enlist(state, params, slot):
     """Enlisting: the die on a slot's card, then the bribe round from the mover's left."""
     state[S_SLOT] = slot
@@ -1037,7 +1143,7 @@ def enlist(state, params, slot):
     decide(state, PH_BRIBE, (state[S_MOVER] + 1) % params[P_PLAYERS])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def bribe(state, params, streams, action):
     """B answered: a bribe goes face down onto the table; after the last briber all are revealed."""
     b = state[S_ACTOR]
@@ -1045,7 +1151,7 @@ def bribe(state, params, streams, action):
         kind = action - A_BRIBE
         state[S_EVT + b * N_EVENTS + kind] -= 1
         state[S_TABLE + b] = kind
-        state[S_BRIBES_PLAYED + b] += 1
+        add_wide(state, S_BRIBES_PLAYED + b, 1)
     state[S_BRIBER] += 1
     if state[S_BRIBER] < params[P_PLAYERS]:
         decide(state, PH_BRIBE, (state[S_MOVER] + state[S_BRIBER]) % params[P_PLAYERS])
@@ -1053,7 +1159,7 @@ def bribe(state, params, streams, action):
         reveal(state, params, streams)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def reveal(state, params, streams):
     """Rulebook: 'all Bribes are revealed at once. Only the highest Bribe is used ...; all other cards return to
     their owners' (who everybody now knows to hold them)."""
@@ -1083,7 +1189,7 @@ def reveal(state, params, streams):
     ask_nix_da(state, params, streams)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def ask_nix_da(state, params, streams):
     """N: clockwise from the mover, each seat but the winning briber that holds Nix da! may play it."""
     players = params[P_PLAYERS]
@@ -1096,7 +1202,7 @@ def ask_nix_da(state, params, streams):
     resolve(state, params, streams)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def nix_da(state, params, streams, action):
     if action == A_NIX_YES:
         spend(state, state[S_ACTOR], NIX_DA)
@@ -1107,13 +1213,13 @@ def nix_da(state, params, streams, action):
         ask_nix_da(state, params, streams)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def roll(state, streams):
-    state[S_DICE] += 1
+    add_wide(state, S_DICE, 1)
     return 1 + rng.randint(streams, rng.DICE, 6)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def resolve(state, params, streams):
     """Who gets the card: Ich takes it, Der gives it (G), else the mover rolls (a Rindentaler of value v needs
     v pips, no bribe or a negated one anything but a 1); a failed roll may be rerolled (R)."""
@@ -1133,7 +1239,7 @@ def resolve(state, params, streams):
             roll_failed(state)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def reroll(state, streams, action):
     if action == A_REROLL_YES:
         spend(state, state[S_MOVER], GUCK_NOCHMAL)
@@ -1143,7 +1249,7 @@ def reroll(state, streams, action):
     roll_failed(state)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def roll_failed(state):
     """The briber gets the card; unbribed it stays in its slot."""
     if state[S_WIN_KIND] >= 0:
@@ -1152,31 +1258,29 @@ def roll_failed(state):
         decide(state, PH_END_EVENT, state[S_MOVER])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def receive(state, receiver):
     """The receiver takes the card; it fills the gap next (F). A winning bribe that took the card from the
     mover counts as won."""
     kind = state[S_WIN_KIND]
     if kind == ICH or kind == DER or (kind >= 0 and receiver == state[S_WIN_SEAT]):
-        state[S_BRIBES_WON + state[S_WIN_SEAT]] += 1
+        add_wide(state, S_BRIBES_WON + state[S_WIN_SEAT], 1)
     state[S_RECEIVER] = receiver
     decide(state, PH_FILL, receiver)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def fill_gap(state, params, gap):
     """F answered: the card joins the retinue, the old card ``gap`` goes face up into its slot."""
     receiver = state[S_RECEIVER]
     card = state[S_CARD]
-    state[S_RET + receiver * N_TYPES + card] += 1
-    state[S_RET + receiver * N_TYPES + gap] -= 1
-    refresh(state, params, receiver)
+    swap(state, params, receiver, card, gap)
     state[S_SQUARE + state[S_SLOT]] = gap
     seen_to_swap(state, params, receiver, card, gap)
     received(state, receiver, AFTER_EVENT)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def act(state, params, streams, action):
     """A answered."""
     mover = state[S_MOVER]
@@ -1190,7 +1294,7 @@ def act(state, params, streams, action):
         enlist(state, params, action - A_ENLIST)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def end_event(state, params, streams, action):
     """E answered; then W if the Wahlleiter is still tied."""
     if action != A_NO_EVENT:
@@ -1201,7 +1305,7 @@ def end_event(state, params, streams, action):
         end_move(state, params)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def apply_action(state, params, action, streams):
     """The pending decision answered; the rules run on to the next decision."""
     phase = state[S_PHASE]
@@ -1242,7 +1346,7 @@ def apply_action(state, params, action, streams):
 # --- greedy ------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def ahead(state, params, seat):
     """Greedy's 'ahead': its retinue scores more than every other retinue (it peeks)."""
     mine = retinue_score(state, params, seat, -1, -1)
@@ -1252,7 +1356,7 @@ def ahead(state, params, seat):
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def best_type(state, params, seat, streams, keep_card):
     """The type of the seat's retinue best to give away (ties: a draw).
 
@@ -1280,7 +1384,7 @@ def best_type(state, params, seat, streams, keep_card):
     return -1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def greedy_act(state, params, seat, streams):
     """A: enlist a slot of the largest positive gain, else call the type that hurts least; never exchange."""
     players = params[P_PLAYERS]
@@ -1304,7 +1408,7 @@ def greedy_act(state, params, seat, streams):
     return A_CALL + best_type(state, params, seat, streams, -1)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def greedy_bribe(state, params, seat):
     """B: the highest-ranked bribe but Der if the card would raise its score; else none."""
     if gain(state, params, seat, state[S_CARD]) <= 0:
@@ -1317,7 +1421,7 @@ def greedy_bribe(state, params, seat):
     return A_NO_BRIBE if best < 0 else A_BRIBE + best
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def greedy_gift(state, params, briber, streams):
     """G: the recipient the card helps least (ties: a draw)."""
     players = params[P_PLAYERS]
@@ -1340,7 +1444,7 @@ def greedy_gift(state, params, briber, streams):
     return -1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, _nrt=False)
 def greedy_action(state, params, seat, streams, work):
     """The game's one-ply heuristic (docs/wichtel.md: Policies, greedy) at the pending decision."""
     phase = state[S_PHASE]
@@ -1368,7 +1472,7 @@ def greedy_action(state, params, seat, streams, work):
 # --- resampling what a seat cannot see ------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def shuffled_count(state, t):
     """Cards of type t in the shuffled bottom of the drawing stack."""
     start = S_STACK_A if state[S_DRAW_SIDE] == 0 else S_STACK_B
@@ -1378,7 +1482,7 @@ def shuffled_count(state, t):
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def resample_leprechauns(state, params, seat, streams):
     """The leprechauns the seat does not know are dealt anew, uniformly, to the places it does not know."""
     players = params[P_PLAYERS]
@@ -1435,7 +1539,7 @@ def resample_leprechauns(state, params, seat, streams):
     rng.shuffle(streams, rng.DECK, state[start:start + state[S_SHUFFLED]], state[S_SHUFFLED])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def event_pool(state, params, seat, deck):
     """The events the seat cannot place: the 21 less its own, the spent and the bribes shown to everybody."""
     n = 0
@@ -1452,7 +1556,7 @@ def event_pool(state, params, seat, deck):
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def shown_total(state, seat):
     n = 0
     for k in range(N_BRIBES):
@@ -1460,7 +1564,7 @@ def shown_total(state, seat):
     return n
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def dealt_event(state, b, j, deck, first):
     """The j-th of seat b's events (hand and table) as resample deals them: its shown bribes, then the deck
     from ``first`` on."""
@@ -1471,7 +1575,7 @@ def dealt_event(state, b, j, deck, first):
     return deck[first + j]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def deal_tables(state, params, seat, deck, sizes, streams):
     """Each other seat's face-down bribe becomes one of its dealt events, uniformly; False if one is no bribe the
     ranking allows (that deal is not consistent with the bribe on the table)."""
@@ -1487,7 +1591,7 @@ def deal_tables(state, params, seat, deck, sizes, streams):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def resample_events(state, params, seat, streams):
     """The other hands (and face-down bribes) dealt anew from the events the seat cannot place, keeping the
     bribes everybody saw go back; a deal that puts no allowed bribe on a seat's table is drawn again."""
@@ -1517,7 +1621,7 @@ def resample_events(state, params, seat, streams):
                 state[base + state[S_TABLE + b]] -= 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def resample(state, params, seat, streams):
     """Everything ``seat`` cannot see drawn anew, uniformly among the worlds that agree with what it knows
     (docs/wichtel.md: Decisions, information and resampling); stream DECK of ``streams``."""
@@ -1528,7 +1632,8 @@ def resample(state, params, seat, streams):
         if q != seat:
             refresh(state, params, q)
             for owner in range(N_OBSERVERS):     # what the others knew privately is not the seat's to know
-                state[known_at(q, owner)] = state[known_at(PUBLIC, owner)]
+                for k in range(KNOWN_WORDS):
+                    state[known_at(q, owner) + k] = state[known_at(PUBLIC, owner) + k]
     if state[S_PHASE] == PH_REPLY and seat != state[S_MOVER]:
         # the card the mover hands over, face down: any of its four
         state[S_GIVE] = state[S_SORTED + state[S_MOVER] * RETINUE + rng.randint(streams, rng.DECK, RETINUE)]
@@ -1537,7 +1642,7 @@ def resample(state, params, seat, streams):
 # --- scoring a round and a whole game ------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def score_round(state, params):
     """Every retinue scores; the best gets +5, the worst +1 (rulebook: Scoring)."""
     players = params[P_PLAYERS]
@@ -1550,47 +1655,47 @@ def score_round(state, params):
     for seat in range(players):
         s = retinue_score(state, params, seat, -1, -1)
         bonus = params[P_BEST_BONUS] if s == best else (params[P_WORST_BONUS] if s == worst else 0)
-        state[S_TOTALS + seat] += s + bonus
+        add_wide(state, S_TOTALS + seat, s + bonus)
         state[S_TITLES + seat] = retinue_title(state, params, seat)
-    state[S_N_ROUNDS] += 1
+    add_wide(state, S_N_ROUNDS, 1)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def best_total(state, params):
     best = -(1 << 40)
     for seat in range(params[P_PLAYERS]):
-        best = max(best, state[S_TOTALS + seat])
+        best = max(best, wide(state, S_TOTALS + seat))
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def returns(state, params, out):
     """1 for a win, 1/k for a k-way shared win, 0 for a loss or a timeout."""
     players = params[P_PLAYERS]
     best = best_total(state, params)
     winners = 0
     for seat in range(players):
-        winners += state[S_TOTALS + seat] == best
+        winners += wide(state, S_TOTALS + seat) == best
     for seat in range(players):
-        out[seat] = 1.0 / winners if state[S_OVER] == 1 and state[S_TOTALS + seat] == best else 0.0
+        out[seat] = 1.0 / winners if state[S_OVER] == 1 and wide(state, S_TOTALS + seat) == best else 0.0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def write_row(state, params, row):
     players = params[P_PLAYERS]
     over = state[S_OVER] == 1
     best = best_total(state, params)
     row[O_FIRST_SEAT] = params[P_FIRST_SEAT]
-    row[O_N_TURNS] = state[S_TURN]
+    row[O_N_TURNS] = wide(state, S_TURN)
     row[O_TIMEOUT] = not over
-    row[O_EXTRA] = state[S_N_ROUNDS]
+    row[O_EXTRA] = wide(state, S_N_ROUNDS)
     for seat in range(players):
-        row[O_WIN + seat] = over and state[S_TOTALS + seat] == best
-        row[O_SCORE + seat] = state[S_TOTALS + seat]
+        row[O_WIN + seat] = over and wide(state, S_TOTALS + seat) == best
+        row[O_SCORE + seat] = wide(state, S_TOTALS + seat)
         row[O_EXTRA + 1 + seat] = state[S_TITLES + seat]
-        row[O_EXTRA + 1 + MAX_SEATS + seat] = state[S_BRIBES_PLAYED + seat]
-        row[O_EXTRA + 1 + 2 * MAX_SEATS + seat] = state[S_BRIBES_WON + seat]
-    row[O_EXTRA + 1 + 3 * MAX_SEATS] = state[S_DICE]
+        row[O_EXTRA + 1 + MAX_SEATS + seat] = wide(state, S_BRIBES_PLAYED + seat)
+        row[O_EXTRA + 1 + 2 * MAX_SEATS + seat] = wide(state, S_BRIBES_WON + seat)
+    row[O_EXTRA + 1 + 3 * MAX_SEATS] = wide(state, S_DICE)
 
 
 play_game = core.instantiate(globals())["play_game"]   # the agents and the game loop, bound to this game
@@ -1602,7 +1707,7 @@ def run_batch(params, agents, seed, start, out):
     n = out.shape[0]
     n_chunks = (n + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
-        states = np.zeros((3, STATE_SIZE), np.int64)
+        states = np.zeros((3, STATE_SIZE), STATE_DTYPE)
         streams = np.zeros((3, rng.N_STREAMS), np.uint64)
         actions = np.zeros((2, MAX_ACTIONS), np.int64)
         floats = np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64)
@@ -1690,10 +1795,9 @@ def _public(v, players):
     """What the whole table saw this game: scores, the square, the stacks' sizes, the events played."""
     return [
         f"players {players}; round {v.n_rounds + 1}; turn {v.turn}; starter {v.starter}; dice {v.dice}",
-        "totals " + " ".join(str(int(t)) for t in v.totals[:players]),
+        "totals " + " ".join(str(t) for t in v.totals[:players]),
         "titles " + " ".join(str(int(v.state[S_TITLES + s])) for s in range(players)),
-        "bribes played/won " + " ".join(f"{v.state[S_BRIBES_PLAYED + s]}/{v.state[S_BRIBES_WON + s]}"
-                                        for s in range(players)),
+        "bribes played/won " + " ".join(f"{v.bribes_played[s]}/{v.bribes_won[s]}" for s in range(players)),
         f"Wahlleiter {'free' if v.free else 'tied'}; Komm mal zurück {v.back}; Stehenbleiben {v.stand}",
         "square " + " ".join(CARDS[c] for c in v.square[:players]),
         f"draws from {'AB'[v.draw_side]}; events played {_events(v.spent)}; set aside {v.aside}",

@@ -56,10 +56,9 @@ Family Assessor) and 465 (4 x 100 and the Chieftain's 65), so a round adds betwe
 (bonuses at most 100) and a total stays within 910 x 1,000,000 < 2^30. The scratch and caches hold scores,
 gains (at most 465 + 810) and counts.
 
-Speed: numba counts the references to every array a jitted function receives, with atomic operations (its
-NRT), unless the function is compiled without it. The game's functions allocate nothing, so they are compiled
-without (``_nrt=False``, numba's switch): arrays pass from function to function for free and the small functions
-need no inlining at numba's level (``inline="always"`` did that before, at three times the cold compile).
+Speed: the game's functions are compiled with ``simcore.jit.kernel`` (no reference counting of arrays), so
+arrays pass from function to function for free and the small functions need no inlining at numba's level
+(``inline="always"`` did that before, at three times the cold compile).
 """
 
 from functools import lru_cache
@@ -72,6 +71,7 @@ from simcore import rng
 from simcore.agents import core
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import GameType, Param, StateView, scalar_offsets
+from simcore.jit import kernel
 
 # --- pieces -------------------------------------------------------------------
 
@@ -482,13 +482,13 @@ def new_state():
 # --- wide counts ----------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def wide(state, at):
     """A count kept in two words: its low WIDE_BITS bits at ``at``, the rest N_WIDE words on (S_HIGH)."""
     return state[at] + (np.int64(state[at + N_WIDE]) << WIDE_BITS)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def add_wide(state, at, k):
     v = wide(state, at) + k
     state[at] = v & WIDE_LOW
@@ -498,7 +498,7 @@ def add_wide(state, at, k):
 # --- cards --------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def refresh(state, params, seat):
     """Keep the seat's retinue also as 4 sorted codes and its score: greedy asks for them very often."""
     base = S_RET + seat * N_TYPES
@@ -514,21 +514,21 @@ def refresh(state, params, seat):
     rescore(state, params, seat)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def rescore(state, params, seat):
     """The seat's score from its new sorted codes; greedy's kept gains are void."""
     state[S_NOW + seat] = params[P_SCORES + own_index(state, seat)]
     state[S_GAIN_KNOWN + seat] = 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def own_index(state, seat):
     """Table index of the seat's retinue (as ``sorted_index(state, seat, -1, -1)``, without a branch)."""
     at = S_SORTED + seat * RETINUE
     return ((state[at] * N_TYPES + state[at + 1]) * N_TYPES + state[at + 2]) * N_TYPES + state[at + 3]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def swap(state, params, seat, add, remove):
     """The seat's retinue takes ``add`` for ``remove``: its counts, sorted codes and score follow (what
     ``refresh`` gives, but moving the one card within the sorted codes)."""
@@ -548,7 +548,7 @@ def swap(state, params, seat, add, remove):
     rescore(state, params, seat)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def sorted_index(state, seat, add, remove):
     """Table index of the seat's sorted retinue with ``remove`` swapped for ``add`` (-1, -1: as it is)."""
     base = S_SORTED + seat * RETINUE
@@ -569,7 +569,7 @@ def sorted_index(state, seat, add, remove):
     return idx
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def retinue_score(state, params, seat, add, remove):
     """Score of seat's retinue with one card ``add`` in and one ``remove`` out (-1: none)."""
     if add < 0 and remove < 0:
@@ -577,12 +577,12 @@ def retinue_score(state, params, seat, add, remove):
     return params[P_SCORES + sorted_index(state, seat, add, remove)]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def retinue_title(state, params, seat):
     return params[P_TITLES + own_index(state, seat)]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def gain(state, params, seat, card):
     """How much the best swap of an old card for ``card`` raises the seat's score (kept until the retinue
     changes: the same square cards are weighed move after move)."""
@@ -603,30 +603,30 @@ def gain(state, params, seat, card):
 # --- what each seat knows ------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def observer(params, i):
     """The i-th observer of the knowledge arrays: the seats, then PUBLIC."""
     return i if i < params[P_PLAYERS] else PUBLIC
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def known_at(observer_, owner):
     """The first of the KNOWN_WORDS words that say what the observer is sure the owner holds."""
     return S_KNOWN + (observer_ * N_OBSERVERS + owner) * KNOWN_WORDS
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def sure_of(state, observer_, owner, t):
     """How many cards of type t the observer is sure the owner holds."""
     return (state[known_at(observer_, owner) + t // NIBBLES] >> (NIBBLE * (t % NIBBLES))) & 15
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def one_more(state, at, t):
     state[at + t // NIBBLES] += 1 << (NIBBLE * (t % NIBBLES))
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def one_fewer(state, at, t):
     """The observer is sure of one card of type t fewer (if it was sure of any)."""
     word = at + t // NIBBLES
@@ -635,7 +635,7 @@ def one_fewer(state, at, t):
         state[word] -= 1 << shift
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def forget_one(state, params, owner, also):
     """``owner`` gave away a card that the observers other than ``owner`` and ``also`` did not see: each can be
     sure of one card fewer of every type it was sure of."""
@@ -645,7 +645,7 @@ def forget_one(state, params, owner, also):
             fewer_of_each(state, known_at(o, owner))
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def fewer_of_each(state, at):
     """Every count above 0 falls by one: in each word a 1 for each nibble that is not 0, subtracted."""
     for word in range(at, at + KNOWN_WORDS):
@@ -653,7 +653,7 @@ def fewer_of_each(state, at):
         state[word] = w - ((w | (w >> 1) | (w >> 2) | (w >> 3)) & NIBBLE_ONES)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def seen_to_swap(state, params, owner, card, gap):
     """Everybody saw ``owner`` take ``card`` into its retinue and put ``gap`` face up into the square."""
     for i in range(params[P_PLAYERS] + 1):
@@ -663,7 +663,7 @@ def seen_to_swap(state, params, owner, card, gap):
             one_fewer(state, known_at(o, owner), gap)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def seen_to_exchange(state, params, mover, give, partner, reply):
     """The two partners of an exchange see the card they get; the others only that one card changed hands."""
     one_fewer(state, known_at(mover, partner), reply)
@@ -674,7 +674,7 @@ def seen_to_exchange(state, params, mover, give, partner, reply):
     forget_one(state, params, partner, mover)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def left_shuffled(state, params, card, taker):
     """A card left the shuffled part of the drawing stack: face up (taker -1) everybody saw which; drawn by a
     call only the taker did."""
@@ -686,7 +686,7 @@ def left_shuffled(state, params, card, taker):
             fewer_of_each(state, known_at(o, SHUFFLED))
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def seen_to_draw(state, params, card, mask, taker):
     """``taker`` drew ``card`` by a call: whoever knew that place of the stack knows the taker holds it."""
     for i in range(params[P_PLAYERS] + 1):
@@ -695,17 +695,17 @@ def seen_to_draw(state, params, card, mask, taker):
             one_more(state, known_at(o, taker), card)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def sees(mask, seat):
     return (mask >> seat) & 1 == 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def bribe_shown(state, seat, kind):
     return state[S_SHOWN + seat * N_BRIBES + kind]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def set_aside(state, seat, kind):
     """A card of the seat is played face up and set aside for the round (a bribe from the table)."""
     state[S_ASIDE] += 1
@@ -714,7 +714,7 @@ def set_aside(state, seat, kind):
         state[S_SHOWN + seat * N_BRIBES + kind] -= 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def spend(state, seat, kind):
     """An event card leaves the hand face up and is set aside for the round."""
     state[S_EVT + seat * N_EVENTS + kind] -= 1
@@ -724,7 +724,7 @@ def spend(state, seat, kind):
 # --- the stacks and the walk ---------------------------------------------------
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def push(state, side, card, mask):
     """``card`` on top of a stack; ``mask``: the seats that know it (bits; ALL_SEE when it lay face up)."""
     start = S_STACK_A if side == 0 else S_STACK_B
@@ -735,7 +735,7 @@ def push(state, side, card, mask):
     state[size] += 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def pop(state, side):
     start = S_STACK_A if side == 0 else S_STACK_B
     size = S_A_N if side == 0 else S_B_N
@@ -743,12 +743,12 @@ def pop(state, side):
     return state[start + state[size]]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def stack_size(state, side):
     return state[S_A_N] if side == 0 else state[S_B_N]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def reverse(state, params, streams):
     """The drawing stack ran out: the discard stack becomes the drawing stack (decisions: Walk)."""
     side = 1 - state[S_DRAW_SIDE]
@@ -769,7 +769,7 @@ def reverse(state, params, streams):
     state[S_DRAW_SIDE] = side
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def forget_places(state, params, side, n):
     """Before a shuffle: who knew a card of the stack still knows it is in there, no longer where."""
     start = S_STACK_A if side == 0 else S_STACK_B
@@ -782,7 +782,7 @@ def forget_places(state, params, side, n):
     state[mask_start:mask_start + n] = 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def draw(state, params, streams, taker):
     """The top card of the drawing stack: face up into the square (taker -1) or into the taker's retinue."""
     side = state[S_DRAW_SIDE]
@@ -799,7 +799,7 @@ def draw(state, params, streams, taker):
     return card
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def walk_forward(state, params, streams):
     """The leprechaun next to the discard stack leaves, the others step on, a new one comes in."""
     players = params[P_PLAYERS]
@@ -816,7 +816,7 @@ def walk_forward(state, params, streams):
         state[sq + players - 1] = draw(state, params, streams, -1)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def walk_backward(state, params):
     """Komm mal zurück!: the walk goes from the discard stack toward the drawing stack."""
     players = params[P_PLAYERS]
@@ -836,7 +836,7 @@ def walk_backward(state, params):
         state[sq] = pop(state, discard)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def walk(state, params, streams):
     """The walk of a move, after the pending village-square events."""
     if state[S_STAND] == 1:
@@ -848,7 +848,7 @@ def walk(state, params, streams):
         walk_forward(state, params, streams)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def square_event(state, params, seat, kind, streams):
     if kind < 0:
         return
@@ -864,7 +864,7 @@ def square_event(state, params, seat, kind, streams):
 # --- setup --------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def setup_round(state, params, streams):
     """Shuffle both decks, deal retinues, the square, the stacks and the events (rulebook: Game Preparation)."""
     players = params[P_PLAYERS]
@@ -911,12 +911,12 @@ def setup_round(state, params, streams):
 # --- the decisions' options ------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def events_of(state, seat, kind):
     return state[S_EVT + seat * N_EVENTS + kind]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def distinct_types(state, seat):
     """How many different leprechaun types the seat's retinue holds."""
     base = S_SORTED + seat * RETINUE
@@ -926,7 +926,7 @@ def distinct_types(state, seat):
     return n
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def nth_type(state, seat, n):
     """The n-th different type of the seat's retinue, ascending."""
     base = S_SORTED + seat * RETINUE
@@ -938,12 +938,12 @@ def nth_type(state, seat, n):
     return -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def can_bribe(state, params, seat, kind):
     return events_of(state, seat, kind) > 0 and params[P_RANK + kind] >= 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def list_types(state, seat, code, out):
     """Options ``code + type`` for each type of the seat's retinue, ascending."""
     base = S_SORTED + seat * RETINUE
@@ -956,7 +956,7 @@ def list_types(state, seat, code, out):
     return n
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def list_actions(state, params, mover, out):
     """A: call each type; exchange each type with each other seat clockwise; enlist each slot."""
     players = params[P_PLAYERS]
@@ -974,7 +974,7 @@ def list_actions(state, params, mover, out):
     return n
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def list_square_events(state, seat, out):
     """S and E: none, or a village-square event the seat holds."""
     out[0] = A_NO_EVENT
@@ -986,7 +986,7 @@ def list_square_events(state, seat, out):
     return n
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def list_bribes(state, params, seat, out):
     """B: none, or a bribe kind the seat holds that the ranking allows."""
     out[0] = A_NO_BRIBE
@@ -998,14 +998,14 @@ def list_bribes(state, params, seat, out):
     return n
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def no_yes(out, no):
     out[0] = no
     out[1] = no + 1
     return 2
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def legal_actions(state, params, out):
     """The options of the pending decision, in the order today's random policy draws from them."""
     phase = state[S_PHASE]
@@ -1036,7 +1036,7 @@ def legal_actions(state, params, out):
     return 0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def current_player(state, params):
     return -1 if state[S_PHASE] == PH_OVER else state[S_ACTOR]
 
@@ -1044,13 +1044,13 @@ def current_player(state, params):
 # --- the move: each decision resumes it ------------------------------------------
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def decide(state, phase, seat):
     state[S_PHASE] = phase
     state[S_ACTOR] = seat
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def begin(state, params, streams):
     """A new game, played up to its first decision."""
     state[:] = 0
@@ -1059,14 +1059,14 @@ def begin(state, params, streams):
     new_round(state, params, streams)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def new_round(state, params, streams):
     setup_round(state, params, streams)
     state[S_MOVER] = state[S_STARTER]
     decide(state, PH_START, state[S_MOVER])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def end_move(state, params):
     """7. The next seat clockwise moves; each move is one turn."""
     add_wide(state, S_TURN, 1)
@@ -1077,7 +1077,7 @@ def end_move(state, params):
         decide(state, PH_START, state[S_MOVER])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def end_round(state, params, streams):
     """A seat ended the round: the move counts as a turn, every retinue is scored (Round end and game end)."""
     players = params[P_PLAYERS]
@@ -1093,7 +1093,7 @@ def end_round(state, params, streams):
         new_round(state, params, streams)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def received(state, seat, after):
     """6. A seat got a new leprechaun: with the Wahlleiter free it may end the round (D); ``after`` says how the
     move goes on if it does not."""
@@ -1104,7 +1104,7 @@ def received(state, seat, after):
         decide(state, PH_END_EVENT, state[S_MOVER])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def call(state, params, streams, mover, t):
     """Calling: t goes face down onto the discard stack, the mover draws."""
     push(state, 1 - state[S_DRAW_SIDE], t, 1 << mover)
@@ -1113,7 +1113,7 @@ def call(state, params, streams, mover, t):
     received(state, mover, AFTER_EVENT)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def exchange(state, params, reply):
     """X answered: the mover gives its card and gets the reply; the partner receives first."""
     mover = state[S_MOVER]
@@ -1125,7 +1125,7 @@ def exchange(state, params, reply):
     received(state, partner, AFTER_MOVER_RECEIVED)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def bribe_beats(params, later, best):
     """Does a bribe of kind ``later`` beat the best one played before it? Rulebook: 'Only the highest Bribe is
     used ... If several players play the same Bribe, the last one to be played counts as the highest ranking
@@ -1134,7 +1134,7 @@ def bribe_beats(params, later, best):
     return rank > top or (rank == top and params[P_TIE_FIRST] == 0)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def enlist(state, params, slot):
     """Enlisting: the die on a slot's card, then the bribe round from the mover's left."""
     state[S_SLOT] = slot
@@ -1143,7 +1143,7 @@ def enlist(state, params, slot):
     decide(state, PH_BRIBE, (state[S_MOVER] + 1) % params[P_PLAYERS])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def bribe(state, params, streams, action):
     """B answered: a bribe goes face down onto the table; after the last briber all are revealed."""
     b = state[S_ACTOR]
@@ -1159,7 +1159,7 @@ def bribe(state, params, streams, action):
         reveal(state, params, streams)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def reveal(state, params, streams):
     """Rulebook: 'all Bribes are revealed at once. Only the highest Bribe is used ...; all other cards return to
     their owners' (who everybody now knows to hold them)."""
@@ -1189,7 +1189,7 @@ def reveal(state, params, streams):
     ask_nix_da(state, params, streams)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def ask_nix_da(state, params, streams):
     """N: clockwise from the mover, each seat but the winning briber that holds Nix da! may play it."""
     players = params[P_PLAYERS]
@@ -1202,7 +1202,7 @@ def ask_nix_da(state, params, streams):
     resolve(state, params, streams)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def nix_da(state, params, streams, action):
     if action == A_NIX_YES:
         spend(state, state[S_ACTOR], NIX_DA)
@@ -1213,13 +1213,13 @@ def nix_da(state, params, streams, action):
         ask_nix_da(state, params, streams)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def roll(state, streams):
     add_wide(state, S_DICE, 1)
     return 1 + rng.randint(streams, rng.DICE, 6)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def resolve(state, params, streams):
     """Who gets the card: Ich takes it, Der gives it (G), else the mover rolls (a Rindentaler of value v needs
     v pips, no bribe or a negated one anything but a 1); a failed roll may be rerolled (R)."""
@@ -1239,7 +1239,7 @@ def resolve(state, params, streams):
             roll_failed(state)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def reroll(state, streams, action):
     if action == A_REROLL_YES:
         spend(state, state[S_MOVER], GUCK_NOCHMAL)
@@ -1249,7 +1249,7 @@ def reroll(state, streams, action):
     roll_failed(state)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def roll_failed(state):
     """The briber gets the card; unbribed it stays in its slot."""
     if state[S_WIN_KIND] >= 0:
@@ -1258,7 +1258,7 @@ def roll_failed(state):
         decide(state, PH_END_EVENT, state[S_MOVER])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def receive(state, receiver):
     """The receiver takes the card; it fills the gap next (F). A winning bribe that took the card from the
     mover counts as won."""
@@ -1269,7 +1269,7 @@ def receive(state, receiver):
     decide(state, PH_FILL, receiver)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def fill_gap(state, params, gap):
     """F answered: the card joins the retinue, the old card ``gap`` goes face up into its slot."""
     receiver = state[S_RECEIVER]
@@ -1280,7 +1280,7 @@ def fill_gap(state, params, gap):
     received(state, receiver, AFTER_EVENT)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def act(state, params, streams, action):
     """A answered."""
     mover = state[S_MOVER]
@@ -1294,7 +1294,7 @@ def act(state, params, streams, action):
         enlist(state, params, action - A_ENLIST)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def end_event(state, params, streams, action):
     """E answered; then W if the Wahlleiter is still tied."""
     if action != A_NO_EVENT:
@@ -1305,7 +1305,7 @@ def end_event(state, params, streams, action):
         end_move(state, params)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def apply_action(state, params, action, streams):
     """The pending decision answered; the rules run on to the next decision."""
     phase = state[S_PHASE]
@@ -1346,7 +1346,7 @@ def apply_action(state, params, action, streams):
 # --- greedy ------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def ahead(state, params, seat):
     """Greedy's 'ahead': its retinue scores more than every other retinue (it peeks)."""
     mine = retinue_score(state, params, seat, -1, -1)
@@ -1356,7 +1356,7 @@ def ahead(state, params, seat):
     return True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def best_type(state, params, seat, streams, keep_card):
     """The type of the seat's retinue best to give away (ties: a draw).
 
@@ -1384,7 +1384,7 @@ def best_type(state, params, seat, streams, keep_card):
     return -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def greedy_act(state, params, seat, streams):
     """A: enlist a slot of the largest positive gain, else call the type that hurts least; never exchange."""
     players = params[P_PLAYERS]
@@ -1408,7 +1408,7 @@ def greedy_act(state, params, seat, streams):
     return A_CALL + best_type(state, params, seat, streams, -1)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def greedy_bribe(state, params, seat):
     """B: the highest-ranked bribe but Der if the card would raise its score; else none."""
     if gain(state, params, seat, state[S_CARD]) <= 0:
@@ -1421,7 +1421,7 @@ def greedy_bribe(state, params, seat):
     return A_NO_BRIBE if best < 0 else A_BRIBE + best
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def greedy_gift(state, params, briber, streams):
     """G: the recipient the card helps least (ties: a draw)."""
     players = params[P_PLAYERS]
@@ -1444,7 +1444,7 @@ def greedy_gift(state, params, briber, streams):
     return -1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def greedy_action(state, params, seat, streams, work):
     """The game's one-ply heuristic (docs/wichtel.md: Policies, greedy) at the pending decision."""
     phase = state[S_PHASE]
@@ -1472,7 +1472,7 @@ def greedy_action(state, params, seat, streams, work):
 # --- resampling what a seat cannot see ------------------------------------------------
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def shuffled_count(state, t):
     """Cards of type t in the shuffled bottom of the drawing stack."""
     start = S_STACK_A if state[S_DRAW_SIDE] == 0 else S_STACK_B
@@ -1482,7 +1482,7 @@ def shuffled_count(state, t):
     return n
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def resample_leprechauns(state, params, seat, streams):
     """The leprechauns the seat does not know are dealt anew, uniformly, to the places it does not know."""
     players = params[P_PLAYERS]
@@ -1539,7 +1539,7 @@ def resample_leprechauns(state, params, seat, streams):
     rng.shuffle(streams, rng.DECK, state[start:start + state[S_SHUFFLED]], state[S_SHUFFLED])
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def event_pool(state, params, seat, deck):
     """The events the seat cannot place: the 21 less its own, the spent and the bribes shown to everybody."""
     n = 0
@@ -1556,7 +1556,7 @@ def event_pool(state, params, seat, deck):
     return n
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def shown_total(state, seat):
     n = 0
     for k in range(N_BRIBES):
@@ -1564,7 +1564,7 @@ def shown_total(state, seat):
     return n
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def dealt_event(state, b, j, deck, first):
     """The j-th of seat b's events (hand and table) as resample deals them: its shown bribes, then the deck
     from ``first`` on."""
@@ -1575,7 +1575,7 @@ def dealt_event(state, b, j, deck, first):
     return deck[first + j]
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def deal_tables(state, params, seat, deck, sizes, streams):
     """Each other seat's face-down bribe becomes one of its dealt events, uniformly; False if one is no bribe the
     ranking allows (that deal is not consistent with the bribe on the table)."""
@@ -1591,7 +1591,7 @@ def deal_tables(state, params, seat, deck, sizes, streams):
     return True
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def resample_events(state, params, seat, streams):
     """The other hands (and face-down bribes) dealt anew from the events the seat cannot place, keeping the
     bribes everybody saw go back; a deal that puts no allowed bribe on a seat's table is drawn again."""
@@ -1621,7 +1621,7 @@ def resample_events(state, params, seat, streams):
                 state[base + state[S_TABLE + b]] -= 1
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def resample(state, params, seat, streams):
     """Everything ``seat`` cannot see drawn anew, uniformly among the worlds that agree with what it knows
     (docs/wichtel.md: Decisions, information and resampling); stream DECK of ``streams``."""
@@ -1642,7 +1642,7 @@ def resample(state, params, seat, streams):
 # --- scoring a round and a whole game ------------------------------------------
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def score_round(state, params):
     """Every retinue scores; the best gets +5, the worst +1 (rulebook: Scoring)."""
     players = params[P_PLAYERS]
@@ -1660,7 +1660,7 @@ def score_round(state, params):
     add_wide(state, S_N_ROUNDS, 1)
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def best_total(state, params):
     best = -(1 << 40)
     for seat in range(params[P_PLAYERS]):
@@ -1668,7 +1668,7 @@ def best_total(state, params):
     return best
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def returns(state, params, out):
     """1 for a win, 1/k for a k-way shared win, 0 for a loss or a timeout."""
     players = params[P_PLAYERS]
@@ -1680,7 +1680,7 @@ def returns(state, params, out):
         out[seat] = 1.0 / winners if state[S_OVER] == 1 and wide(state, S_TOTALS + seat) == best else 0.0
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@kernel
 def write_row(state, params, row):
     players = params[P_PLAYERS]
     over = state[S_OVER] == 1

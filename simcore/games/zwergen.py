@@ -54,6 +54,7 @@ from simcore import rng
 from simcore.agents import core
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import GameType, Param, StateView, scalar_offsets
+from simcore.jit import kernel
 
 # --- pieces -------------------------------------------------------------------
 
@@ -335,13 +336,13 @@ def new_state():
 # words, the low one first and read as unsigned.
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def count(state, at):
     """The count kept in the two words from ``at``."""
     return (state[at] & 0xFFFF) | state[at + 1] << 16
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def count_one(state, at):
     """Add 1 to the count at ``at`` and return the new count. The low word runs from 0xFFFF (stored as -1) on to 0
     and carries, without a branch (a branch measured slower)."""
@@ -355,35 +356,35 @@ def count_one(state, at):
 # --- the track ----------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def team_of(seat):
     return seat & 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def toward(team):
     """Sign of a rope move in ``team``'s favour."""
     return 1 - 2 * team
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def team_size(state, team):
     base = S_TEAM + team * N_COLOURS
     return state[base] + state[base + 1] + state[base + 2] + state[base + 3]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def front_at(params, team, size, rope):
     """Distance of ``team``'s front gnome from the fence (decisions: Track)."""
     return params[P_TRACK_HALF] - size + 1 + toward(team) * rope
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def front(state, params, team):
     return front_at(params, team, team_size(state, team), state[S_ROPE])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def strength_diff(state, t, chosen):
     """Strength of team A minus team B on pull card ``t`` (rulebook: Movement)."""
     if chosen < 0:
@@ -394,7 +395,7 @@ def strength_diff(state, t, chosen):
     return diff
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def loser(state, params):
     """The team in the fence (A checked first), or -1."""
     if front(state, params, 0) <= 0:
@@ -404,7 +405,7 @@ def loser(state, params):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def in_stock(state):
     """Colours with a hat in the supply, as a bit mask."""
     mask = 0
@@ -417,7 +418,7 @@ def in_stock(state):
 # --- cards --------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def hand_count(state, seat):
     total = 0
     for t in range(N_TYPES):
@@ -425,7 +426,7 @@ def hand_count(state, seat):
     return total
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def refill(state, streams):
     """Turn the discard pile into the draw pile: its cards in canonical order, shuffled; return how many.
 
@@ -445,7 +446,7 @@ def refill(state, streams):
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def draw(state, seat, k, streams):
     """Draw ``k`` cards; an empty draw pile is refilled from the shuffled discard pile."""
     for _ in range(k):
@@ -457,7 +458,7 @@ def draw(state, seat, k, streams):
         state[S_DRAWN + seat * N_TYPES + t] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def discard_by_mask(state, seat, mask):
     """Discard the cards of the sorted hand whose bit is set in ``mask``; return how many."""
     base = S_HAND + seat * N_TYPES
@@ -479,7 +480,7 @@ def discard_by_mask(state, seat, mask):
 # --- setup and the flow of a match ----------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def setup(state, params, streams):
     """Shuffle the deck and deal every seat a hand (rulebook: Set-up)."""
     state[:] = 0
@@ -495,7 +496,7 @@ def setup(state, params, streams):
         draw(state, seat, params[P_HAND_SIZE], streams)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def open_round(state, params, starter):
     """Empty the track; the seats then pick their starting gnomes, ``starter`` first (decisions: Start of a round)."""
     for c in range(N_COLOURS):
@@ -514,7 +515,7 @@ def open_round(state, params, starter):
     state[S_PHASE] = PH_COLOUR
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def place_starting_gnome(state, params, c):
     """The picking seat's starting gnome joins its team; after the last pick the starting seat moves."""
     seat = state[S_PICKER]
@@ -528,7 +529,7 @@ def place_starting_gnome(state, params, c):
         state[S_PHASE] = PH_MOVE
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def next_starter(params, mover, losing_team):
     """The loser begins the next round: the losing team's first seat after the mover."""
     players = params[P_PLAYERS]
@@ -538,7 +539,7 @@ def next_starter(params, mover, losing_team):
     return seat
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def end_turn(state, params, mover):
     """Count the turn; end the round if a team is in the fence, and the match if a team has won enough rounds or
     the turns have reached ``max_turns`` (a timeout: over, with no winner)."""
@@ -557,7 +558,7 @@ def end_turn(state, params, mover):
         state[S_PHASE] = PH_OVER
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def match_winner(state, params):
     """The team that has won ``rounds_to_win`` rounds, or -1."""
     for team in range(2):
@@ -572,14 +573,14 @@ def match_winner(state, params):
 # than the former play loop (measured); inlined, it is as fast.
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def begin(state, params, streams):
     """Deal, then open round 1: the first decision is the starting seat's colour."""
     setup(state, params, streams)
     open_round(state, params, params[P_FIRST_SEAT])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def current_player(state, params):
     """The seat to decide, or -1 when the match is won or has run ``max_turns`` turns."""
     if state[S_PHASE] == PH_OVER:
@@ -589,12 +590,12 @@ def current_player(state, params):
     return state[S_SEAT]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def move_code(kind, t, c):
     return A_MOVE + (kind * N_TYPES + t) * COLOUR_CHOICES + c + 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def decode_move(action):
     """(kind, card type, colour) of a move's action code."""
     if action == A_SWAP:
@@ -605,7 +606,7 @@ def decode_move(action):
     return x // N_TYPES, x % N_TYPES, c
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def move_actions(state, params, seat, out):
     """The legal moves of ``seat`` in the listing order of docs/zwergen.md ("A turn"); return how many."""
     team = team_of(seat)
@@ -651,13 +652,13 @@ def move_actions(state, params, seat, out):
     return n + 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def full_mask(state, seat):
     """The discard mask of the whole hand."""
     return (1 << hand_count(state, seat)) - 1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def legal_actions(state, params, out):
     """The action codes of the pending decision, in the order the random policy draws from."""
     phase = state[S_PHASE]
@@ -681,7 +682,7 @@ def legal_actions(state, params, out):
 # --- step ---------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def effect(state, params, seat, kind, t, c):
     """What a move does to the track: (rope change, own team change, opponents' change)."""
     sign = toward(team_of(seat))
@@ -700,14 +701,14 @@ def effect(state, params, seat, kind, t, c):
     return strength_diff(state, t, c), 0, 0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def note_team_sizes(state):
     largest = max(team_size(state, 0), team_size(state, 1))
     if largest > state[S_MAX_TEAM]:
         state[S_MAX_TEAM] = largest
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def note_lead(state):
     """Count a lead change when the rope crosses to the other side (0 is no side)."""
     rope = state[S_ROPE]
@@ -718,7 +719,7 @@ def note_lead(state):
         state[S_LAST_SIGN] = sign
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def apply_move(state, params, seat, kind, t, c, mask, streams):
     """Play one move of ``seat``: its effect, the discard, the draw."""
     team = team_of(seat)
@@ -768,7 +769,7 @@ def apply_move(state, params, seat, kind, t, c, mask, streams):
     note_lead(state)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def apply_action(state, params, action, streams):
     """Carry out the current decision, then run the rules up to the next one (or the end)."""
     phase = state[S_PHASE]
@@ -787,7 +788,7 @@ def apply_action(state, params, action, streams):
         end_turn(state, params, seat)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def returns(state, params, out):
     """1 for both seats of the team that won the match, 0 otherwise (and for everybody on a timeout)."""
     winner = match_winner(state, params)
@@ -795,7 +796,7 @@ def returns(state, params, out):
         out[seat] = 1.0 if team_of(seat) == winner else 0.0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def write_row(state, params, row):
     """The result row; a match stopped at ``max_turns`` has no winner (a timeout)."""
     winner = match_winner(state, params)
@@ -824,20 +825,20 @@ def write_row(state, params, row):
 # What a seat sees and what ``resample`` redraws: docs/zwergen.md, "Decisions, information and resampling".
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def unseen(state, params, seat, t):
     """Copies of card type ``t`` in another hand or in the draw pile: neither in ``seat``'s hand nor discarded."""
     return params[P_DECK + t] - state[S_HAND + seat * N_TYPES + t] - state[S_DISCARD + t]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def pile_candidates(state, params, seat, t):
     """Copies of ``t`` that can be in the draw pile for ``seat``: unseen, and among the pile's cards at its last
     filling that ``seat`` did not draw itself."""
     return min(unseen(state, params, seat, t), state[S_REFILL + t] - state[S_DRAWN + seat * N_TYPES + t])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def held_by_others(state, params, seat, t):
     total = 0
     for other in range(params[P_PLAYERS]):
@@ -846,7 +847,7 @@ def held_by_others(state, params, seat, t):
     return total
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def deal_to_others(state, params, seat, base, cards, streams):
     """Shuffle ``cards`` and share them out over the rows at ``base`` of the seats other than ``seat``, each row
     keeping its number of cards."""
@@ -865,7 +866,7 @@ def deal_to_others(state, params, seat, base, cards, streams):
             i += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def redraw_cards(state, params, seat, streams):
     """A new draw pile, other hands and other seats' draws since the pile's last filling, as ``seat`` sees them."""
     cards = state[S_DRAW:S_DRAW + MAX_DECK]    # the pile's own slots serve as the list to draw from
@@ -893,7 +894,7 @@ def redraw_cards(state, params, seat, streams):
     deal_to_others(state, params, seat, S_DRAWN, cards[n_pile:n], streams)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def stock_before(state, params, seat):
     """Colours in stock (bit mask) when ``seat`` picks: the hats less the picks of the seats before it."""
     players = params[P_PLAYERS]
@@ -909,7 +910,7 @@ def stock_before(state, params, seat):
     return mask
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def picks_fit(state, params, seat, seen):
     """The redrawn picks leave no colour short of hats and show ``seat`` the stock it saw (``seen``; -1: none)."""
     players = params[P_PLAYERS]
@@ -925,7 +926,7 @@ def picks_fit(state, params, seat, seen):
     return seen < 0 or stock_before(state, params, seat) == seen
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def move_hidden_gnomes(state, params, seat, sign):
     """Take off (-1) or put back (+1) the starting gnomes picked this round by seats other than ``seat``."""
     players = params[P_PLAYERS]
@@ -940,7 +941,7 @@ def move_hidden_gnomes(state, params, seat, sign):
         s = (s + 1) % players
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def redraw_picks(state, params, seat, streams):
     """New starting colours for the other seats that picked this round: uniform among those consistent with the
     stock ``seat`` saw when it picked (or sees now, as the picking seat)."""
@@ -963,7 +964,7 @@ def redraw_picks(state, params, seat, streams):
     move_hidden_gnomes(state, params, seat, 1)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def resample(state, params, seat, streams):
     """Replace what ``seat`` cannot see by a random world consistent with what it saw (stream DECK)."""
     if state[S_PHASE] == PH_COLOUR:
@@ -974,7 +975,7 @@ def resample(state, params, seat, streams):
 # --- greedy -------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def colour_pref(state, seat, c):
     """+1 per card in hand that makes colour c count 2, -1 per card that makes it 0."""
     total = 0
@@ -983,7 +984,7 @@ def colour_pref(state, seat, c):
     return total
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def greedy_colour(state, seat, streams):
     """The starting colour in stock that the hand likes best; ties drawn (always)."""
     best = -(1 << 30)
@@ -1005,7 +1006,7 @@ def greedy_colour(state, seat, streams):
     return -1
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def greedy_score(state, params, seat, kind, t, c):
     """One-ply value of a move: win/lose the round, else track gain + 2 per gnome."""
     team = team_of(seat)
@@ -1025,7 +1026,7 @@ def greedy_score(state, params, seat, kind, t, c):
     return score
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def greedy_move(state, params, seat, streams, moves, scores):
     """The best-scoring move; ties drawn among the tied moves in listing order (always)."""
     n = move_actions(state, params, seat, moves)
@@ -1048,7 +1049,7 @@ def greedy_move(state, params, seat, streams, moves, scores):
     return moves[n - 1]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def greedy_action(state, params, seat, streams, work):
     """The greedy policy's action (docs/zwergen.md, "greedy")."""
     phase = state[S_PHASE]

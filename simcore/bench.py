@@ -54,7 +54,7 @@ REPOSITORY = Path(__file__).resolve().parents[1]   # a source checkout has bench
 NO_REFERENCE = ("the pure-Python references are not importable here (they live in a source checkout's "
                 "benchmarks/reference/), so the Python column is left out")
 JIT_GAMES = {"skirmish": 60_000}       # games per jitted measurement (skirmish games are long)
-SEARCH_GAMES = 400                     # ... and with a searching seat
+SEARCH_GAMES = {"zwai": 200, "zwergen": 40, "wichtel": 20, "skirmish": 20}   # ... and with a searching seat
 
 
 def nested(values):
@@ -143,7 +143,7 @@ def measure(games_filter=None, games=None, repeats=5):
         searching = any(spec.split(":")[0] in SEARCHING for _, spec in seats)
         n = JIT_GAMES.get(game, 200_000) if games is None else games
         if searching:
-            n = min(n, SEARCH_GAMES)
+            n = min(n, SEARCH_GAMES[game])
         one = _jitted_rate(run, 1, n, repeats)
         every = _jitted_rate(run, cores, n, repeats)
         numba.set_num_threads(cores)

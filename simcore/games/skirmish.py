@@ -41,6 +41,7 @@ from simcore import rng
 from simcore.agents import core
 from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import DATA, GameType, Param, StateView, scalar_offsets, shipped_maps
+from simcore.jit import kernel
 
 MAX_SEATS = 2
 MAX_DIM = 32
@@ -281,22 +282,22 @@ def new_state():
 # --- geometry -------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def row_of(params, cell):
     return params[P_ROW + cell]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def col_of(params, cell):
     return params[P_COL + cell]
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def cheb(params, a, b):
     return max(abs(row_of(params, a) - row_of(params, b)), abs(col_of(params, a) - col_of(params, b)))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def squared_dist(params, a, b):
     """dr² + dc² between the centres of cells a and b: distances are compared squared, in exact integers."""
     dr = row_of(params, a) - row_of(params, b)
@@ -304,13 +305,13 @@ def squared_dist(params, a, b):
     return dr * dr + dc * dc
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def dist(params, a, b):
     """Straight-line distance in paces (for the hit probability)."""
     return math.sqrt(squared_dist(params, a, b))
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def line_step(r, c, err, dr, dc, sr, sc):
     """One step of the Bresenham line of docs/skirmish.md: the next cell (r, c) and error term."""
     e2 = 2 * err
@@ -323,7 +324,7 @@ def line_step(r, c, err, dr, dc, sr, sc):
     return r, c, err
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def line_pace(params, a, b):
     """Smallest pace number of the terrain on the Bresenham line a -> b (rulebook: 'use the lowest movement
     number for the different types of terrain')."""
@@ -340,7 +341,7 @@ def line_pace(params, a, b):
     return pace
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def line_clear(state, params, a, b):
     """Line of sight: no gnome stands on a cell of the Bresenham line a -> b other than its two end cells
     (rulebook: a hit counts 'without the ball bouncing off of something else first')."""
@@ -357,7 +358,7 @@ def line_clear(state, params, a, b):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def within_allowance(params, dr, dc, allowance):
     """Is a move of dr rows and dc columns at most ``allowance`` paces long? euclid: the straight-line
     distance between the cell centres, as throws measure it (dr² + dc² <= allowance², exact); chebyshev: a
@@ -367,7 +368,7 @@ def within_allowance(params, dr, dc, allowance):
     return max(abs(dr), abs(dc)) <= allowance
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def fill_move_tables(params):
     """For every cell, the cells a gnome there may move to if they are free (row-major), for ordinary gnomes
     and for fast cavalry: worked out once per yard, so that a move only checks which of them are free."""
@@ -386,7 +387,7 @@ def fill_move_tables(params):
             params[base] = n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def shore(params, cell):
     """The nearest cell that is not deep water (straight-line distance; ties: lower row, then lower column),
     where a flag dropped on deep water ``cell`` washes up."""
@@ -397,12 +398,12 @@ def shore(params, cell):
     return best
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def gnome_type(params, k):
     return params[P_TYPES + k]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def reachable(state, params, player, k, cells):
     """Fill ``cells`` with the free cells gnome (player, k) can move to, row-major; return how many.
 
@@ -422,7 +423,7 @@ def reachable(state, params, player, k, cells):
 # --- taking gnomes out, flags -----------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def take_out(state, params, player, k, cause):
     i = player * MAX_GNOMES + k
     cell = state[S_POS + i]
@@ -437,7 +438,7 @@ def take_out(state, params, player, k, cause):
         drop_flag(state, params, f, cell)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def drop_flag(state, params, f, cell):
     """Flag f lies on ``cell``; dropped on deep water it washes up on the shore cell, and a gnome without a
     flag standing there picks it up at once (decisions: Deep water and returns)."""
@@ -450,13 +451,13 @@ def drop_flag(state, params, f, cell):
     state[S_FLAG_AT + f] = cell
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def place(state, player, k, cell):
     state[S_POS + player * MAX_GNOMES + k] = cell
     state[S_OCC + cell] = player * MAX_GNOMES + k + 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def in_action(state, player, k):
     return state[S_POS + player * MAX_GNOMES + k] >= 0
 
@@ -464,7 +465,7 @@ def in_action(state, player, k):
 # --- setup --------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def setup(state, params, streams):
     state[:] = 0
     state[S_FLAG:S_FLAG + 2 * MAX_GNOMES] = -1
@@ -488,7 +489,7 @@ def setup(state, params, streams):
 # --- ranged attack ------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def ranged_gnome(params):
     for k in range(params[P_GNOMES]):
         if gnome_type(params, k) == RANGED:
@@ -496,7 +497,7 @@ def ranged_gnome(params):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def target_value(state, params, enemy, k):
     if state[S_FLAG + enemy * MAX_GNOMES + k] >= 0:
         return 5
@@ -504,13 +505,13 @@ def target_value(state, params, enemy, k):
     return 3 if t == HEAVY else (1 if t == FOOT else 2)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def hit_probability(params, d):
     floats = params.view(np.float64)
     return floats[P_HIT_P0] * math.exp(-d / floats[P_HIT_SCALE])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def can_target(state, params, me, enemy, j):
     """Is enemy gnome j in action, within max_range of ``me`` (straight-line distance, compared squared),
     not the wizard of wizard_war (immune) and, with ``line_of_sight``, in sight?"""
@@ -522,7 +523,7 @@ def can_target(state, params, me, enemy, j):
     return params[P_LINE_OF_SIGHT] == 0 or line_clear(state, params, me, cell)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def targets(state, params, player):
     """Rulebook: 'A ranged combat gnome ... may make a ranged attack at the start of your turn.' The enemy gnomes
     it can throw at, as a bit mask (bit j: enemy gnome j); 0 when it is out of action or has no target."""
@@ -537,7 +538,7 @@ def targets(state, params, player):
     return mask
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def open_attack(state, params, player):
     """The ranged attack of the turn: with a target, the throw is the pending decision (True). Neither policy
     ever declines a throw, so there is no such action (docs/skirmish.md, Decisions, information and
@@ -550,7 +551,7 @@ def open_attack(state, params, player):
     return True
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def throw(state, params, player, target, streams):
     """A throw at enemy gnome ``target`` hits with the model's probability (a DICE draw): out of action."""
     me = state[S_POS + player * MAX_GNOMES + ranged_gnome(params)]
@@ -561,7 +562,7 @@ def throw(state, params, player, target, streams):
         take_out(state, params, 1 - player, target, THROWN)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def greedy_target(state, params, player):
     """Greedy's target: the highest value, then the highest hit probability, then the lowest gnome number."""
     me = state[S_POS + player * MAX_GNOMES + ranged_gnome(params)]
@@ -582,7 +583,7 @@ def greedy_target(state, params, player):
 # --- movement -----------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def return_gnomes(state, params, player):
     """Wizard war, capture the flag: gnomes out of action come back to their owner's edge row, each to the
     free cell that is not deep water nearest the row's middle (the lower column on a tie): never drowned by
@@ -603,7 +604,7 @@ def return_gnomes(state, params, player):
             state[S_BACK_NOW + i] = 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def collect_goals(state, params, player, k, goals):
     """Greedy: the cells gnome (player, k) heads for, into ``goals``; returns (how many, home row or -1).
 
@@ -641,7 +642,7 @@ def collect_goals(state, params, player, k, goals):
     return n, -1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def collect_gnomes(state, params, player, skip, out):
     """The cells of ``player``'s gnomes in action (but gnome ``skip``) into ``out``; returns how many."""
     n = 0
@@ -653,7 +654,7 @@ def collect_gnomes(state, params, player, skip, out):
     return n
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def near(r, c, others, n, reach):
     """(closest Chebyshev distance from (r, c) to the first ``n`` cells of ``others``, given as rows then
     columns (``others[i]``, ``others[MAX_GNOMES * 2 + i]``), how many lie within ``reach``)."""
@@ -666,7 +667,7 @@ def near(r, c, others, n, reach):
     return closest, within
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def as_rows_cols(params, cells, n):
     """Rewrite the first ``n`` cells in place as rows, with their columns 2 * MAX_GNOMES further on."""
     for i in range(n):
@@ -674,7 +675,7 @@ def as_rows_cols(params, cells, n):
         cells[i] = row_of(params, cells[i])
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def greedy_score(params, cell, goals, n_goals, home_row, foes, n_foes, friends, n_friends, kind):
     """-10 x the distance to the nearest goal, -1000 for a contact where the side does not outnumber."""
     r, c = row_of(params, cell), col_of(params, cell)
@@ -691,7 +692,7 @@ def greedy_score(params, cell, goals, n_goals, home_row, foes, n_foes, friends, 
     return score
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def greedy_move(state, params, player, k, streams, work):
     """Greedy's destination for gnome (player, k) as an action code: the best-scoring option, staying first,
     then the reachable cells; ties drawn (always)."""
@@ -737,7 +738,7 @@ def greedy_move(state, params, player, k, streams, work):
     return A_STAY
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def open_movement(state, params, player):
     """Rulebook: 'you may move 1 or more of your gnomes': returns first (they do not move this turn), then each
     other gnome in action, in gnome order, is a decision. True when a gnome's move is pending."""
@@ -748,7 +749,7 @@ def open_movement(state, params, player):
     return next_mover(state, params, player, 0)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def next_mover(state, params, player, k):
     """The first gnome from ``k`` on that moves this turn (in action, not just come back) is the pending
     decision (True). With none left the movement phase ends: in capture_the_flag the flags are picked up."""
@@ -763,7 +764,7 @@ def next_mover(state, params, player, k):
     return False
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def move_on(state, params, player, action):
     """The pending gnome's move (A_STAY or its destination cell), then the next gnome's (True if one is
     pending). A gnome that ends on deep water drowns, before the next gnome moves."""
@@ -776,7 +777,7 @@ def move_on(state, params, player, action):
     return next_mover(state, params, player, k + 1)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def pick_up_flags(state, params, player):
     """A gnome without a flag that stands on a dropped flag picks it up (decisions: capture_the_flag)."""
     for k in range(params[P_GNOMES]):
@@ -790,7 +791,7 @@ def pick_up_flags(state, params, player):
 # --- melee ------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def best_card(state, params, streams, count):
     """Shuffle a fresh 16-card deck (A, 2, 3, 4 in four suits) and return the best of ``count`` drawn."""
     deck = S_SCRATCH + 6 * MAX_GNOMES
@@ -806,7 +807,7 @@ def best_card(state, params, streams, count):
     return best
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def melee(state, params, streams):
     """Rulebook: 'At the end of your turn if any of your gnomes are in contact with enemy gnomes a fight takes
     place.' Fights are groups linked by enemy contacts, resolved by their lowest cell."""
@@ -852,7 +853,7 @@ def melee(state, params, streams):
         resolve_fight(state, params, streams, f)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def has_enemy_contact(state, params, g):
     """Is gnome slot ``g`` (player * MAX_GNOMES + k) next to an enemy? Its 8 neighbour cells are looked up."""
     w, h = params[P_WIDTH], params[P_HEIGHT]
@@ -867,7 +868,7 @@ def has_enemy_contact(state, params, g):
     return False
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def resolve_fight(state, params, streams, f):
     """Highest card wins; heavy cavalry wins ties; both heavy: both out; neither: nothing."""
     n = params[P_GNOMES]
@@ -909,7 +910,7 @@ def resolve_fight(state, params, streams, f):
 # --- winning ----------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def alive(state, params, player):
     count = 0
     for k in range(params[P_GNOMES]):
@@ -917,7 +918,7 @@ def alive(state, params, player):
     return count
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def holds_both_flags_home(state, params, player):
     """Capture the flag: both flags carried by the player's gnomes standing on its own edge row."""
     edge_row = 0 if player == 0 else params[P_HEIGHT] - 1
@@ -931,7 +932,7 @@ def holds_both_flags_home(state, params, player):
     return held == 2
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def check_win(state, params, player):
     """Set S_WINNER if the scenario's objective is met (docs/skirmish.md: Win check)."""
     scenario = params[P_SCENARIO]
@@ -961,13 +962,13 @@ def check_win(state, params, player):
 # agents' loop: as calls they made random play about 5% slower (measured).
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def mover(state):
     """The player whose turn it is: turns alternate from the first player."""
     return (state[S_FIRST] + state[S_TURN]) % 2
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def close_turn(state, params, player, streams):
     """After the movement: the win check, the melee and its win check (A turn, steps 3 and 4); the turn
     counts."""
@@ -977,7 +978,7 @@ def close_turn(state, params, player, streams):
     state[S_TURN] += 1
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def after_attack(state, params, player, streams):
     """The movement up to its first decision (True), or to the end of the turn (False)."""
     if open_movement(state, params, player):
@@ -986,7 +987,7 @@ def after_attack(state, params, player, streams):
     return False
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def open_turn(state, params, streams):
     """From the start of a turn up to its first decision; a turn without one is played through, and the next,
     until a decision, a winner or ``max_turns`` turns."""
@@ -997,14 +998,14 @@ def open_turn(state, params, streams):
             return
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def begin(state, params, streams):
     """Set up, then the first player's turn up to its first decision."""
     setup(state, params, streams)
     open_turn(state, params, streams)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def current_player(state, params):
     """The player to decide, or -1 when the game is won, drawn or has run ``max_turns`` turns."""
     if state[S_WINNER] != NO_WINNER or state[S_TURN] >= params[P_MAX_TURNS]:
@@ -1012,7 +1013,7 @@ def current_player(state, params):
     return mover(state)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def legal_actions(state, params, out):
     """The pending decision's actions in the order the random policy draws from: the targets in gnome order,
     or stay followed by the reachable cells (row-major)."""
@@ -1027,7 +1028,7 @@ def legal_actions(state, params, out):
     return 1 + reachable(state, params, mover(state), state[S_GNOME], out[1:])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@kernel(inline="always")
 def apply_action(state, params, action, streams):
     """Carry out the pending decision, then run the rules up to the next one (or the end)."""
     player = mover(state)
@@ -1045,21 +1046,21 @@ def apply_action(state, params, action, streams):
     open_turn(state, params, streams)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def returns(state, params, out):
     """1 for the winner, 0 for the loser; 0 for both after a draw (no winner, as the row says) or a timeout."""
     for p in range(MAX_SEATS):
         out[p] = 1.0 if state[S_WINNER] == p else 0.0
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def resample(state, params, seat, streams):
     """Nothing to redraw: both players see the whole yard, and what is still to come by chance (the melee
     decks, shuffled afresh for every fight, and the throws' hits) is drawn from the streams the world is played
     with (docs/skirmish.md, "Decisions, information and resampling")."""
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def greedy_action(state, params, seat, streams, work):
     """The greedy policy's action (docs/skirmish.md, "greedy")."""
     if state[S_PHASE] == PH_THROW:
@@ -1067,7 +1068,7 @@ def greedy_action(state, params, seat, streams, work):
     return greedy_move(state, params, seat, state[S_GNOME], streams, work)
 
 
-@njit(cache=True, nogil=True)
+@kernel
 def write_row(state, params, row):
     winner = state[S_WINNER]
     row[O_FIRST_SEAT] = state[S_FIRST]

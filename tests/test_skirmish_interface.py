@@ -269,3 +269,131 @@ def test_mc_plays_through_the_agents_table():
     assert np.array_equal(first, again)
     assert (first[:, engine.O_WIN:engine.O_WIN + 2].sum(axis=1) + first[:, engine.extra_offset(s.MAX_SEATS)]
             == 1).all()
+
+
+# --- the state's dtype ------------------------------------------------------------------------------------------
+
+MOAT = "\n".join(["." * 16] * 2 + ["W" * 16] * 4 + ["." * 16] * 2)   # too wide to cross: nobody meets anybody
+SURE_HITS = [("scenario", "wizard_war"), ("yard", MOAT), ("max_range", 64), ("hit_p0", 1.0), ("hit_scale", 1e9)]
+COLUMN = {name: offset for name, _, offset in engine.extra_columns(s, 2)}
+EXTREMES = {   # the largest army (15), yard (32 x 32, cells up to 1,023) and range the parameters allow
+    "lms-32x32": ({"yard": "\n".join(["." * 32] * 14 + ["~" * 16 + "W" * 16] * 4 + ["*" * 32] * 14),
+                   "army.foot": 12, "max_range": 64, "hit_p0": 1.0}, ["random", "greedy"], 4),
+    "ww-hedges": ({"scenario": "wizard_war", "yard": "hedges", "army.foot": 12, "max_range": 64},
+                  ["greedy", "greedy"], 30),
+    "ctf-chebyshev": ({"scenario": "capture_the_flag", "yard": "stream", "army.foot": 12, "max_turns": 200,
+                       "move_metric": "chebyshev", "line_of_sight": False, "ace_high": True}, ["greedy", "random"],
+                      6),
+    "ctf-small": ({"scenario": "capture_the_flag", "yard": SMALL, "max_turns": 300}, ["random", "random"], 20),
+}
+
+
+class Fits:
+    """After every decision, every field of the state lies within the bounds the module docstring gives it
+    (simcore/games/skirmish.py, the state layout), and the counters only grow and agree with each other: a
+    value cut to fewer bits would leave its bounds or make a counter fall."""
+
+    def __init__(self, params):
+        self.params = params
+        self.last = None
+
+    def __call__(self, state, seat, actions=None):
+        params, v = self.params, s.View(state)
+        n, cells = int(params[s.P_GNOMES]), int(params[s.P_WIDTH] * params[s.P_HEIGHT])
+        scenario = int(params[s.P_SCENARIO])
+        pos, flag, flag_at = v.pos.astype(np.int64), v.flag.astype(np.int64), v.flag_at.astype(np.int64)
+        assert ((pos[:, :n] >= -1) & (pos[:, :n] < cells)).all() and (pos[:, n:] == -1).all()
+        occ = np.zeros(s.MAX_CELLS, np.int64)          # each gnome in action marks its own cell, nothing else
+        for p, k in zip(*np.nonzero(pos >= 0), strict=True):
+            occ[pos[p, k]] = p * s.MAX_GNOMES + k + 1
+        assert np.array_equal(v.occ, occ)
+        assert np.isin(flag, (-1, 0, 1)).all() and (flag[pos < 0] == -1).all()
+        assert ((flag_at >= -1) & (flag_at < cells)).all()
+        for f in range(2):                             # a flag is carried or lies, once (capture_the_flag only)
+            assert (flag == f).sum() + (flag_at[f] >= 0) == (scenario == s.CAPTURE_THE_FLAG)
+        assert np.isin(state[s.S_BACK_NOW:s.S_FLAG], (0, 1)).all()
+        assert np.isin(state[s.S_WIZARD_OUT:s.S_WIZARD_OUT + 2], (0, 1)).all() and v.first in (0, 1)
+        assert v.winner == s.NO_WINNER and 0 <= v.turn < params[s.P_MAX_TURNS]
+        if v.phase == s.PH_THROW:
+            assert 0 < v.targets < 1 << n
+        else:
+            assert v.phase == s.PH_MOVE and 0 <= v.gnome < n and pos[seat, v.gnome] >= 0
+        scratch = state[s.S_SCRATCH:].astype(np.int64)
+        slots = 2 * s.MAX_GNOMES                       # fight numbers, a stack and an order of gnome slots, cards
+        assert ((scratch[:slots] >= -1) & (scratch[:slots] < slots)).all()
+        assert ((scratch[slots:3 * slots] >= 0) & (scratch[slots:3 * slots] < slots)).all()
+        assert ((scratch[3 * slots:3 * slots + 16] >= 0) & (scratch[3 * slots:3 * slots + 16] <= 4)).all()
+        throws = state[s.S_THROWS:s.S_HITS].astype(np.int64)
+        hits = state[s.S_HITS:s.S_WIZARD_OUT].astype(np.int64)
+        lost = v.lost.astype(np.int64)
+        assert (throws <= v.turn // 2 + 1).all() and (hits <= throws).all()
+        for p in range(2):
+            assert hits[p] == lost[1 - p, :, s.THROWN].sum()
+        if scenario == s.LAST_MAN_STANDING:            # nobody comes back
+            assert (lost.sum(axis=(1, 2)) <= n).all()
+        counters = np.concatenate([[v.turn], throws, hits, lost.ravel()])
+        assert (counters >= 0).all()
+        if self.last is not None:
+            assert (counters >= self.last).all()
+        self.last = counters
+
+
+@pytest.mark.parametrize("case", EXTREMES)
+def test_the_state_fits_its_dtype_at_every_decision(case):
+    """simcore/games/skirmish.py, the state layout: with the largest army, yard and range allowed, every field
+    stays within its bounds at every decision of many games, and the rows are the engine's."""
+    sets, kinds, games = EXTREMES[case]
+    run = cfg.resolve("skirmish", sets=list(sets.items()), policies=list(enumerate(kinds)))
+    params = run.params_array()
+    expected = engine.run(run.module, params, run.policies_array(), 4, games)
+    for game in range(games):
+        assert np.array_equal(play(s, params, kinds, 4, game, on_decision=Fits(params)), expected[game])
+
+
+def test_the_counters_pass_the_16_bit_limits():
+    """simcore/games/skirmish.py, the state layout: the throws, hits and gnomes taken out pass 32,767 (where
+    int16 ends) and the turn passes 65,535 (where uint16 ends), and they keep counting. Resumed at turn 65,520
+    with the throws, hits and heavy cavalry thrown out at 32,760 (so that they agree), a wizard_war across a
+    moat (sure hits) runs to max_turns = 65,550 with the state in its bounds at every decision, and its row
+    counts on from there."""
+    run = cfg.resolve("skirmish", sets=[*SURE_HITS, ("max_turns", 65_550)], policies=[("all", "greedy")])
+    params = run.params_array()
+    state, streams = s.new_state(), _streams(6)
+    actions, work = np.zeros(s.MAX_ACTIONS, np.int64), np.zeros(s.WORK_SIZE, np.int64)
+    s.begin(state, params, streams)
+    assert state[s.S_TURN] == 0
+    state[s.S_TURN] = 65_520                           # even: the same player's turn
+    state[s.S_THROWS:s.S_WIZARD_OUT] = 32_760
+    s.View(state).lost[:, s.HEAVY, s.THROWN] = 32_760
+    fits = Fits(params)
+    while (seat := s.current_player(state, params)) >= 0:
+        fits(state, seat)
+        assert s.legal_actions(state, params, actions) > 0
+        s.apply_action(state, params, s.greedy_action(state, params, seat, streams, work), streams)
+    row = np.zeros(engine.width(s), np.int64)
+    s.write_row(state, params, row)
+    assert row[engine.O_N_TURNS] == 65_550 and row[engine.O_TIMEOUT]
+    for p in range(2):
+        throws, hits = row[COLUMN[f"throws_{p}"]], row[COLUMN[f"hits_{p}"]]
+        assert 32_767 < hits <= throws <= 32_760 + 15
+        assert row[COLUMN[f"out_by_ranged_{1 - p}"]] == hits
+        assert row[COLUMN[f"lost_heavy_{p}"]] > 32_767
+
+
+def test_a_game_of_the_most_turns_counts_them_all():
+    """docs/skirmish.md (max_turns: a timeout) and simcore/games/skirmish.py, the state layout: wizard_war across
+    a moat nobody can cross, with sure hits, runs the largest max_turns allowed, 100,000 turns; the row counts
+    them all, and each side's throws and hits (one per own turn, past 32,767), and the gnomes thrown out agree
+    with the hits."""
+    most = s.GAME.param_index["max_turns"].high
+    # the dtype holds the largest count first: with a turn count that wraps, the game below would never end
+    assert most == 100_000 and np.iinfo(s.STATE_DTYPE).max >= 12 * (most // 2 + 1)
+    run = cfg.resolve("skirmish", sets=[*SURE_HITS, ("max_turns", most)], policies=[("all", "greedy")])
+    out = engine.run(run.module, run.params_array(), run.policies_array(), 1, 4)
+    assert (out[:, engine.O_N_TURNS] == 100_000).all() and out[:, engine.O_TIMEOUT].all()
+    for p in range(2):
+        throws, hits = out[:, COLUMN[f"throws_{p}"]], out[:, COLUMN[f"hits_{p}"]]
+        assert ((32_767 < hits) & (hits <= throws) & (throws <= 50_000)).all()
+        assert np.array_equal(out[:, COLUMN[f"out_by_ranged_{1 - p}"]], hits)
+        by_type = sum(out[:, COLUMN[f"lost_{t}_{p}"]] for t in s.TYPES)      # the same gnomes, counted twice
+        assert np.array_equal(by_type, sum(out[:, COLUMN[f"out_by_{c}_{p}"]] for c in s.CAUSES))

@@ -54,7 +54,8 @@ REPOSITORY = Path(__file__).resolve().parents[1]   # a source checkout has bench
 NO_REFERENCE = ("the pure-Python references are not importable here (they live in a source checkout's "
                 "benchmarks/reference/), so the Python column is left out")
 JIT_GAMES = {"skirmish": 60_000}       # games per jitted measurement (skirmish games are long)
-SEARCH_GAMES = {"zwai": 200, "zwergen": 40, "wichtel": 20, "skirmish": 20}   # ... and with a searching seat
+SEARCH_GAMES = {"zwai": 1024, "zwergen": 1024, "wichtel": 512, "skirmish": 20}   # with a searching seat (two
+# chunks at least, except for the slow skirmish, so that both threads get work)
 
 
 def nested(values):

@@ -37,7 +37,7 @@ class Shoal:
         return cell // z.GRID - z.CENTRE + self.origin[0], cell % z.GRID - z.CENTRE + self.origin[1]
 
     def legal(self):
-        n = z.legal_cells(self.state, self.params, self.cells)
+        n = z.legal_cells(self.state, self.cells)
         return sorted(self.coords(int(x)) for x in self.cells[:n])
 
     def place(self, seat, fish, r, c):

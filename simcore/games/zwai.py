@@ -443,7 +443,7 @@ def setup(state, params, streams):
 # --- legal cells ----------------------------------------------------------------
 
 @kernel(inline="always")
-def legal_cells(state, params, cells, code=0):
+def legal_cells(state, cells, code=0):
     """Fill ``cells`` (room for N_GRID) with the legal cells as ``code + r * GRID + c``, row-major; return how
     many (``code``: MAX_FISH for the decision interface's cell actions).
 
@@ -454,12 +454,18 @@ def legal_cells(state, params, cells, code=0):
     """
     n = 0
     for word in range(FRONT_ROWS // 4):
-        bits = bits64(state, S_FRONT + 4 * word) & bits64(state, S_REACH + 4 * word)
+        bits = legal_word(state, word)
         while bits != 0:
             cells[n] = code + bit_cell(64 * word + lowest_bit(bits))
             bits &= bits - 1
             n += 1
     return n
+
+
+@kernel(inline="always")
+def legal_word(state, word):
+    """The legal cells of rows ``4 * word`` to ``4 * word + 3`` as one 64-bit mask: frontier AND reach."""
+    return bits64(state, S_FRONT + 4 * word) & bits64(state, S_REACH + 4 * word)
 
 
 @kernel(inline="always")
@@ -474,7 +480,7 @@ def random_cell(state, streams, seat):
     them: the k-th set bit of frontier AND reach."""
     k = rng.randint(streams, rng.POLICY + seat, n_legal_cells(state))
     for word in range(FRONT_ROWS // 4):
-        bits = bits64(state, S_FRONT + 4 * word) & bits64(state, S_REACH + 4 * word)
+        bits = legal_word(state, word)
         n = popcount(bits)
         if k < n:
             for _ in range(k):
@@ -486,9 +492,10 @@ def random_cell(state, streams, seat):
 
 @kernel(inline="always")
 def n_legal_cells(state):
+    """How many cells :func:`legal_cells` would list."""
     n = 0
     for word in range(FRONT_ROWS // 4):
-        n += popcount(bits64(state, S_FRONT + 4 * word) & bits64(state, S_REACH + 4 * word))
+        n += popcount(legal_word(state, word))
     return n
 
 
@@ -684,7 +691,7 @@ def greedy_scores(state, params, seat, cells, n, scores):
 def greedy_choice(state, params, seat, cells, scores, streams):
     """Greedy's placement (fish value, cell): the best candidate; ties drawn among them in listing order (fish
     ascending, then cells). ``cells`` and ``scores`` are scratch."""
-    n = legal_cells(state, params, cells)
+    n = legal_cells(state, cells)
     hand = S_HAND + seat * MAX_FISH
     best, tied = greedy_scores(state, params, seat, cells, n, scores)
     pick = rng.randint(streams, rng.POLICY + seat, tied)
@@ -733,7 +740,7 @@ def legal_actions(state, params, out):
     """The cards in hand, once per copy (a uniform draw is a uniform card), or the legal cells, row-major."""
     if state[S_PHASE] == CARD:
         return list_hand(state, state[S_SEAT], out, 0)
-    return legal_cells(state, params, out, MAX_FISH)
+    return legal_cells(state, out, MAX_FISH)
 
 
 @kernel

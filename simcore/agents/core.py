@@ -121,12 +121,21 @@ def mc_action(params, seat, rollouts, states, streams, actions, floats):
     return candidates[best_of(values, m, streams[GAME], seat)]
 
 
+def all_random(agents):
+    for seat in range(agents.shape[0]):
+        if agents[seat, 0] != RANDOM:
+            return False
+    return True
+
+
 def play_game(params, agents, seed, game_index, states, streams, actions, floats, work, row):
     """One game with the agent of ``agents[seat]`` deciding for each seat; writes the result row."""
     game = states[GAME]
     live = streams[GAME]
     rng.seed_streams(live, seed, game_index)
     begin(game, params, live)
+    if all_random(agents):
+        playout(game, params, live, actions[LIST])   # the same draws, without asking each seat's agent
     seat = current_player(game, params)
     while seat >= 0:
         kind = int(agents[seat, 0])
@@ -145,7 +154,7 @@ def play_game(params, agents, seed, game_index, states, streams, actions, floats
 
 INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "returns", "resample", "greedy_action",
              "write_row")
-TEMPLATES = (random_action, playout, distinct, best_of, copy, mc_action, play_game)
+TEMPLATES = (random_action, playout, all_random, distinct, best_of, copy, mc_action, play_game)
 OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
 
 

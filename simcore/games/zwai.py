@@ -47,10 +47,11 @@ cell k on the centre, where every round's first card lies, so the feasible trans
 bit each; ``params`` holds per grid cell the mask of translations covering it. A placement is
 ``feasible &= covers[cell]``; a cell is legal when it is on the frontier and ``feasible & covers[cell]``.
 
-Speed: what runs on every decision is inlined where it is called (``inline="always"``: legal_actions,
-legal_cells, list_hand, place, greedy_choice, greedy_scores). A numba call passes each array as seven values
-and counts references to it with atomic operations on entry and exit, which numba's pruning removes only in
-bodies without calls and with simple branches (measured: a fifth of a random game).
+Speed: what runs on every decision is inlined where it is called (``inline="always"``: apply_action,
+random_action, random_cell, legal_actions, legal_cells, list_hand, place, greedy_choice, greedy_scores). A numba
+call passes each array as seven values on the stack; inlining apply_action, random_action and random_cell into
+the game loop and the playouts made random play 1.36x faster (``benchmarks/direct.py``), for about a second
+more of cold compile.
 
 A move is two decisions (the decision interface, ``docs/zwai.md``): the card,
 then its cell. Action codes: a card is its fish value (listed once per copy in
@@ -354,9 +355,13 @@ def empty_hand(state, seat):
 def draw(state, seat, k):
     """Draw ``k`` cards from the top of the seat's own pile (fewer if it runs out)."""
     base = S_PILE + seat * MAX_SET
-    for _ in range(min(k, state[S_PILE_N + seat])):
-        state[S_PILE_N + seat] -= 1
-        to_hand(state, seat, state[base + state[S_PILE_N + seat]], 1)
+    left = state[S_PILE_N + seat]
+    k = min(k, left)
+    for i in range(left - k, left):   # the hand's counts and sizes kept in step once, not card by card
+        state[S_HAND + seat * MAX_FISH + state[base + i]] += 1
+    state[S_PILE_N + seat] = left - k
+    state[S_HELD + seat] += k
+    state[S_HELD_ALL] += k
 
 
 @kernel(inline="always")
@@ -474,7 +479,7 @@ def bit_cell(b):
     return (b >> 4) * GRID + (b & 15)
 
 
-@kernel
+@kernel(inline="always")
 def random_cell(state, streams, seat):
     """The legal cell a uniform draw over :func:`legal_cells` picks, from the same number, without listing
     them: the k-th set bit of frontier AND reach."""
@@ -743,7 +748,7 @@ def legal_actions(state, params, out):
     return legal_cells(state, out, MAX_FISH)
 
 
-@kernel
+@kernel(inline="always")
 def random_action(state, params, seat, streams, actions):
     """The random policy as the agents draw it from ``legal_actions`` (the same number from the same stream
     picks the same action), without listing the hand: the k-th card of the sorted hand."""
@@ -757,7 +762,7 @@ def random_action(state, params, seat, streams, actions):
     return at - (S_HAND + seat * MAX_FISH)
 
 
-@kernel
+@kernel(inline="always")
 def apply_action(state, params, action, streams):
     """The card leaves the hand at once (it is shown as it is laid); the cell completes the placement."""
     seat = state[S_SEAT]

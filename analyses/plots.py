@@ -69,3 +69,43 @@ def score_plot(scores, title="Score per seat"):
     ax.set_title(title)
     fig.tight_layout()
     return fig
+
+
+def ladder_plot(budgets, scores, lows, highs, fair, title="Skill ladder"):
+    """A skill ladder: the larger budget's score against the smaller (one point per rung, at the larger
+    budget, with its 95% interval); dotted: the fair score."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    scores = np.asarray(scores, float)
+    ax.errorbar(budgets, scores, yerr=[scores - np.asarray(lows), np.asarray(highs) - scores], fmt="o-", ms=5,
+                capsize=3)
+    ax.axhline(fair, color="grey", lw=0.8, ls=":")
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(budgets, [str(b) for b in budgets])
+    ax.set_xlabel("budget 2n (against n)")
+    ax.set_ylabel("score of budget 2n (95% interval)")
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def skill_plot(balances, title="Win share per seat by skill level"):
+    """``balances``: {skill level (policy): SeatBalanceResult}, weakest first. One line per seat across the
+    levels, with 95% intervals; dotted: 1 / players."""
+    levels = list(balances)
+    seats = max(b.n_seats for b in balances.values())
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(levels) + 2), 4.2))
+    x = np.arange(len(levels))
+    offsets = np.linspace(-0.12, 0.12, seats) if seats > 1 else np.zeros(1)
+    for seat in range(seats):
+        share = np.array([balances[level].share[seat] for level in levels])
+        low = np.array([balances[level].low[seat] for level in levels])
+        high = np.array([balances[level].high[seat] for level in levels])
+        ax.errorbar(x + offsets[seat], share, yerr=[share - low, high - share], fmt="o-", ms=4, capsize=2,
+                    label=f"seat {seat}")
+    ax.axhline(1 / seats, color="grey", lw=0.6, ls=":")
+    ax.set_xticks(x, [level.replace(":", ":\n", 1) for level in levels], fontsize="small")
+    ax.set_ylabel("share of games won (95% Wilson interval)")
+    ax.set_title(title)
+    ax.legend(fontsize="small", loc="best")
+    fig.tight_layout()
+    return fig

@@ -1,12 +1,13 @@
 """A Markdown report over the variants of a sweep (or any result files): tables, tests and plots."""
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib.pyplot as plt
 
 from analyses.balance import seat_balance
-from analyses.plots import duration_plot, score_plot, win_share_plot
+from analyses.plots import duration_plot, score_plot, skill_plot, win_share_plot
 from analyses.shape import game_shape
 from analyses.variants import against_baseline
 
@@ -17,6 +18,18 @@ class Analysis:
     balances: dict
     shapes: dict
     comparisons: list
+
+    @property
+    def skill_levels(self):
+        """{variant: policy} when the variants differ only by the one policy every seat plays (a sweep of
+        the ``policy`` axis: balance by skill level); else {}."""
+        policies = [json.loads(r.meta.get("policies", "[]")) for r in self.results]
+        params = {r.meta.get("params") for r in self.results}
+        if len(self.results) < 2 or len(params) != 1 or any(len(set(p)) != 1 for p in policies):
+            return {}
+        if len({p[0] for p in policies}) != len(policies):
+            return {}
+        return {r.name: p[0] for r, p in zip(self.results, policies, strict=True)}
 
 
 def analyze(results, baseline=0):
@@ -55,6 +68,20 @@ def shape_table(analysis):
     return _table(head, rows)
 
 
+def skill_table(analysis):
+    """Seat balance and game length side by side, one row per skill level (the policy every seat plays)."""
+    levels = analysis.skill_levels
+    seats = max(b.n_seats for b in analysis.balances.values())
+    head = ["skill level", "games"] + [f"seat {i} wins" for i in range(seats)] + \
+        ["chi² p", "balance", "mean turns", "completion"]
+    rows = []
+    for name, policy in levels.items():
+        b, s = analysis.balances[name], analysis.shapes[name]
+        rows.append([f"`{policy}`", f"{b.n_games:,}"] + [_share(b, i) for i in range(seats)]
+                    + [_p(b.pvalue), f"{b.balance:.3f}", f"{s.mean:.2f}", f"{s.completion:.2%}"])
+    return _table(head, rows)
+
+
 def extras_table(analysis):
     names = sorted({k for s in analysis.shapes.values() for k in s.extras})
     head = ["variant"] + names
@@ -86,10 +113,23 @@ def save_plots(analysis, folder):
         "duration.png": duration_plot({r.name: r.column("n_turns") for r in analysis.results}),
         "scores.png": score_plot({r.name: r.scores for r in analysis.results}),
     }
+    if analysis.skill_levels:
+        levels = analysis.skill_levels
+        figures["skill.png"] = skill_plot({levels[name]: analysis.balances[name] for name in levels})
     for name, fig in figures.items():
         fig.savefig(folder / name, dpi=110)
         plt.close(fig)
     return list(figures)
+
+
+def skill_section(analysis, plots):
+    """The report's lines on balance by skill level (none unless the variants are skill levels)."""
+    if not analysis.skill_levels:
+        return []
+    return ["## By skill level", "",
+            "The variants differ only in the policy every seat plays, from the weakest listed to the strongest: "
+            "does the seat balance (and the length of a game) hold when people play well?", "",
+            skill_table(analysis), "", f"![win share per seat against skill]({plots}/skill.png)", ""]
 
 
 def write_report(results, path, baseline=0):
@@ -118,6 +158,7 @@ def write_report(results, path, baseline=0):
         "",
         f"![win share per seat]({plots}/win_share.png)",
         "",
+        *skill_section(analysis, plots),
         "## Game length and completion",
         "",
         "Turns per game; *completion*: share of games that ended by the rules, not by `max_turns`.",

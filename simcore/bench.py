@@ -2,6 +2,9 @@
 
     simcore bench [--game zwergen] [--games N] [--repeats R] [--json out.json]
 
+A case with an ``ismcts`` seat also gives the search's iterations per second on one thread (every iteration of
+every search of its games, counted by the engine).
+
 For every benchmark case: the jitted engine on 1 thread and on all cores, the
 plain-Python reference implementation (``benchmarks/reference/<game>.py``, in
 a source checkout only: an installed wheel leaves that column out) on the same
@@ -45,17 +48,23 @@ CASES = {
     "skirmish-lms-greedy": ("skirmish", {}, "greedy", 200),
     "skirmish-ctf-greedy": ("skirmish", {"scenario": "capture_the_flag"}, "greedy", 40),
     "skirmish-lms-mc8-vs-greedy": ("skirmish", {}, {"all": "greedy", 0: "mc:rollouts=8"}, 0),
+    "zwai-2p-ismcts1000-vs-greedy": ("zwai", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
+    "zwergen-2p-ismcts1000-vs-greedy": ("zwergen", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
+    "wichtel-4p-ismcts1000-vs-greedy": ("wichtel", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
+    "skirmish-lms-ismcts1000-vs-greedy": ("skirmish", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
 }
 # game -> (parameter, values) to make each warm-start run a config not seen before
 FRESH_CONFIG = {game: ("max_turns", tuple(range(1001, 1008))) for game in ("zwergen", "zwai", "wichtel", "skirmish")}
 SEED = 12345
-SEARCHING = ("mc",)
+SEARCHING = ("mc", "ismcts")
 REPOSITORY = Path(__file__).resolve().parents[1]   # a source checkout has benchmarks/ beside simcore/
 NO_REFERENCE = ("the pure-Python references are not importable here (they live in a source checkout's "
                 "benchmarks/reference/), so the Python column is left out")
 JIT_GAMES = {"skirmish": 60_000}       # games per jitted measurement (skirmish games are long)
 SEARCH_GAMES = {"zwai": 1024, "zwergen": 1024, "wichtel": 512, "skirmish": 20}   # with a searching seat (two
 # chunks at least, except for the slow skirmish, so that both threads get work)
+ISMCTS_GAMES = {"zwai": 64, "zwergen": 48, "wichtel": 24, "skirmish": 6}   # with an ismcts:iterations=1000 seat:
+# one chunk, so on one thread only (the all-cores column is left out)
 
 
 def nested(values):
@@ -103,6 +112,19 @@ def _jitted_rate(run, threads, games, repeats):
     return _median_rate(go, games, repeats)
 
 
+def _search_rates(run, games, repeats):
+    """Games and ISMCTS iterations per second on this thread alone (``search_batch``), medians."""
+    params, policies = run.params_array(), run.policies_array()
+    run.module.search_batch(params, policies, SEED, 0, 1)   # compile or load from cache
+    rates = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        iterations = run.module.search_batch(params, policies, SEED, 0, games)
+        elapsed = time.perf_counter() - t
+        rates.append((games / elapsed, iterations / elapsed))
+    return statistics.median(r[0] for r in rates), statistics.median(r[1] for r in rates)
+
+
 def reference_module(game):
     """The pure-Python reference of ``game``, or None where it cannot be imported (an installed wheel)."""
     if not (REPOSITORY / "benchmarks" / "reference" / f"{game}.py").is_file():
@@ -141,19 +163,24 @@ def measure(games_filter=None, games=None, repeats=5):
             continue
         seats = list(policy.items()) if isinstance(policy, dict) else [("all", policy)]
         run = cfg.resolve(game, sets=list(params.items()), policies=seats)
-        searching = any(spec.split(":")[0] in SEARCHING for _, spec in seats)
+        agents = {spec.split(":")[0] for _, spec in seats}
         n = JIT_GAMES.get(game, 200_000) if games is None else games
-        if searching:
-            n = min(n, SEARCH_GAMES[game])
-        one = _jitted_rate(run, 1, n, repeats)
-        every = _jitted_rate(run, cores, n, repeats)
+        if agents & set(SEARCHING):
+            n = min(n, (ISMCTS_GAMES if "ismcts" in agents else SEARCH_GAMES)[game])
+        iterations = every = None
+        if "ismcts" in agents:
+            one, iterations = _search_rates(run, n, repeats)
+        else:
+            one = _jitted_rate(run, 1, n, repeats)
+            every = _jitted_rate(run, cores, n, repeats)
         numba.set_num_threads(cores)
         python = _python_rate(run, python_games, max(1, min(repeats, 3)))
         figures.append({
             "case": name, "game": game, "policy": run.policies, "params": params,
             "jit_1_thread": one, f"jit_{cores}_threads": every, "python": python,
-            "jit_vs_python": None if python is None else one / python, "cores_vs_1_thread": every / one,
-            "cores": cores,
+            "jit_vs_python": None if python is None else one / python,
+            "cores_vs_1_thread": None if every is None else every / one, "cores": cores,
+            "iterations_per_s": iterations,
         })
     for game in sorted({f["game"] for f in figures}):
         for f in figures:
@@ -173,16 +200,18 @@ def render(figures):
     if not figures:
         return "no benchmark case selected"
     cores = figures[0]["cores"]
-    head = (f"{'case':<24} {'jit 1 thread':>14} {f'jit {cores} threads':>14} {'pure Python':>12} "
-            f"{'jit/Python':>11} {f'{cores} thr/1 thr':>11} {'warm start':>11}")
+    head = (f"{'case':<34} {'jit 1 thread':>14} {f'jit {cores} threads':>14} {'pure Python':>12} "
+            f"{'jit/Python':>11} {f'{cores} thr/1 thr':>11} {'warm start':>11} {'ISMCTS it/s':>12}")
     lines = [head, "-" * len(head)]
     for f in figures:
         warm = f"{f['warm_start_s']:.2f} s" if "warm_start_s" in f else ""
         python, ratio = _python_columns(f, "{:,.0f}/s", "{:.0f}x")
-        lines.append(f"{f['case']:<24} {f['jit_1_thread']:>12,.0f}/s {f[f'jit_{cores}_threads']:>12,.0f}/s "
-                     f"{python:>12} {ratio:>11} {f['cores_vs_1_thread']:>10.2f}x {warm:>11}")
+        every, scaling, iterations = _search_columns(f, cores, "{:,.0f}/s", "{:.2f}x", "{:,.0f}")
+        lines.append(f"{f['case']:<34} {_games(f['jit_1_thread']):>12}/s {every:>14} "
+                     f"{python:>12} {ratio:>11} {scaling:>11} {warm:>11} {iterations:>12}")
     lines.append("games per second, median of the repeats; warm start = wall time of a fresh "
-                 "`simcore run` (1000 games) with an unseen config")
+                 "`simcore run` (1000 games) with an unseen config; ISMCTS it/s = search iterations per second "
+                 "on one thread (an ismcts case plays one chunk, so it is timed on one thread only)")
     lines.append("bytes per state: " + ", ".join(f"{g} {b:,}" for g, b in state_bytes(figures).items()))
     if not (REPOSITORY / "benchmarks" / "reference").is_dir():
         lines.append(NO_REFERENCE)
@@ -198,18 +227,33 @@ def _python_columns(figure, rate_format, ratio_format):
     return rate_format.format(figure["python"]), ratio_format.format(figure["jit_vs_python"])
 
 
+def _games(rate):
+    """A rate of games per second: whole games, or one decimal below 100 (a search's games are slow)."""
+    return f"{rate:,.0f}" if rate >= 100 else f"{rate:.1f}"
+
+
+def _search_columns(figure, cores, rate_format, ratio_format, iterations_format):
+    """The all-cores rate, its scaling and the ISMCTS iterations per second as text ('' where not measured)."""
+    every = figure[f"jit_{cores}_threads"]
+    iterations = figure.get("iterations_per_s")
+    return ("" if every is None else rate_format.format(every),
+            "" if every is None else ratio_format.format(figure["cores_vs_1_thread"]),
+            "" if iterations is None else iterations_format.format(iterations))
+
+
 def render_markdown(figures):
     """The README's table of the same figures."""
     if not figures:
         return ""
     cores = figures[0]["cores"]
     lines = [f"| case | jit, 1 thread | jit, {cores} threads | pure Python | jit / Python | {cores} threads / 1 "
-             "| warm start |", "|---|---:|---:|---:|---:|---:|---:|"]
+             "| warm start | ISMCTS iterations/s, 1 thread |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for f in figures:
         warm = f"{f['warm_start_s']:.2f} s" if "warm_start_s" in f else ""
         python, ratio = _python_columns(f, "{:,.0f}", "{:.0f}x")
-        lines.append(f"| `{f['case']}` | {f['jit_1_thread']:,.0f} | {f[f'jit_{cores}_threads']:,.0f} | "
-                     f"{python} | {ratio} | {f['cores_vs_1_thread']:.2f}x | {warm} |")
+        every, scaling, iterations = _search_columns(f, cores, "{:,.0f}", "{:.2f}x", "{:,.0f}")
+        lines.append(f"| `{f['case']}` | {_games(f['jit_1_thread'])} | {every} | "
+                     f"{python} | {ratio} | {scaling} | {warm} | {iterations} |")
     lines += ["", "| game | bytes per state |", "|---|---:|"]
     lines += [f"| {game} | {size:,} |" for game, size in state_bytes(figures).items()]
     return "\n".join(lines)

@@ -209,6 +209,8 @@ def analyze_command(paths, report_path, baseline):
         base = names.index(baseline) if baseline else 0
         analysis = report.analyze(results, base)
         click.echo(report.balance_table(analysis) + "\n\n" + report.shape_table(analysis))
+        if analysis.skill_levels:
+            click.echo("\nby skill level:\n" + report.skill_table(analysis))
         if analysis.comparisons:
             click.echo("\n" + report.comparison_table(analysis.comparisons))
         if report_path:
@@ -306,6 +308,68 @@ def versus_command(game, policy, against, sets, games, seed):
         "weaker" if r.significant else "no significant difference")
     click.echo(f"{r.policy} against {r.against}, {game}, {r.deals:,} deals x {r.players} seats: score "
                f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}] (fair {r.fair:.4f}, p = {r.pvalue:.2g}): {verdict}")
+
+
+@main.command("ladder")
+@click.argument("game")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Game parameter.")
+@click.option("--policy-base", "base", default="ismcts", show_default=True, metavar="SPEC",
+              help="The searching policy climbed (ismcts or mc, other parameters allowed, no budget).")
+@click.option("--budgets", default=",".join(map(str, (8, 16, 32, 64, 128, 256, 512, 1024, 2048))),
+              show_default=True, help="Budgets, increasing: each rung plays one against the one before.")
+@click.option("--games", type=int, default=200, show_default=True,
+              help="Deals per rung (with --sprt: at most), each played from every seat.")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--sprt", is_flag=True, help="Play each rung in batches until Wald's SPRT decides.")
+@click.option("--batch", type=int, default=50, show_default=True, help="Deals per SPRT step.")
+@click.option("--delta", type=float, default=0.05, show_default=True,
+              help="SPRT effect: the larger budget wins 1/players + delta.")
+@click.option("--out", "folder", required=True, type=click.Path(),
+              help="Folder for the games (one Parquet file per rung and seat), ladder.parquet, .md and .png.")
+@click.option("--threads", type=int, help="Numba threads (default: all cores).")
+@click.option("--scheduler", help="Run on a Dask cluster: tcp://HOST:PORT, or local:N (not with --sprt).")
+def ladder_command(game, sets, base, budgets, games, seed, sprt, batch, delta, folder, threads, scheduler):
+    """Does playing better win more? Budget 2n against n on the same deals, rung by rung."""
+    from simcore import ladder
+    from simcore.executors import ExecutorError, executor
+
+    try:
+        plan = ladder.plan(game, [cfg.parse_assignment(s) for s in sets], base, ladder.parse_budgets(budgets),
+                           games, seed)
+        if sprt and scheduler:
+            raise cfg.ConfigError("--sprt plays on this machine; allowed: --sprt or --scheduler, not both")
+    except cfg.ConfigError as e:
+        _fail(str(e))
+    if Path(folder).exists() and not Path(folder).is_dir():
+        _fail(f"cannot write the ladder to {folder}: it is a file; give a folder")
+    _threads(threads)
+
+    def rung_done(rung):
+        r = rung.result
+        click.echo(f"  {rung.strong_budget} vs {rung.weak_budget}: score {r.score:.4f} [{r.low:.4f}, {r.high:.4f}]"
+                   + (f", SPRT {rung.sprt}" if rung.sprt else f", p = {r.pvalue:.2g}"))
+
+    click.echo(f"ladder {game}: {plan.spec.name} budgets {', '.join(map(str, plan.budgets))}, "
+               f"{'at most ' if sprt else ''}{games:,} deals per rung x {len(plan.rungs[0][2])} seats -> {folder}")
+    try:
+        if sprt:
+            result = ladder.climb_sprt(plan, folder, batch=batch, delta=delta, on_rung=rung_done)
+        else:
+            try:
+                where = executor(scheduler)
+            except ExecutorError as e:
+                _fail(str(e))
+            try:
+                result = ladder.climb(plan, folder, executor=where, on_rung=rung_done)
+            finally:
+                where.close()
+    except cfg.ConfigError as e:
+        _fail(str(e))
+    except OSError as e:
+        _fail(str(e))
+    for line in ladder.lines(result):
+        click.echo(line)
+    click.echo(f"wrote {Path(folder) / ladder.REPORT}, {ladder.SUMMARY} and {ladder.PLOT}")
 
 
 @main.command("cache")

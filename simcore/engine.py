@@ -1,9 +1,9 @@
 """Runs N games of a game module in parallel, fixed-size chunks.
 
 Every game module has its own jitted ``run_batch(params, policies, seed,
-start, out)``: a ``prange`` over chunks of ``CHUNK`` games calling the
-module's ``play_game`` (the form that keeps numba's cache working, see the
-design's known traps). This module prepares the arrays, hands out blocks of
+start, out)``: a ``prange`` over chunks of ``CHUNK`` games, compiled for it
+from the agents' templates (``simcore.agents.core``, the form that keeps
+numba's cache working, see the design's known traps). This module prepares the arrays, hands out blocks of
 games, and never loops over single games in Python.
 
 The result of one game is one row of an ``int64`` matrix laid out as::

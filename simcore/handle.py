@@ -47,10 +47,12 @@ class Game:
 class State:
     """A game in progress: its flat state array and its random streams (chance happens inside the rules)."""
 
-    def __init__(self, game, state, streams):
+    def __init__(self, game, state, streams, work=None):
         self.game = game
         self.state = state
         self.streams = streams
+        # what an agent plans for its next decision (Zwai's greedy picks card and cell at once), as in the engine
+        self.work = np.zeros(game.module.WORK_SIZE, np.int64) if work is None else work
 
     def _call(self, name, *args):
         return getattr(self.game.module, name)(self.state, self.game.params_array, *args)
@@ -78,6 +80,19 @@ class State:
             raise ValueError(f"action {action} is not legal here; allowed: {self.legal_actions()}")
         self._call("apply_action", np.int64(action), self.streams)
 
+    def agent_action(self, spec):
+        """The action the policy ``spec`` (``"ismcts:iterations=500"``, ``"greedy"``, ...) takes for the seat
+        to move. Its draws come from this state's streams, as in the engine's games; the state is unchanged."""
+        from simcore import agents
+
+        seat = self.current_player()
+        if seat < 0:
+            raise ValueError("the game is over; allowed: agent_action before the end")
+        table = np.zeros((self.game.module.MAX_SEATS, agents.WIDTH))
+        table[seat] = agents.parse(spec, self.game.module.GAME.policies).row()
+        compiled = self.game.module.compiled["agent_action"]
+        return int(compiled(self.game.params_array, table, np.int64(seat), self.state, self.streams, self.work))
+
     def returns(self):
         """Per seat: 1 win, 0 loss, 1/k for a k-way shared win (0 for all if not over or timed out)."""
         out = np.zeros(self.game.module.MAX_SEATS)
@@ -85,7 +100,7 @@ class State:
         return [float(x) for x in out[:self.game.num_players()]]
 
     def clone(self):
-        return State(self.game, self.state.copy(), self.streams.copy())
+        return State(self.game, self.state.copy(), self.streams.copy(), self.work.copy())
 
     def resample(self, seat, seed):
         """A new state: what ``seat`` cannot see redrawn uniformly among the worlds consistent with what it

@@ -52,26 +52,39 @@ def a_returns(run, rows, seat):
     return np.where(winners > 0, wins[:, seat] / np.maximum(winners, 1), 0.0)
 
 
+def table_returns(table, players, seat):
+    """A's return in each game of a result table (Parquet) when it sits in ``seat``."""
+    wins = np.column_stack([table[f"win_{i}"].to_numpy(zero_copy_only=False) for i in range(players)])
+    wins = wins.astype(np.float64)
+    winners = wins.sum(axis=1)
+    return np.where(winners > 0, wins[:, seat] / np.maximum(winners, 1), 0.0)
+
+
 def contest(runs, on_seat=None):
     """Play every seating of ``runs`` (from :func:`seatings`) and return the :class:`VersusResult`."""
-    from scipy import stats
-
     scores = []
     for seat, run in enumerate(runs):
         rows = engine.run(run.module, run.params_array(), run.policies_array(), run.seed, run.games)
         scores.append(a_returns(run, rows, seat))
         if on_seat:
             on_seat(seat, float(scores[-1].mean()))
+    return score(runs, scores)
+
+
+def score(runs, scores):
+    """The :class:`VersusResult` of A's returns ``scores[seat]`` (one array per seating, game by game)."""
+    from scipy import stats
+
     per_deal = np.mean(scores, axis=0)
     deals, players = per_deal.size, len(runs)
-    score = float(per_deal.mean())
+    mean = float(per_deal.mean())
     fair = 1 / players
     sd = float(per_deal.std(ddof=1)) if deals > 1 else 0.0
     half = float(stats.t.ppf(0.975, deals - 1)) * sd / math.sqrt(deals) if deals > 1 and sd > 0 else 0.0
     if deals > 1 and sd > 0:
-        pvalue = float(2 * stats.t.sf(abs(score - fair) / (sd / math.sqrt(deals)), deals - 1))
+        pvalue = float(2 * stats.t.sf(abs(mean - fair) / (sd / math.sqrt(deals)), deals - 1))
     else:
-        pvalue = 0.0 if score != fair else 1.0
+        pvalue = 0.0 if mean != fair else 1.0
     return VersusResult(policy=runs[0].policies[0], against=runs[0].policies[1], players=players, deals=deals,
-                        games=deals * players, score=score, low=max(0.0, score - half), high=min(1.0, score + half),
+                        games=deals * players, score=mean, low=max(0.0, mean - half), high=min(1.0, mean + half),
                         fair=fair, pvalue=pvalue, seat_scores=tuple(float(s.mean()) for s in scores))

@@ -24,3 +24,16 @@ def test_every_game_has_a_random_and_an_mc_case():
         policies = [policy for g, _, policy, _ in bench.CASES.values() if g == game]
         assert "random" in policies
         assert {"all": "greedy", 0: "mc:rollouts=8"} in policies
+
+
+def test_every_game_has_an_ismcts_case_with_its_iterations_per_second():
+    """Issue 13: ISMCTS iterations per second per thread, and games per second of one ismcts:iterations=1000
+    seat against greedy, per game."""
+    for game in ("zwai", "zwergen", "wichtel", "skirmish"):
+        policies = [policy for g, _, policy, _ in bench.CASES.values() if g == game]
+        assert {"all": "greedy", 0: "ismcts:iterations=1000"} in policies
+    search = dict(_figure("zwai-2p-ismcts1000-vs-greedy", "zwai"), jit_1_thread=9.87, jit_2_threads=None,
+                  cores_vs_1_thread=None, iterations_per_s=456789.0)
+    row = [line for line in bench.render_markdown([search]).splitlines() if "ismcts" in line][0]
+    assert row == "| `zwai-2p-ismcts1000-vs-greedy` | 9.9 |  | n/a | n/a |  |  | 456,789 |"
+    assert "456,789" in bench.render([search])

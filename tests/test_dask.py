@@ -81,3 +81,16 @@ def test_an_interrupted_cluster_sweep_resumes_like_a_local_one(tmp_path, cluster
     (out / "pro_players4.parquet").unlink()
     status = sweep.run(sweep.load(path), out, executor=cluster)
     assert status["pro_players4"] == "replayed" and list(status.values()).count("skipped") == 3
+
+
+def test_a_ladder_on_the_cluster_writes_the_local_ladders_files(tmp_path, cluster):
+    """Issue 13: simcore ladder runs on Dask with --scheduler; the same games as on this machine."""
+    from simcore import ladder
+
+    plan = ladder.plan("zwai", [], "ismcts", (1, 3), games=12, seed=2)
+    local = ladder.climb(plan, tmp_path / "local")
+    remote = ladder.climb(plan, tmp_path / "dask", executor=cluster)
+    assert remote.rungs == local.rungs
+    for seat in range(2):
+        name = f"b3-vs-b1-seat{seat}.parquet"
+        assert (tmp_path / "local" / name).read_bytes() == (tmp_path / "dask" / name).read_bytes()

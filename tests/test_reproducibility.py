@@ -67,22 +67,24 @@ def test_a_new_variant_does_not_recompile(game, variants):
     assert len(module.run_batch.signatures) == 1
 
 
-def test_searching_agents_give_the_same_rows_on_any_thread_count_and_block(cli, tmp_path):
-    """mc draws its worlds and rollouts from its seat's search stream: threads, blocks and the start index
-    change nothing, and a different rollout count is another agent, not a recompile."""
+@pytest.mark.parametrize("spec, other", [("mc:rollouts=3", "mc:rollouts=5"),
+                                         ("ismcts:iterations=30", "ismcts:iterations=50,c=1.2,rollout=greedy")])
+def test_searching_agents_give_the_same_rows_on_any_thread_count_and_block(cli, tmp_path, spec, other):
+    """A search draws its worlds and rollouts from its seat's search stream: threads, blocks and the start
+    index change nothing, and another budget is another agent, not a recompile."""
     tables = []
     for threads in (1, 2):
-        out = tmp_path / f"mc{threads}.parquet"
-        done = cli("run", "zwai", "--policy", "greedy", "--policy", "1=mc:rollouts=3", "--games", "300",
+        out = tmp_path / f"search{threads}.parquet"
+        done = cli("run", "zwai", "--policy", "greedy", "--policy", f"1={spec}", "--games", "300",
                    "--seed", "4", "--out", out, "--quiet", env={"NUMBA_NUM_THREADS": str(threads)})
         assert done.returncode == 0, done.stderr
         tables.append(pq.read_table(out))
     assert tables[0].equals(tables[1])
-    run = cfg.resolve("zwai", policies=[("all", "greedy"), ("1", "mc:rollouts=3")])
+    run = cfg.resolve("zwai", policies=[("all", "greedy"), ("1", spec)])
     whole = engine.run(run.module, run.params_array(), run.policies_array(), 4, 300)
     assert np.array_equal(engine.run(run.module, run.params_array(), run.policies_array(), 4, 100, start=200),
                           whole[200:])
     assert whole[:, engine.O_WIN + 1].tolist() == tables[0]["win_1"].to_pylist()
-    other = cfg.resolve("zwai", policies=[("all", "greedy"), ("1", "mc:rollouts=5")])
+    other = cfg.resolve("zwai", policies=[("all", "greedy"), ("1", other)])
     engine.run(other.module, other.params_array(), other.policies_array(), 4, 20)
     assert len(run.module.run_batch.signatures) == 1

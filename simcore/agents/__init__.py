@@ -6,9 +6,10 @@ A policy is a spec string ``NAME[:KEY=VALUE,...]``, e.g. ``random``, ``greedy`` 
              random policy, e.g. a Zwai card once per copy in hand)
 ``greedy``   the game's own one-ply heuristic, kept beside its rules
 ``mc``       flat Monte Carlo (``simcore.agents.core``)
+``ismcts``   single-observer information-set MCTS (``simcore.agents.core``)
 
 The jitted code gets one row of floats per seat, the *agents table*: the agent's kind, then its parameters in
-the order they are declared here.
+the order they are declared here (a parameter with choices as the index of its value).
 """
 
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ import numpy as np
 
 from simcore.games import Param
 
-RANDOM, GREEDY, MC = range(3)       # kinds: column 0 of the agents table
+RANDOM, GREEDY, MC, ISMCTS = range(4)   # kinds: column 0 of the agents table
 WIDTH = 4                           # columns of the agents table
 
 
@@ -38,6 +39,12 @@ AGENTS = {a.name: a for a in (
     AgentType("mc", MC, "flat Monte Carlo: for each legal action, K rollouts, each in a world resampled from "
               "the mover's view and played to the end at random; the best mean return wins",
               (Param("rollouts", 16, "rollouts per legal action", 1, 100_000),)),
+    AgentType("ismcts", ISMCTS, "information-set MCTS: each iteration resamples a world from the mover's view, "
+              "descends by UCB1 over the actions legal in it, adds a node, plays out and backs up every seat's "
+              "return; plays the most-visited action",
+              (Param("iterations", 1000, "search iterations per decision (the budget)", 1, 1_000_000),
+               Param("c", 0.7, "UCB1 exploration constant", 0.0, 100.0),
+               Param("rollout", "random", "how each iteration plays the game out", choices=("random", "greedy")))),
 )}
 
 
@@ -58,7 +65,9 @@ class Spec:
         """This seat's row of the agents table."""
         out = np.zeros(WIDTH, np.float64)
         out[0] = AGENTS[self.name].kind
-        out[1:1 + len(self.values)] = [value for _, value in self.values]
+        params = {p.name: p for p in AGENTS[self.name].params}
+        out[1:1 + len(self.values)] = [params[key].choices.index(value) if params[key].choices else value
+                                       for key, value in self.values]
         return out
 
 
@@ -91,7 +100,8 @@ def _value(agent, param, raw):
         value = param.kind(raw)
     except ValueError:
         value = None
-    if value is None or (param.low is not None and not param.low <= value <= param.high):
+    if value is None or (param.low is not None and not param.low <= value <= param.high) or (
+            param.choices and value not in param.choices):
         raise ValueError(f"policy {agent}: {param.name} = {raw!r} is not allowed; allowed: {param.allowed()}")
     return value
 

@@ -1,33 +1,47 @@
 """The jitted agents and the game loop, written once over the decision interface.
 
 They call the game's interface functions by name (``legal_actions``, ``apply_action``, ...). Each game module
-gets its own compiled copy with :func:`instantiate`, which binds these names to the game's functions::
+gets its own compiled copy with :func:`instantiate`, which binds these names to the game's functions and the
+scratch sizes to its constants::
 
-    play_game = core.instantiate(globals())["play_game"]   # in simcore/games/<game>.py
+    run_batch = core.instantiate(globals())["run_batch"]   # in simcore/games/<game>.py
 
-and calls ``play_game`` from its own module-level ``run_batch``. Why not pass the game's functions as
-arguments: numba lowers a jitted function used as a value to its address in this process, and a function
-holding such an address is never cached (measured: every new process compiled again). A copy per game with its
-own cache name is cached like any other function.
+Why not pass the game's functions as arguments: numba lowers a jitted function used as a value to its address
+in this process, and a function holding such an address is never cached (measured: every new process compiled
+again). A copy per game with its own cache name is cached like any other function.
 
-Scratch arrays are allocated once per chunk by the game's ``run_batch`` and reused for every game, decision and
-rollout: nothing here allocates.
+Scratch arrays are allocated once per chunk by ``run_batch`` (:func:`scratch`) and reused for every game,
+decision, iteration and rollout: nothing else here allocates.
 
 ``states``   [3, state size]  0: the game, 1: a world resampled from the mover's view, 2: a rollout in it
 ``streams``  [3, streams]     the same three
 ``actions``  [2, MAX_ACTIONS] 0: a legal-action list, 1: the distinct candidates of a search
 ``floats``   [MAX_ACTIONS + MAX_SEATS]  the candidates' summed returns, then one rollout's returns
 ``work``     the game's own scratch for ``greedy_action``
+``tree``     [nodes, NODE_WIDTH]  ISMCTS's node pool: one node per iteration and the root, so the budget bounds it
+``totals``   [nodes]              each node's summed return for the seat that chose its action
+``marks``    [2, N_ACTION_CODES]  ISMCTS's stamps per action code: legal here, has a child here
 """
 
+import math
 import types
 
+import numpy as np
+from numba import njit, prange
+
 from simcore import rng
-from simcore.agents import GREEDY, MC, RANDOM
+from simcore.agents import GREEDY, ISMCTS, MC, RANDOM
+from simcore.engine import CHUNK
 from simcore.jit import kernel
 
 GAME, WORLD, ROLLOUT = 0, 1, 2
 LIST, CANDIDATES = 0, 1
+# a node of the ISMCTS tree: the action that leads to it, its parent, first child and next sibling, how often it
+# was chosen and how often it was available (legal in the world of an iteration that reached its parent), and
+# the seat that chose it (its totals are that seat's returns)
+N_ACTION, N_PARENT, N_CHILD, N_SIBLING, N_VISITS, N_AVAIL, N_MOVER = range(7)
+NODE_WIDTH = 7
+LEGAL, TRIED = 0, 1
 
 
 def _unbound(*args):
@@ -36,6 +50,8 @@ def _unbound(*args):
 
 # The decision interface of the game (see docs and simcore.games): each game's copy binds these names.
 begin = current_player = legal_actions = apply_action = returns = resample = greedy_action = write_row = _unbound
+# The game's scratch sizes, for run_batch: bound by instantiate() too.
+STATE_SIZE = STATE_DTYPE = MAX_ACTIONS = MAX_SEATS = WORK_SIZE = N_ACTION_CODES = None
 
 
 def random_action(state, params, seat, streams, actions):
@@ -50,6 +66,14 @@ def playout(state, params, streams, actions):
     seat = current_player(state, params)
     while seat >= 0:
         apply_action(state, params, random_action(state, params, seat, streams, actions), streams)
+        seat = current_player(state, params)
+
+
+def greedy_playout(state, params, streams, work):
+    """Every seat plays the game's greedy to the end of the game (or its ``max_turns``)."""
+    seat = current_player(state, params)
+    while seat >= 0:
+        apply_action(state, params, greedy_action(state, params, seat, streams, work), streams)
         seat = current_player(state, params)
 
 
@@ -121,6 +145,158 @@ def mc_action(params, seat, rollouts, states, streams, actions, floats):
     return candidates[best_of(values, m, streams[GAME], seat)]
 
 
+@kernel
+def add_node(tree, totals, node, action, parent, mover):
+    """Make ``node`` the newest child of ``parent`` (-1: the root), reached by ``action`` of ``mover``."""
+    tree[node, N_ACTION] = action
+    tree[node, N_PARENT] = parent
+    tree[node, N_CHILD] = -1
+    tree[node, N_VISITS] = 0
+    tree[node, N_AVAIL] = 1
+    tree[node, N_MOVER] = mover
+    totals[node] = 0.0
+    if parent >= 0:
+        tree[node, N_SIBLING] = tree[parent, N_CHILD]
+        tree[parent, N_CHILD] = node
+    else:
+        tree[node, N_SIBLING] = -1
+
+
+@kernel
+def mark_legal(listed, n, marks, epoch):
+    for i in range(n):
+        marks[LEGAL, listed[i]] = epoch
+
+
+@kernel
+def count_available(tree, node, marks, epoch):
+    """Count one more availability for every child of ``node`` whose action is legal now (``marks``), stamp
+    those actions as tried."""
+    child = tree[node, N_CHILD]
+    while child >= 0:
+        action = tree[child, N_ACTION]
+        if marks[LEGAL, action] == epoch:
+            tree[child, N_AVAIL] += 1
+            marks[TRIED, action] = epoch
+        child = tree[child, N_SIBLING]
+
+
+@kernel
+def untried(listed, n, marks, epoch, k):
+    """Without ``k`` (-1): how many listed actions have no child yet; with it, the k-th of them."""
+    count = 0
+    for i in range(n):
+        if marks[TRIED, listed[i]] != epoch:
+            if count == k:
+                return listed[i]
+            count += 1
+    return count
+
+
+@kernel
+def ucb_child(tree, totals, node, marks, epoch, c):
+    """The child legal now with the highest UCB1 score, availability in place of the parent's visits (the
+    first of equals)."""
+    best = -1
+    best_score = -1.0
+    child = tree[node, N_CHILD]
+    while child >= 0:
+        if marks[LEGAL, tree[child, N_ACTION]] == epoch:
+            visits = tree[child, N_VISITS]
+            score = totals[child] / visits + c * math.sqrt(math.log(tree[child, N_AVAIL]) / visits)
+            if best < 0 or score > best_score:
+                best = child
+                best_score = score
+        child = tree[child, N_SIBLING]
+    return best
+
+
+@kernel
+def most_visited(tree, marks, epoch):
+    """The root's child legal in the real game (``marks``) that was chosen most often (the first of equals)."""
+    best = -1
+    child = tree[0, N_CHILD]
+    while child >= 0:
+        if marks[LEGAL, tree[child, N_ACTION]] == epoch and (
+                best < 0 or tree[child, N_VISITS] > tree[best, N_VISITS]):
+            best = child
+        child = tree[child, N_SIBLING]
+    return tree[best, N_ACTION]
+
+
+@kernel
+def clear(marks):
+    for i in range(marks.shape[0]):
+        for j in range(marks.shape[1]):
+            marks[i, j] = 0
+
+
+def ismcts_action(params, seat, iterations, c, greedy_rollouts, states, streams, actions, floats, work, tree,
+                  totals, marks):
+    """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012). Each iteration resamples a
+    world from the mover's view, descends from the root by UCB1 over the children whose actions are legal in
+    that world (availability counts), adds one node for an untried legal action, plays the rest of the game
+    out (random or greedy) and adds each seat's return to the nodes that seat chose. The most-chosen root
+    action is played; a lone legal action is played without search."""
+    game = states[GAME]
+    world = states[WORLD]
+    listed = actions[LIST]
+    ret = floats[actions.shape[1]:]
+    n = legal_actions(game, params, listed)
+    if distinct(listed, n, actions[CANDIDATES]) == 1:
+        return listed[0]
+    clear(marks)
+    epoch = 0
+    add_node(tree, totals, 0, -1, -1, -1)
+    size = 1
+    for _ in range(iterations):
+        copy(game, world)
+        rng.fork(streams[GAME], rng.SEARCH + seat, streams[WORLD])
+        resample(world, params, seat, streams[WORLD])
+        node = 0
+        mover = current_player(world, params)
+        while mover >= 0:
+            epoch += 1
+            n = legal_actions(world, params, listed)
+            mark_legal(listed, n, marks, epoch)
+            count_available(tree, node, marks, epoch)
+            fresh = untried(listed, n, marks, epoch, -1)
+            if fresh > 0:
+                action = untried(listed, n, marks, epoch, rng.randint(streams[WORLD], rng.SEARCH + mover, fresh))
+                add_node(tree, totals, size, action, node, mover)
+                node = size
+                size += 1
+                apply_action(world, params, action, streams[WORLD])
+                break
+            node = ucb_child(tree, totals, node, marks, epoch, c)
+            apply_action(world, params, tree[node, N_ACTION], streams[WORLD])
+            mover = current_player(world, params)
+        if greedy_rollouts:
+            greedy_playout(world, params, streams[WORLD], work)
+        else:
+            playout(world, params, streams[WORLD], listed)
+        returns(world, params, ret)
+        while node > 0:
+            tree[node, N_VISITS] += 1
+            totals[node] += ret[tree[node, N_MOVER]]
+            node = tree[node, N_PARENT]
+        tree[0, N_VISITS] += 1
+    n = legal_actions(game, params, listed)
+    epoch += 1
+    mark_legal(listed, n, marks, epoch)
+    return most_visited(tree, marks, epoch)
+
+
+@kernel
+def tree_size(agents):
+    """Nodes an ISMCTS seat of ``agents`` may need: one per iteration and the root (1 without such a seat)."""
+    nodes = 1
+    for seat in range(agents.shape[0]):
+        if agents[seat, 0] == ISMCTS:
+            nodes = max(nodes, int(agents[seat, 1]) + 1)
+    return nodes
+
+
 def all_random(agents):
     for seat in range(agents.shape[0]):
         if agents[seat, 0] != RANDOM:
@@ -128,53 +304,117 @@ def all_random(agents):
     return True
 
 
-def play_game(params, agents, seed, game_index, states, streams, actions, floats, work, row):
-    """One game with the agent of ``agents[seat]`` deciding for each seat; writes the result row."""
+def decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks):
+    """The action of ``agents[seat]`` in the game ``states[GAME]`` with its streams ``streams[GAME]``."""
+    game = states[GAME]
+    kind = int(agents[seat, 0])
+    if kind == RANDOM:
+        return random_action(game, params, seat, streams[GAME], actions[LIST])
+    if kind == GREEDY:
+        return greedy_action(game, params, seat, streams[GAME], work)
+    if kind == MC:
+        return mc_action(params, seat, int(agents[seat, 1]), states, streams, actions, floats)
+    if kind == ISMCTS:
+        return ismcts_action(params, seat, int(agents[seat, 1]), agents[seat, 2], agents[seat, 3] == 1, states,
+                             streams, actions, floats, work, tree, totals, marks)
+    return -1
+
+
+def play(params, agents, seed, game_index, states, streams, actions, floats, work, tree, totals, marks):
+    """Game ``game_index`` of ``seed`` with the agent of ``agents[seat]`` deciding for each seat, played in
+    ``states[GAME]``; returns how many ISMCTS iterations its seats ran (``simcore bench`` counts them)."""
     game = states[GAME]
     live = streams[GAME]
     rng.seed_streams(live, seed, game_index)
     begin(game, params, live)
     if all_random(agents):
         playout(game, params, live, actions[LIST])   # the same draws, without asking each seat's agent
+    iterations = 0
     seat = current_player(game, params)
     while seat >= 0:
-        kind = int(agents[seat, 0])
-        if kind == RANDOM:
-            action = random_action(game, params, seat, live, actions[LIST])
-        elif kind == GREEDY:
-            action = greedy_action(game, params, seat, live, work)
-        elif kind == MC:
-            action = mc_action(params, seat, int(agents[seat, 1]), states, streams, actions, floats)
-        else:
-            action = -1
+        tree[0, N_VISITS] = 0                        # a search counts its iterations at the root
+        action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
+        iterations += tree[0, N_VISITS]
         apply_action(game, params, action, live)
         seat = current_player(game, params)
-    write_row(game, params, row)
+    return iterations
+
+
+def scratch(agents):
+    """The scratch arrays of one chunk (see the module docstring), the node pool sized for ``agents``."""
+    nodes = tree_size(agents)
+    return (np.zeros((3, STATE_SIZE), STATE_DTYPE), np.zeros((3, rng.N_STREAMS), np.uint64),
+            np.zeros((2, MAX_ACTIONS), np.int64), np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64),
+            np.zeros(WORK_SIZE, np.int64), np.zeros((nodes, NODE_WIDTH), np.int64), np.zeros(nodes, np.float64),
+            np.zeros((2, N_ACTION_CODES), np.int64))
+
+
+def run_batch(params, agents, seed, start, out):
+    """Games ``start .. start+len(out)-1``, chunk by chunk over all threads, each chunk with its own scratch."""
+    n = out.shape[0]
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    for chunk in prange(n_chunks):
+        states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
+        for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            play(params, agents, seed, start + g, states, streams, actions, floats, work, tree, totals, marks)
+            write_row(states[GAME], params, out[g])
+
+
+def agent_action(params, agents, seat, state, live, work):
+    """The action ``agents[seat]`` takes in ``state`` (the handle's ``agent_action``): its draws advance the
+    streams ``live`` as in a game of the engine, and ``work`` keeps what greedy plans for its next decision
+    (Zwai's cell); the state is not changed."""
+    states, streams, actions, floats, _, tree, totals, marks = scratch(agents)
+    copy(state, states[GAME])
+    copy(live, streams[GAME])
+    action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
+    copy(streams[GAME], live)
+    return action
+
+
+def search_batch(params, agents, seed, start, n):
+    """Games ``start .. start+n-1`` on this thread alone, for ``simcore bench``: the ISMCTS iterations run."""
+    states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
+    iterations = 0
+    for g in range(start, start + n):
+        iterations += play(params, agents, seed, g, states, streams, actions, floats, work, tree, totals, marks)
+    return iterations
 
 
 INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "returns", "resample", "greedy_action",
              "write_row")
-TEMPLATES = (random_action, playout, all_random, distinct, best_of, copy, mc_action, play_game)
+SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES")   # of the scratch
+TEMPLATES = (random_action, playout, greedy_playout, all_random, distinct, best_of, copy, mc_action, ismcts_action,
+             decide, play)
 OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
 
 
 def instantiate(game_globals):
-    """Compile the agents for one game: name -> jitted function, the interface names bound to the game's.
+    """Compile the agents, the game loop and ``run_batch`` for one game: name -> jitted function, the
+    interface names bound to the game's functions and the scratch sizes to its constants.
 
     Each copy is cached under the game's name (numba names a cache entry after the file and the qualified
-    name), so the games' copies never collide."""
+    name), so the games' copies never collide. ``run_batch`` allocates the scratch, so it is numba's plain
+    ``njit(parallel=True)`` (with reference counting); everything it calls is a :func:`simcore.jit.kernel`."""
     namespace = dict(globals())
-    namespace.update({name: game_globals[name] for name in INTERFACE})
+    namespace.update({name: game_globals[name] for name in INTERFACE + SIZES})
     game = game_globals["__name__"].rpartition(".")[2]
     compiled = {}
     for name in OWN:
         if name in game_globals:
             namespace[name] = compiled[name] = game_globals[name]
-    for template in TEMPLATES:
-        if template.__name__ in compiled:
-            continue
+
+    def bind(template, compile_):
         function = types.FunctionType(template.__code__, namespace, template.__name__)
         function.__qualname__ = f"{game}.{template.__name__}"
         function.__module__ = game_globals["__name__"]
-        namespace[template.__name__] = compiled[template.__name__] = kernel(function)
+        namespace[template.__name__] = compiled[template.__name__] = compile_(function)
+
+    for template in TEMPLATES:
+        if template.__name__ not in compiled:
+            bind(template, kernel)
+    bind(scratch, njit(cache=True))
+    bind(search_batch, njit(cache=True))
+    bind(agent_action, njit(cache=True))
+    bind(run_batch, njit(cache=True, parallel=True))
     return compiled

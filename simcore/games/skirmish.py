@@ -43,11 +43,10 @@ bytes, but random play ran 4% slower than on int64, int32 2-3% (measured on one 
 import math
 
 import numpy as np
-from numba import njit, prange
 
 from simcore import rng
 from simcore.agents import core
-from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
+from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import DATA, GameType, Param, StateView, scalar_offsets, shipped_maps
 from simcore.jit import kernel
 
@@ -139,7 +138,7 @@ GAME = GameType(
     long_name="Garden-gnome skirmish (on a grid yard)",
     rulebook="an untitled free rulebook (no author or publisher given, nothing else published)",
     player_counts=(2,),
-    policies=("random", "greedy", "mc"),
+    policies=("random", "greedy", "mc", "ismcts"),
     summary="Two gnome armies fight on a yard: last man standing, wizard war or capture the flag.",
     params=(
         Param("players", 2, "players (rulebook: 2)", choices=(2,)),
@@ -190,6 +189,7 @@ PH_THROW, PH_MOVE = 0, 1
 A_STAY = MAX_CELLS                   # the gnome to move stays where it is
 A_THROW = A_STAY + 1                 # + enemy gnome number: the throw's target
 MAX_ACTIONS = SPAN * SPAN            # a move: stay or one of the at most SPAN² - 1 cells around (a throw: fewer)
+N_ACTION_CODES = A_THROW + MAX_GNOMES   # every action code is below this
 GROUP = 4 * MAX_GNOMES               # greedy's cells of a group (goals, foes, friends): rows, then columns
 WORK_SIZE = 2 * MAX_ACTIONS + 3 * GROUP   # greedy's scratch: the reachable cells, three groups, the scores
 
@@ -1112,22 +1112,8 @@ def write_row(state, params, row):
 # --- a whole game -------------------------------------------------------------
 
 
-play_game = core.instantiate(globals())["play_game"]   # the agents and the game loop, bound to this game
-
-
-@njit(cache=True, parallel=True)
-def run_batch(params, agents, seed, start, out):
-    """Games ``start .. start+len(out)-1``, chunk by chunk over all threads."""
-    n = out.shape[0]
-    n_chunks = (n + CHUNK - 1) // CHUNK
-    for chunk in prange(n_chunks):
-        states = np.zeros((3, STATE_SIZE), STATE_DTYPE)
-        streams = np.zeros((3, rng.N_STREAMS), np.uint64)
-        actions = np.zeros((2, MAX_ACTIONS), np.int64)
-        floats = np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64)
-        work = np.zeros(WORK_SIZE, np.int64)
-        for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            play_game(params, agents, seed, start + g, states, streams, actions, floats, work, out[g])
+compiled = core.instantiate(globals())   # the agents, the game loop and the batches, bound to this game
+run_batch, search_batch = compiled["run_batch"], compiled["search_batch"]
 
 
 # --- plain Python: words for actions and states -----------------------------------------

@@ -65,11 +65,10 @@ from functools import lru_cache
 from itertools import combinations_with_replacement, product
 
 import numpy as np
-from numba import njit, prange
 
 from simcore import rng
 from simcore.agents import core
-from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
+from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import GameType, Param, StateView, scalar_offsets
 from simcore.jit import kernel
 
@@ -245,7 +244,7 @@ GAME = GameType(
     long_name="Der Herr der Wichtel (leprechaun election with bribes)",
     rulebook="Der Herr der Wichtel, Ralf Sandfuchs (Krimsus Krimskrams Kiste, 1998)",
     player_counts=(3, 4, 5),
-    policies=("random", "greedy", "mc"),
+    policies=("random", "greedy", "mc", "ismcts"),
     summary="Gather the best retinue of four leprechauns, bribe for them, end the round when ahead; first to 99.",
     params=(
         Param("players", 4, "players", choices=(3, 4, 5)),
@@ -1698,22 +1697,8 @@ def write_row(state, params, row):
     row[O_EXTRA + 1 + 3 * MAX_SEATS] = wide(state, S_DICE)
 
 
-play_game = core.instantiate(globals())["play_game"]   # the agents and the game loop, bound to this game
-
-
-@njit(cache=True, parallel=True)
-def run_batch(params, agents, seed, start, out):
-    """Games ``start .. start+len(out)-1``, chunk by chunk over all threads."""
-    n = out.shape[0]
-    n_chunks = (n + CHUNK - 1) // CHUNK
-    for chunk in prange(n_chunks):
-        states = np.zeros((3, STATE_SIZE), STATE_DTYPE)
-        streams = np.zeros((3, rng.N_STREAMS), np.uint64)
-        actions = np.zeros((2, MAX_ACTIONS), np.int64)
-        floats = np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64)
-        work = np.zeros(WORK_SIZE, np.int64)
-        for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            play_game(params, agents, seed, start + g, states, streams, actions, floats, work, out[g])
+compiled = core.instantiate(globals())   # the agents, the game loop and the batches, bound to this game
+run_batch, search_batch = compiled["run_batch"], compiled["search_batch"]
 
 
 # --- words (plain Python: replays, tests, the agents' handle) ---------------------------------------------------

@@ -61,11 +61,10 @@ the hand, so a uniform draw over the list is a uniform card), a cell is
 
 
 import numpy as np
-from numba import njit, prange
 
 from simcore import rng
 from simcore.agents import core
-from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
+from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import DATA, GameType, Param, StateView, scalar_offsets, shipped_maps
 from simcore.jit import kernel, lowest_bit, popcount
 
@@ -161,7 +160,7 @@ GAME = GameType(
     long_name="Zwai (fish shoal and sharks)",
     rulebook="Zwai, Dirk Baumann (Piatnik, 2025)",
     player_counts=(2, 3, 4),
-    policies=("random", "greedy", "mc"),
+    policies=("random", "greedy", "mc", "ismcts"),
     summary="Place your fish into a shared shoal where the two sharks will not catch them; 3 rounds.",
     params=(
         Param("players", 2, "players, each with one colour set", choices=(2, 3, 4)),
@@ -730,6 +729,7 @@ def greedy_action(state, params, seat, streams, work):
 
 CARD, CELL = 0, 1                # the decisions of a move
 MAX_ACTIONS = max(MAX_SET, N_GRID)
+N_ACTION_CODES = MAX_FISH + N_GRID   # every action code is below this (OpenSpiel's num_distinct_actions)
 
 
 @kernel
@@ -971,19 +971,5 @@ def write_row(state, params, row):
     row[x + MAX_ROUNDS + 1] = state[S_N_ROUNDS]
 
 
-play_game = core.instantiate(globals())["play_game"]   # the agents and the game loop, bound to this game
-
-
-@njit(cache=True, parallel=True)
-def run_batch(params, agents, seed, start, out):
-    """Games ``start .. start+len(out)-1``, chunk by chunk over all threads."""
-    n = out.shape[0]
-    n_chunks = (n + CHUNK - 1) // CHUNK
-    for chunk in prange(n_chunks):
-        states = np.zeros((3, STATE_SIZE), STATE_DTYPE)
-        streams = np.zeros((3, rng.N_STREAMS), np.uint64)
-        actions = np.zeros((2, MAX_ACTIONS), np.int64)
-        floats = np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64)
-        work = np.zeros(WORK_SIZE, np.int64)
-        for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            play_game(params, agents, seed, start + g, states, streams, actions, floats, work, out[g])
+compiled = core.instantiate(globals())   # the agents, the game loop and the batches, bound to this game
+run_batch, search_batch = compiled["run_batch"], compiled["search_batch"]

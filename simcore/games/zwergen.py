@@ -48,11 +48,10 @@ counts of each kind of move reach ``max_turns`` (up to 1,000,000) and take two w
 """
 
 import numpy as np
-from numba import njit, prange
 
 from simcore import rng
 from simcore.agents import core
-from simcore.engine import CHUNK, O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
+from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import GameType, Param, StateView, scalar_offsets
 from simcore.jit import kernel
 
@@ -96,6 +95,7 @@ A_SWAP = A_MOVE + M_SWAP * N_TYPES * COLOUR_CHOICES  # swap instead of playing
 A_DISCARD = A_SWAP + 1                             # + mask (1 .. 2^h - 1): the cards the swap discards
 MAX_ACTIONS = (1 << MAX_HAND) - 1                  # the discard decision of a full hand is the longest list
 WORK_SIZE = 2 * MAX_MOVES                          # greedy's scratch: the move list and its scores
+N_ACTION_CODES = A_DISCARD + (1 << MAX_HAND)       # every action code is below this
 assert MAX_MOVES <= MAX_ACTIONS
 
 # Pending Pro-rules announcement (what the next seat may answer).
@@ -178,7 +178,7 @@ GAME = GameType(
     long_name="Zwergen Ziehen (gnome tug-of-war)",
     rulebook="Zwergen Ziehen (Oh ! les nains), Philippe des Pallières (Asmodée, 2002)",
     player_counts=(2, 4),
-    policies=("random", "greedy", "mc"),
+    policies=("random", "greedy", "mc", "ismcts"),
     summary="Two teams pull a garden hose under a fence; best of three rounds.",
     params=(
         Param("players", 2, "players: 2, or 4 in two teams {0,2} and {1,3}", choices=(2, 4)),
@@ -1063,22 +1063,8 @@ def greedy_action(state, params, seat, streams, work):
 # --- a whole game -------------------------------------------------------------
 
 
-play_game = core.instantiate(globals())["play_game"]   # the agents and the game loop, bound to this game
-
-
-@njit(cache=True, parallel=True)
-def run_batch(params, agents, seed, start, out):
-    """Games ``start .. start+len(out)-1``, chunk by chunk over all threads."""
-    n = out.shape[0]
-    n_chunks = (n + CHUNK - 1) // CHUNK
-    for chunk in prange(n_chunks):
-        states = np.zeros((3, STATE_SIZE), STATE_DTYPE)
-        streams = np.zeros((3, rng.N_STREAMS), np.uint64)
-        actions = np.zeros((2, MAX_ACTIONS), np.int64)
-        floats = np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64)
-        work = np.zeros(WORK_SIZE, np.int64)
-        for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            play_game(params, agents, seed, start + g, states, streams, actions, floats, work, out[g])
+compiled = core.instantiate(globals())   # the agents, the game loop and the batches, bound to this game
+run_batch, search_batch = compiled["run_batch"], compiled["search_batch"]
 
 
 # --- plain Python: words for actions and states -----------------------------------------

@@ -1,0 +1,259 @@
+"""The skill ladder: does playing better win more? Budget 2n against budget n, rung by rung.
+
+Each rung plays a searching policy with the larger budget (A) against the same policy with the smaller one (B)
+on the same deals, A taking every seat in turn and B the others (``simcore.versus``: each deal is played once
+from each seat, as chess engine testing pairs its openings). A's score is its mean return (1 win, 1/k shared,
+0 loss or timeout); 1/players is fair. A rung is *significant* when A's score is above fair at the 5% level:
+the t test over deals with a fixed number of deals, or Wald's SPRT on A's outright wins (H0: 1/players against
+H1: 1/players + delta) when the deals come in batches until it decides. The *skill depth* is the largest
+budget whose rung is significant: where doubling the budget still wins more.
+
+Fixed-count ladders are a sweep (one Parquet file per rung and seating, ``manifest.json``, resumable, on Dask
+with an executor); SPRT ladders play on this machine and write the same files with the deals they played.
+``ladder.parquet`` (one row per rung), ``ladder.md`` and ``ladder.png`` summarise the rungs.
+"""
+
+import dataclasses
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simcore import agents, engine, results, sweep, versus
+from simcore import config as cfg
+
+BUDGET = {"ismcts": "iterations", "mc": "rollouts"}   # the policies a ladder climbs, and their budget parameter
+DEFAULT_BUDGETS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048)
+SUMMARY, REPORT, PLOT = "ladder.parquet", "ladder.md", "ladder.png"
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One rung: ``strong`` (budget 2n, say) against ``weak`` (budget n)."""
+
+    weak_budget: int
+    strong_budget: int
+    result: versus.VersusResult
+    sprt: str | None = None     # the SPRT's decision ("H1", "H0" or None: undecided) with --sprt
+
+    @property
+    def significant(self):
+        if self.sprt is not None or self.result is None:
+            return self.sprt == "H1"
+        return self.result.significant and self.result.score > self.result.fair
+
+
+@dataclass(frozen=True)
+class LadderResult:
+    """The rungs of a ladder, in the manner of scipy.stats results."""
+
+    game: str
+    base: str                   # the policy climbed, without its budget
+    rungs: tuple
+
+    @property
+    def depth(self):
+        """The largest budget still significantly better than the one below it (None: no rung is)."""
+        budgets = [r.strong_budget for r in self.rungs if r.significant]
+        return max(budgets) if budgets else None
+
+
+def base_spec(text, game):
+    """The policy the ladder climbs: a searching spec of ``game``; returns (agent name, its values but the
+    budget). Raises ConfigError in one line."""
+    allowed = cfg.resolve(game).module.GAME.policies
+    try:
+        spec = agents.parse(text, allowed)
+    except ValueError as e:
+        raise cfg.ConfigError(str(e)) from None
+    if spec.name not in BUDGET:
+        raise cfg.ConfigError(f"--policy-base {spec.name!r} has no budget to double; allowed: "
+                              f"{', '.join(BUDGET)}")
+    if BUDGET[spec.name] + "=" in text:
+        raise cfg.ConfigError(f"--policy-base {text!r} sets its budget; allowed: the budgets in --budgets only")
+    return spec
+
+
+def with_budget(spec, budget):
+    values = tuple((key, budget if key == BUDGET[spec.name] else value) for key, value in spec.values)
+    return str(agents.Spec(spec.name, values))
+
+
+def parse_budgets(text):
+    """'8,16,32' -> (8, 16, 32): at least two budgets, increasing. Raises ConfigError in one line."""
+    try:
+        budgets = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        budgets = ()
+    if len(budgets) < 2 or any(b < 1 for b in budgets) or list(budgets) != sorted(set(budgets)):
+        raise cfg.ConfigError(f"--budgets {text!r} is not allowed; allowed: two or more increasing whole "
+                              "numbers, e.g. 8,16,32")
+    return budgets
+
+
+@dataclass
+class Plan:
+    """Every rung's seatings, resolved and validated before anything is played."""
+
+    game: str
+    spec: agents.Spec
+    budgets: tuple
+    rungs: list               # per rung: (weak budget, strong budget, seatings)
+
+    def as_sweep(self, folder):
+        variants = [sweep.Variant(run.variant, {"strong": strong, "weak": weak, "seat": seat}, run)
+                    for weak, strong, runs in self.rungs for seat, run in enumerate(runs)]
+        return sweep.Sweep(Path(folder), self.game, variants)
+
+
+def plan(game, sets=(), base="ismcts", budgets=DEFAULT_BUDGETS, games=200, seed=1):
+    if not 1 <= games <= 10**9:
+        raise cfg.ConfigError(f"--games {games} is not allowed; allowed: 1 to 10^9 deals per rung")
+    spec = base_spec(base, game)
+    rungs = []
+    for weak, strong in zip(budgets[:-1], budgets[1:], strict=True):
+        seatings = versus.seatings(game, with_budget(spec, strong), with_budget(spec, weak), sets, games, seed)
+        named = [dataclasses.replace(run, variant=f"b{strong}-vs-b{weak}-seat{seat}")
+                 for seat, run in enumerate(seatings)]
+        rungs.append((weak, strong, named))
+    return Plan(game, spec, tuple(budgets), rungs)
+
+
+def climb(plan_, folder, executor=None, on_block=None, on_rung=None):
+    """Play every rung with a fixed number of deals (a resumable sweep in ``folder``); return the result."""
+    sweep.run(plan_.as_sweep(folder), folder, on_block=on_block, executor=executor)
+    rungs = []
+    for weak, strong, runs in plan_.rungs:
+        scores = [versus.table_returns(pq.read_table(Path(folder) / f"{run.variant}.parquet"), run.players, seat)
+                  for seat, run in enumerate(runs)]
+        rungs.append(Rung(weak, strong, versus.score(runs, scores)))
+        if on_rung:
+            on_rung(rungs[-1])
+    return finish(plan_, folder, rungs)
+
+
+def climb_sprt(plan_, folder, batch=100, delta=0.05, alpha=0.05, beta=0.05, on_rung=None, on_batch=None):
+    """Play each rung in batches of ``batch`` deals until Wald's SPRT decides (or the rung's deals run out)."""
+    from analyses.sprt import SPRT
+
+    for name, value in (("--delta", delta), ("--alpha", alpha), ("--beta", beta)):
+        if not 0 < value < 0.5:
+            raise cfg.ConfigError(f"{name} {value} is not allowed; allowed: between 0 and 0.5")
+    if batch < 1:
+        raise cfg.ConfigError(f"--batch {batch} is not allowed; allowed: 1 or more deals")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    rungs = []
+    for weak, strong, runs in plan_.rungs:
+        fair = 1 / len(runs)
+        if fair + delta >= 1:
+            raise cfg.ConfigError(f"--delta {delta} leaves no room above fair {fair:g}; allowed: below {1 - fair:g}")
+        test = SPRT(fair, fair + delta, alpha, beta)
+        rows = [[] for _ in runs]
+        played = 0
+        while played < runs[0].games and test.decision is None:
+            n = min(batch, runs[0].games - played)
+            for seat, run in enumerate(runs):
+                block = engine.run(run.module, run.params_array(), run.policies_array(), run.seed, n, played)
+                rows[seat].append(block)
+                won = block[:, engine.O_WIN:engine.O_WIN + run.players]
+                outright = won.sum(axis=1) == 1
+                test.update(int((outright & won[:, seat].astype(bool)).sum()), int(outright.sum()))
+            played += n
+            if on_batch:
+                on_batch(strong, weak, played, test)
+        for seat, run in enumerate(runs):
+            done = dataclasses.replace(run, games=played)
+            with results.ResultWriter(Path(folder) / f"{run.variant}.parquet", done) as writer:
+                writer.add(0, np.concatenate(rows[seat]))
+        scores = [versus.a_returns(run, np.concatenate(rows[seat]), seat) for seat, run in enumerate(runs)]
+        rungs.append(Rung(weak, strong, versus.score(runs, scores), test.decision or "undecided"))
+        if on_rung:
+            on_rung(rungs[-1])
+    return finish(plan_, folder, rungs)
+
+
+def finish(plan_, folder, rungs):
+    """The result, with ladder.parquet, ladder.png and ladder.md written beside the games."""
+    spec = plan_.spec
+    base = agents.Spec(spec.name, tuple((key, value) for key, value in spec.values if key != BUDGET[spec.name]))
+    result = LadderResult(plan_.game, str(base), tuple(rungs))
+    folder = Path(folder)
+    _write_atomic(folder / SUMMARY, lambda path: pq.write_table(summary_table(result), path))
+    from analyses.plots import ladder_plot
+
+    figure = ladder_plot([r.strong_budget for r in rungs], [r.result.score for r in rungs],
+                         [r.result.low for r in rungs], [r.result.high for r in rungs], rungs[0].result.fair,
+                         title=f"{plan_.game}: {result.base}, budget 2n against n")
+    _write_atomic(folder / PLOT, lambda path: figure.savefig(path, dpi=110, format="png"))
+    _write_atomic(folder / REPORT, lambda path: Path(path).write_text(report(result, plan_)))
+    return result
+
+
+def _write_atomic(path, write):
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def summary_table(result):
+    rungs = result.rungs
+    return pa.table({
+        "weak_budget": [r.weak_budget for r in rungs],
+        "strong_budget": [r.strong_budget for r in rungs],
+        "deals": [r.result.deals for r in rungs],
+        "games": [r.result.games for r in rungs],
+        "score": [r.result.score for r in rungs],
+        "low": [r.result.low for r in rungs],
+        "high": [r.result.high for r in rungs],
+        "fair": [r.result.fair for r in rungs],
+        "pvalue": [r.result.pvalue for r in rungs],
+        "sprt": [r.sprt or "" for r in rungs],
+        "significant": [r.significant for r in rungs],
+    }, metadata={"simcore.game": result.game, "simcore.base": result.base})
+
+
+def lines(result):
+    """The rungs as text lines (the CLI's output and the report's table)."""
+    out = [f"{'rung':<16} {'deals':>7} {'score':>8} {'95% interval':>18} {'p':>9} {'':>12}"]
+    for r in result.rungs:
+        mark = "better" if r.significant else "no gain shown"
+        test = f"SPRT {r.sprt}" if r.sprt else f"{r.result.pvalue:.2g}"
+        out.append(f"{r.strong_budget:>6} vs {r.weak_budget:<6} {r.result.deals:>7,} {r.result.score:>8.4f} "
+                   f"[{r.result.low:.4f}, {r.result.high:.4f}] {test:>9} {mark:>13}")
+    depth = result.depth
+    out.append(f"skill depth: {depth if depth is not None else 'none'} ("
+               + ("the largest budget still significantly better than half of it)" if depth is not None
+                  else "no rung is significantly better than the one below)"))
+    return out
+
+
+def report(result, plan_):
+    fair = result.rungs[0].result.fair
+    head = ("| budget 2n | against n | deals | score | 95% interval | p / SPRT | better? |\n"
+            "|---:|---:|---:|---:|---|---|---|")
+    rows = [f"| {r.strong_budget} | {r.weak_budget} | {r.result.deals:,} | {r.result.score:.4f} | "
+            f"[{r.result.low:.4f}, {r.result.high:.4f}] | "
+            f"{('SPRT ' + r.sprt) if r.sprt else format(r.result.pvalue, '.2g')} | "
+            f"{'yes' if r.significant else 'no'} |" for r in result.rungs]
+    params = plan_.rungs[0][2][0].params
+    sets = ", ".join(f"{k} = {v}" for k, v in params.items()) or "defaults"
+    depth = result.depth
+    return "\n".join([
+        f"# Skill ladder: {result.game}, {result.base}",
+        "",
+        f"Each rung plays the larger budget against the smaller on the same deals, taking every seat in turn "
+        f"(seed {plan_.rungs[0][2][0].seed}). Score: the larger budget's mean return; fair is {fair:.4g}.",
+        "",
+        f"Parameters: {sets}.",
+        "",
+        head, *rows,
+        "",
+        f"**Skill depth: {depth}** (the largest budget still significantly better than the budget below it)."
+        if depth is not None else "**No rung is significantly better than the one below it.**",
+        "",
+        f"![score against budget]({PLOT})",
+        "",
+    ])

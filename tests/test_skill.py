@@ -1,0 +1,44 @@
+"""Balance by skill (issue 13): the configs/<game>-skill.toml sweeps and their section of the report."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analyses import data, report
+from simcore import sweep
+
+LEVELS = ["random", "greedy", "mc:rollouts=16", "ismcts:iterations=100,c=0.7,rollout=random",
+          "ismcts:iterations=1000,c=0.7,rollout=random"]
+
+
+@pytest.mark.parametrize("name", ["zwai", "zwai-4p-ring", "zwergen", "wichtel", "skirmish"])
+def test_every_game_has_a_skill_sweep_from_random_to_ismcts(name):
+    """The variants differ only by the policy every seat plays: random, greedy, mc, then ISMCTS budgets."""
+    plan = sweep.load(Path("configs") / f"{name}-skill.toml")
+    assert [v.config.policies for v in plan.variants] == [[level] * v.config.players
+                                                          for level, v in zip(LEVELS, plan.variants, strict=True)]
+    assert len({json.dumps(v.config.params, sort_keys=True) for v in plan.variants}) == 1
+
+
+def test_the_report_shows_balance_and_length_per_skill_level(tmp_path):
+    plan = sweep.load("configs/zwai-skill.toml", games=6)
+    sweep.run(plan, tmp_path / "z")
+    results = data.load_folder(tmp_path / "z")
+    analysis = report.analyze(results)
+    assert list(analysis.skill_levels.values()) == LEVELS
+    table = report.skill_table(analysis).splitlines()
+    assert [row.split(" | ")[0].strip("| `") for row in table[2:]] == LEVELS
+    path = report.write_report(results, tmp_path / "r.md")
+    text = path.read_text()
+    assert "## By skill level" in text and "r-plots/skill.png" in text
+    assert (tmp_path / "r-plots" / "skill.png").stat().st_size > 1000
+
+
+def test_a_sweep_of_rules_is_not_read_as_skill_levels(tmp_path):
+    (tmp_path / "f.toml").write_text('game = "zwai"\ngames = 50\nseed = 1\n[policies]\nall = "greedy"\n'
+                                     '[axes]\nformation = ["square", "ring"]\n')
+    sweep.run(sweep.load(tmp_path / "f.toml"), tmp_path / "f")
+    analysis = report.analyze(data.load_folder(tmp_path / "f"))
+    assert analysis.skill_levels == {}
+    assert "By skill level" not in report.write_report(analysis.results, tmp_path / "r.md").read_text()

@@ -44,9 +44,11 @@ class Result:
         return np.column_stack([self.columns[f"score_{i}"] for i in range(self.players)])
 
     def extras(self):
-        """The game's own numeric columns (everything after the common and per-seat ones)."""
+        """The game's own numeric columns (everything after the common and per-seat ones; a column of labels,
+        such as Der Herr der Wichtel's, has no mean and is left out)."""
         seat = {f"{kind}_{i}" for kind in ("win", "score") for i in range(self.players)}
-        return {k: v for k, v in self.columns.items() if k not in COMMON and k not in seat}
+        return {k: v for k, v in self.columns.items()
+                if k not in COMMON and k not in seat and (v.dtype.kind in "biuf")}
 
 
 def load_result(path):

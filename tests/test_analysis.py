@@ -121,3 +121,17 @@ def test_simulate_table_reads_back_as_a_result(tmp_path):
     assert r.players == 2 and r.wins.shape == (200, 2) and np.array_equal(r.column("game_index"), np.arange(200))
     assert set(r.extras()) >= {"cards_0", "cards_1", "removed_1", "skips"}
     assert results.read(path)[1]["game"] == "zwai"
+
+
+def test_a_game_with_label_columns_is_analysed(tmp_path):
+    """Der Herr der Wichtel writes columns of labels; the report averages the numeric columns only (it used to
+    fail on the labels)."""
+    import pyarrow.parquet as pq
+
+    table = simcore.simulate("wichtel", games=300, seed=2, policies={"*": "greedy"})
+    pq.write_table(table, tmp_path / "w.parquet")
+    result = data.load_result(tmp_path / "w.parquet")
+    labels = [name for name, values in result.columns.items() if values.dtype.kind not in "biuf"]
+    assert labels and not set(labels) & set(result.extras())
+    text = report.write_report([result], tmp_path / "r.md").read_text()
+    assert "## Game-specific columns" in text

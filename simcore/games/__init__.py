@@ -59,7 +59,7 @@ class Param:
         if self.kind is int:
             return f"an integer from {self.low} to {self.high}"
         if self.kind is float:
-            return "a number"
+            return "a number" if self.low is None else f"a number from {self.low:g} to {self.high:g}"
         return f"a {self.kind.__name__}"
 
 

@@ -61,10 +61,8 @@ REPOSITORY = Path(__file__).resolve().parents[1]   # a source checkout has bench
 NO_REFERENCE = ("the pure-Python references are not importable here (they live in a source checkout's "
                 "benchmarks/reference/), so the Python column is left out")
 JIT_GAMES = {"skirmish": 60_000}       # games per jitted measurement (skirmish games are long)
-SEARCH_GAMES = {"zwai": 1024, "zwergen": 1024, "wichtel": 512, "skirmish": 20}   # with a searching seat (two
-# chunks at least, except for the slow skirmish, so that both threads get work)
-ISMCTS_GAMES = {"zwai": 64, "zwergen": 48, "wichtel": 24, "skirmish": 6}   # with an ismcts:iterations=1000 seat:
-# one chunk, so on one thread only (the all-cores column is left out)
+SEARCH_GAMES = {"zwai": 1024, "zwergen": 1024, "wichtel": 512, "skirmish": 20}   # with an mc seat
+ISMCTS_GAMES = {"zwai": 64, "zwergen": 48, "wichtel": 24, "skirmish": 8}   # with an ismcts:iterations=1000 seat
 
 
 def nested(values):
@@ -167,12 +165,12 @@ def measure(games_filter=None, games=None, repeats=5):
         n = JIT_GAMES.get(game, 200_000) if games is None else games
         if agents & set(SEARCHING):
             n = min(n, (ISMCTS_GAMES if "ismcts" in agents else SEARCH_GAMES)[game])
-        iterations = every = None
+        iterations = None
         if "ismcts" in agents:
             one, iterations = _search_rates(run, n, repeats)
         else:
             one = _jitted_rate(run, 1, n, repeats)
-            every = _jitted_rate(run, cores, n, repeats)
+        every = _jitted_rate(run, cores, n, repeats)
         numba.set_num_threads(cores)
         python = _python_rate(run, python_games, max(1, min(repeats, 3)))
         figures.append({
@@ -211,7 +209,7 @@ def render(figures):
                      f"{python:>12} {ratio:>11} {scaling:>11} {warm:>11} {iterations:>12}")
     lines.append("games per second, median of the repeats; warm start = wall time of a fresh "
                  "`simcore run` (1000 games) with an unseen config; ISMCTS it/s = search iterations per second "
-                 "on one thread (an ismcts case plays one chunk, so it is timed on one thread only)")
+                 "on one thread")
     lines.append("bytes per state: " + ", ".join(f"{g} {b:,}" for g, b in state_bytes(figures).items()))
     if not (REPOSITORY / "benchmarks" / "reference").is_dir():
         lines.append(NO_REFERENCE)

@@ -19,6 +19,7 @@ or a thread never changes them.
 import numpy as np
 
 CHUNK = 256            # games per prange task; fixed, never derived from the thread count
+SEARCH_CHUNK = 4       # ... when a seat searches (mc, ismcts): its games are slow, small tasks keep every thread busy
 BLOCK = 1 << 16        # games per call into the jitted code (progress and memory granularity)
 
 O_FIRST_SEAT = 0

@@ -31,7 +31,7 @@ from numba import njit, prange
 
 from simcore import rng
 from simcore.agents import GREEDY, ISMCTS, MC, RANDOM
-from simcore.engine import CHUNK
+from simcore.engine import CHUNK, SEARCH_CHUNK
 from simcore.jit import kernel
 
 GAME, WORLD, ROLLOUT = 0, 1, 2
@@ -297,6 +297,16 @@ def tree_size(agents):
     return nodes
 
 
+@kernel
+def chunk_games(agents):
+    """Games per prange task: CHUNK, or SEARCH_CHUNK when a seat searches, so that a few hundred searching
+    games still spread over every thread. A row depends on its seed and game index only, never on this."""
+    for seat in range(agents.shape[0]):
+        if agents[seat, 0] == MC or agents[seat, 0] == ISMCTS:
+            return SEARCH_CHUNK
+    return CHUNK
+
+
 def all_random(agents):
     for seat in range(agents.shape[0]):
         if agents[seat, 0] != RANDOM:
@@ -352,10 +362,11 @@ def scratch(agents):
 def run_batch(params, agents, seed, start, out):
     """Games ``start .. start+len(out)-1``, chunk by chunk over all threads, each chunk with its own scratch."""
     n = out.shape[0]
-    n_chunks = (n + CHUNK - 1) // CHUNK
+    size = chunk_games(agents)
+    n_chunks = (n + size - 1) // size
     for chunk in prange(n_chunks):
         states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
-        for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+        for g in range(chunk * size, min(n, (chunk + 1) * size)):
             play(params, agents, seed, start + g, states, streams, actions, floats, work, tree, totals, marks)
             write_row(states[GAME], params, out[g])
 

@@ -372,6 +372,50 @@ def ladder_command(game, sets, base, budgets, games, seed, sprt, batch, delta, f
     click.echo(f"wrote {Path(folder) / ladder.REPORT}, {ladder.SUMMARY} and {ladder.PLOT}")
 
 
+@main.command("tune")
+@click.argument("tune_file", type=click.Path(dir_okay=False))
+@click.option("--out", "folder", required=True, type=click.Path(),
+              help="Folder for the batches (Parquet), manifest.json, report.md and race.png.")
+@click.option("--games-max", type=int, help="Games per candidate at most (overrides [search] games_max).")
+@click.option("--threads", type=int, help="Numba threads (default: all cores).")
+@click.option("--scheduler", help="Run on a Dask cluster: tcp://HOST:PORT, or local:N for a LocalCluster.")
+@click.option("--quiet", is_flag=True, help="No line per batch.")
+def tune_command(tune_file, folder, games_max, threads, scheduler, quiet):
+    """Search the [space] of TUNE_FILE for the candidate that best meets its [objective]."""
+    from simcore import tune, tune_report
+    from simcore.executors import ExecutorError, executor
+
+    try:
+        plan = tune.load(tune_file, games_max=games_max)
+    except cfg.ConfigError as e:
+        _fail(str(e))
+    if Path(folder).exists() and not Path(folder).is_dir():
+        _fail(f"cannot write the tune run to {folder}: it is a file; give a folder")
+    _threads(threads)
+    if not quiet:
+        click.echo(f"tune {tune_file}: {len(plan.candidates)} candidates of {plan.game}, batches of "
+                   f"{plan.search['batch']:,} games, at most {plan.search['games_max']:,} each -> {folder}")
+
+    def batch_done(step, alive, state):
+        if not quiet:
+            click.echo(f"  batch {step + 1}: {state.games(alive[0]):,} games each, {len(alive)} raced, "
+                       f"{len(state.alive)} left")
+
+    try:
+        where = executor(scheduler)
+    except ExecutorError as e:
+        _fail(str(e))
+    try:
+        result = tune.run(plan, folder, where, batch_done)
+    except OSError as e:
+        _fail(str(e))
+    finally:
+        where.close()
+    for line in tune_report.lines(result):
+        click.echo(line)
+    click.echo(f"wrote {Path(folder) / tune_report.REPORT}")
+
+
 @main.command("cache")
 @click.option("--clear", is_flag=True, help="Empty it: compiled code is built again on next use.")
 def cache_command(clear):

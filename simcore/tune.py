@@ -40,9 +40,10 @@ from simcore import config as cfg
 
 TUNE_KEYS = cfg.TOP_KEYS + ("space", "objective", "search")
 SEARCH = {"method": "race", "batch": 1000, "games_max": 20_000, "alpha": 0.05, "finalists": 5,
-          "confirm_games": 20_000, "confirm_seed": None, "bootstrap": 400}
-METHODS = ("race",)
-MAX_CANDIDATES = 5000
+          "confirm_games": 20_000, "confirm_seed": None, "bootstrap": 400,
+          "iterations": 200, "neighbours": 50, "explore": 0.1}
+METHODS = ("race", "ntbea")
+MAX_CANDIDATES = {"race": 5000, "ntbea": 1_000_000}
 MANIFEST = "manifest.json"
 
 
@@ -203,11 +204,16 @@ def _search(table, games_max):
     if search["method"] not in METHODS:
         raise cfg.ConfigError(f"[search] method = {search['method']!r} is not allowed; allowed: "
                               + ", ".join(METHODS))
-    for key, low in (("batch", 1), ("games_max", 1), ("finalists", 1), ("confirm_games", 2), ("bootstrap", 50)):
+    for key, low in (("batch", 1), ("games_max", 1), ("finalists", 1), ("confirm_games", 2), ("bootstrap", 50),
+                     ("iterations", 1), ("neighbours", 1)):
         value = search[key]
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= cfg.MAX_GAMES:
             raise cfg.ConfigError(f"{key} = {value!r} is not allowed; allowed: an integer from {low} to "
                                   f"{cfg.MAX_GAMES}")
+    if isinstance(search["explore"], bool) or not isinstance(search["explore"], (int, float)) or \
+            not 0 <= search["explore"] <= 100:
+        raise cfg.ConfigError(f"[search] explore = {search['explore']!r} is not allowed; allowed: a number from "
+                              "0 to 100")
     if not 0 < search["alpha"] < 0.5:
         raise cfg.ConfigError(f"[search] alpha = {search['alpha']!r} is not allowed; allowed: between 0 and 0.5")
     search["batch"] = min(search["batch"], search["games_max"])
@@ -225,20 +231,22 @@ def load(path, games_max=None):
     search = _search(table.get("search", {}), games_max)
     base = {k: v for k, v in table.items() if k in cfg.TOP_KEYS and k != "games"}
     count = math.prod(len(v) for v in space.values())
-    if count > MAX_CANDIDATES:
-        raise cfg.ConfigError(f"[space] has {count:,} candidates; allowed: at most {MAX_CANDIDATES:,} "
-                              "(racing; a larger space needs a method that samples it)")
-    candidates = []
-    for combo in itertools.product(*space.values()):
-        overrides = dict(zip(space, combo, strict=True))
-        name = sweep.derived_name(overrides)
-        try:
-            run = cfg.resolve(table.get("game"), base, sets=list(overrides.items()), games=search["batch"],
-                              variant=name)
-        except cfg.ConfigError as e:
-            raise cfg.ConfigError(f"[space] candidate {name}: {e}") from None
-        candidates.append(sweep.Variant(name, overrides, run))
-    players = {c.config.players for c in candidates}
+    limit = MAX_CANDIDATES[search["method"]]
+    if count > limit:
+        raise cfg.ConfigError(f"[space] has {count:,} candidates; allowed: at most {limit:,} with method = "
+                              f"{search['method']!r}" + (" (ntbea samples larger spaces)" if limit < 10**6 else ""))
+    for name, values in space.items():                  # each value on its own: unknown names, bad values
+        for value in values:
+            try:
+                cfg.resolve(table.get("game"), base, sets=[(name, value)])
+            except cfg.ConfigError as e:
+                raise cfg.ConfigError(f"[space] {name} = {value!r}: {e}") from None
+    candidates = Candidates(table.get("game"), base, space, search["batch"])
+    if search["method"] == "race":
+        for i in range(len(candidates)):                # every combination, before anything is played
+            candidates[i]
+    players = {candidates[i].config.players for i in range(len(candidates))} if search["method"] == "race" \
+        else {candidates[0].config.players}
     if len(players) != 1:
         raise cfg.ConfigError("[space] changes the number of players; allowed: candidates of one player count")
     columns = [n for n in results.schema(candidates[0].config).names if n not in ("game", "variant")]
@@ -246,6 +254,40 @@ def load(path, games_max=None):
     if search["confirm_seed"] is None:
         search["confirm_seed"] = candidates[0].config.seed + 1
     return Plan(path, candidates[0].config.game, candidates, objective, search, path.read_text())
+
+
+class Candidates:
+    """The candidates of a space, every combination of its values in order, resolved when first asked for
+    (a space for NTBEA may be too large to resolve up front)."""
+
+    def __init__(self, game, base, space, games):
+        self.game, self.base, self.space, self.games = game, base, space, games
+        self.shape = tuple(len(v) for v in space.values())
+        self.resolved = {}
+
+    def __len__(self):
+        return math.prod(self.shape)
+
+    def point(self, index):
+        return tuple(int(i) for i in np.unravel_index(index, self.shape))
+
+    def index(self, point):
+        return int(np.ravel_multi_index(point, self.shape))
+
+    def __getitem__(self, index):
+        if index not in self.resolved:
+            overrides = {name: values[i] for (name, values), i in zip(self.space.items(), self.point(index),
+                                                                         strict=True)}
+            name = sweep.derived_name(overrides)
+            try:
+                run = cfg.resolve(self.game, self.base, sets=list(overrides.items()), games=self.games, variant=name)
+            except cfg.ConfigError as e:
+                raise cfg.ConfigError(f"[space] candidate {name}: {e}") from None
+            self.resolved[index] = sweep.Variant(name, overrides, run)
+        return self.resolved[index]
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
 
 
 # --- racing ----------------------------------------------------------------------------------------------
@@ -256,18 +298,18 @@ class Race:
     """The state of a race: every candidate's games so far (one row per game, the objective's columns)."""
 
     n: int
-    data: list = field(default_factory=list)         # per candidate: list of (games, columns) blocks
+    data: dict = field(default_factory=dict)         # candidate -> list of (games, columns) blocks
     alive: list = field(default_factory=list)
     dropped_at: dict = field(default_factory=dict)    # candidate -> games played when dropped
     history: list = field(default_factory=list)       # per batch: (games, {candidate: (estimate, low, high)})
     spent: int = 0
 
     def __post_init__(self):
-        self.data = [[] for _ in range(self.n)]
         self.alive = list(range(self.n))
+        self.data = {c: [] for c in self.alive}
 
     def games(self, candidate):
-        return sum(block.shape[0] for block in self.data[candidate])
+        return sum(block.shape[0] for block in self.data.get(candidate, ()))
 
     def matrix(self, candidate):
         return np.concatenate(self.data[candidate])
@@ -331,6 +373,92 @@ def race(n, evaluate, objective, search, seed, done=(), on_batch=None):
     return state
 
 
+# --- NTBEA -----------------------------------------------------------------------------------------------
+
+
+class NTupleModel:
+    """NTBEA's landscape model (Lucas, Liu and Perez-Liebana 2018): the mean objective and the count of every
+    value of each parameter (1-tuples), every pair of values of two parameters (2-tuples) and every whole
+    point; a point's estimate is the mean over its tuples."""
+
+    def __init__(self, shape):
+        dims = range(len(shape))
+        self.tuples = [(d,) for d in dims] + list(itertools.combinations(dims, 2))
+        if len(shape) > 2:
+            self.tuples.append(tuple(dims))
+        self.stats = {t: {} for t in self.tuples}
+        self.evaluations = 0
+
+    def add(self, point, value):
+        self.evaluations += 1
+        for t in self.tuples:
+            key = tuple(point[d] for d in t)
+            total, count = self.stats[t].get(key, (0.0, 0))
+            self.stats[t][key] = (total + value, count + 1)
+
+    def estimate(self, point, explore=0.0):
+        """The mean objective over the point's tuples that have data, minus ``explore`` x the mean over all
+        its tuples of sqrt(ln(N + 1) / (n + 0.5)): rarely tried values look promising (lower is better)."""
+        means, bonuses = [], []
+        for t in self.tuples:
+            total, count = self.stats[t].get(tuple(point[d] for d in t), (0.0, 0))
+            if count:
+                means.append(total / count)
+            bonuses.append(math.sqrt(math.log(self.evaluations + 1) / (count + 0.5)))
+        return (float(np.mean(means)) if means else 0.0) - explore * float(np.mean(bonuses))
+
+
+def neighbours(rng, point, shape, count):
+    """Up to ``count`` distinct mutations of ``point``: each parameter changes with probability 1/dims, at
+    least one does, each to another of its values."""
+    found = {}
+    for _ in range(4 * count):
+        if len(found) >= count:
+            break
+        mutant = list(point)
+        changes = [d for d in range(len(shape)) if shape[d] > 1 and rng.random() < 1 / len(shape)]
+        movable = [d for d in range(len(shape)) if shape[d] > 1]
+        if not changes and movable:
+            changes = [movable[rng.integers(len(movable))]]
+        for d in changes:
+            mutant[d] = int((point[d] + 1 + rng.integers(shape[d] - 1)) % shape[d])
+        if tuple(mutant) != tuple(point):
+            found.setdefault(tuple(mutant), None)
+    return list(found)
+
+
+def ntbea(candidates, evaluate, objective, search, seed, done=(), on_batch=None):
+    """NTBEA over the candidates' grid: ``iterations`` evaluations of one candidate on ``batch`` fresh games
+    each (evaluation t plays games t x batch ...), the next candidate the neighbour of the current one with
+    the best optimistic estimate. Returns a :class:`Race` whose ``alive`` are the ``finalists`` evaluated
+    candidates with the best model estimates."""
+    rng = np.random.default_rng([seed, 7])
+    shape = candidates.shape
+    model = NTupleModel(shape)
+    state = Race(0)                        # no race: its data, spent and history, the finalists as alive
+    point = tuple(int(rng.integers(n)) for n in shape)
+    batch = search["batch"]
+    for step in range(search["iterations"]):
+        c = candidates.index(point)
+        blocks = done[step] if step < len(done) else evaluate([c], step * batch, batch)
+        state.data.setdefault(c, []).append(blocks[0])
+        state.spent += batch
+        value = float(objective.value(blocks[0].mean(axis=0)))
+        model.add(point, value)
+        estimates = {e: model.estimate(candidates.point(e)) for e in state.data}
+        state.history.append((state.spent, {e: (v, v, v) for e, v in estimates.items()}, c))
+        if on_batch and step >= len(done):
+            on_batch(step, [c], blocks, state)
+        options = neighbours(rng, point, shape, search["neighbours"]) or [point]
+        scores = [model.estimate(o, search["explore"]) for o in options]
+        best = min(scores)
+        ties = [o for o, v in zip(options, scores, strict=True) if v == best]
+        point = ties[int(rng.integers(len(ties)))]
+    final = state.history[-1][1]
+    state.alive = sorted(final, key=lambda e: (final[e][0], e))[:search["finalists"]]
+    return state
+
+
 # --- confirmation ----------------------------------------------------------------------------------------
 
 
@@ -387,6 +515,7 @@ def batch_table(plan, candidates, start, blocks):
     columns = plan.objective.columns
     n = blocks[0].shape[0]
     data = {"candidate": pa.array(np.repeat([plan.candidates[c].name for c in candidates], n)),
+            "candidate_index": pa.array(np.repeat(np.asarray(candidates, np.int64), n)),
             "game_index": pa.array(np.tile(np.arange(start, start + n), len(candidates)))}
     stacked = np.concatenate(blocks)
     for i, name in enumerate(columns):
@@ -396,12 +525,10 @@ def batch_table(plan, candidates, start, blocks):
 
 def table_blocks(plan, table):
     """The blocks of a batch file, per candidate in file order: (candidate indices, matrices)."""
-    names = table["candidate"].to_pylist()
-    index = {c.name: i for i, c in enumerate(plan.candidates)}
-    order = list(dict.fromkeys(names))
+    index = table["candidate_index"].to_numpy()
+    order = list(dict.fromkeys(index.tolist()))
     matrix = np.column_stack([table[c].to_numpy().astype(np.float64) for c in plan.objective.columns])
-    names = np.array(names)
-    return [index[n] for n in order], [matrix[names == n] for n in order]
+    return order, [matrix[index == c] for c in order]
 
 
 def evaluator(plan, executor, seed):
@@ -456,14 +583,20 @@ def run(plan, folder, executor=None, on_batch=None):
 
     def keep(step, alive, blocks, state):
         name = f"batch-{step:04d}.parquet"
-        _write_table(folder / name, batch_table(plan, alive, state.games(alive[0]) - blocks[0].shape[0], blocks))
+        first = step * plan.search["batch"] if plan.search["method"] == "ntbea" else \
+            state.games(alive[0]) - blocks[0].shape[0]
+        _write_table(folder / name, batch_table(plan, alive, first, blocks))
         manifest["batches"].append({"file": name, "sha256": _sha256(folder / name), "candidates": len(alive)})
         _write_manifest(folder, manifest)
         if on_batch:
             on_batch(step, alive, state)
 
-    state = race(len(plan.candidates), evaluator(plan, executor, seed), plan.objective, plan.search, seed,
-                 done, keep)
+    if plan.search["method"] == "ntbea":
+        state = ntbea(plan.candidates, evaluator(plan, executor, seed), plan.objective, plan.search, seed, done,
+                      keep)
+    else:
+        state = race(len(plan.candidates), evaluator(plan, executor, seed), plan.objective, plan.search, seed,
+                     done, keep)
     last = state.history[-1][1]
     finalists = sorted(state.alive, key=lambda c: (last[c][0], c))[:plan.search["finalists"]]
     confirm_seed = plan.search["confirm_seed"]

@@ -17,16 +17,16 @@ def ranking(result):
     last = {}
     for _, intervals, _ in race.history:
         last.update(intervals)
-    return sorted(range(len(result.plan.candidates)),
-                  key=lambda c: (c not in race.alive, -race.games(c), last[c][0], c))
+    return sorted(last, key=lambda c: (c not in race.alive, -race.games(c), last[c][0], c))
 
 
 def lines(result):
     """The summary as text lines (the CLI's output)."""
     plan, race = result.plan, result.race
-    names = [c.name for c in plan.candidates]
+    names = _Names(plan)
     spent, full = race.spent, exhaustive_games(result)
-    out = [f"race: {len(names)} candidates, {len(race.history)} batches, {spent:,} games "
+    out = [f"{plan.search['method']}: {len(plan.candidates):,} candidates, {len(race.history)} batches, "
+           f"{spent:,} games "
            f"(an exhaustive sweep at the same precision: {full:,}, {full / spent:.1f}x more)",
            f"survivors: {', '.join(names[c] for c in race.alive)}",
            "confirmed on fresh games (objective, 95% interval):"]
@@ -43,7 +43,7 @@ def write(result, folder):
 
     folder = Path(folder)
     plan, race = result.plan, result.race
-    names = [c.name for c in plan.candidates]
+    names = _Names(plan)
     figure = race_plot([(games, {names[c]: v for c, v in intervals.items()}) for games, intervals, _ in race.history],
                        title=f"{plan.game}: the race")
     figure.savefig(folder / PLOT, dpi=110)
@@ -53,7 +53,8 @@ def write(result, folder):
     ranked = ["| rank | candidate | games | objective | 95% interval | |", "|---:|---|---:|---:|---|---|"]
     for rank, c in enumerate(ranking(result), start=1):
         estimate, low, high = last[c]
-        status = "survived" if c in race.alive else f"dropped after {race.dropped_at[c]:,} games"
+        status = ("finalist" if c in race.alive else "evaluated") if plan.search["method"] == "ntbea" else (
+            "survived" if c in race.alive else f"dropped after {race.dropped_at[c]:,} games")
         ranked.append(f"| {rank} | `{names[c]}` | {race.games(c):,} | {estimate:.4f} | [{low:.4f}, {high:.4f}] | "
                       f"{status} |")
     terms = [t.name for t in plan.objective.terms]
@@ -71,18 +72,21 @@ def write(result, folder):
     text = [
         f"# simcore tune: {plan.game}",
         "",
-        f"Tune file `{plan.path}`: {len(names)} candidates, policies "
+        f"Tune file `{plan.path}`: {len(plan.candidates):,} candidates, policies "
         f"{', '.join(dict.fromkeys(plan.candidates[0].config.policies))}, seed {plan.candidates[0].config.seed}.",
         "",
         "Objective (lower is better): " + "; ".join(t.describe() for t in plan.objective.terms) + ".",
         "",
-        "## The race",
+        "## The race" if search["method"] == "race" else "## The search (NTBEA)",
         "",
-        f"Batches of {search['batch']:,} games, every candidate still racing on the same games; dropped when "
-        f"significantly worse than the leader (paired bootstrap over the shared games, Holm-adjusted, alpha "
-        f"{search['alpha']:g}), at most {search['games_max']:,} games each. Games played: {race.spent:,}; an "
-        f"exhaustive sweep of the grid at the precision of the finish: {exhaustive_games(result):,} "
-        f"({exhaustive_games(result) / race.spent:.1f}x more).",
+        (f"Batches of {search['batch']:,} games, every candidate still racing on the same games; dropped when "
+         f"significantly worse than the leader (paired bootstrap over the shared games, Holm-adjusted, alpha "
+         f"{search['alpha']:g}), at most {search['games_max']:,} games each." if search["method"] == "race" else
+         f"{search['iterations']} evaluations of {search['batch']:,} games, each the neighbour (of "
+         f"{search['neighbours']} tried) with the best optimistic estimate of the n-tuple model (explore "
+         f"{search['explore']:g}); objective = the model's estimate.")
+        + f" Games played: {race.spent:,}; an exhaustive sweep of the grid at the precision of the finish: "
+        f"{exhaustive_games(result):,} ({exhaustive_games(result) / race.spent:.1f}x more).",
         "",
         *ranked,
         "",
@@ -99,3 +103,13 @@ def write(result, folder):
         "",
     ]
     (folder / REPORT).write_text("\n".join(text))
+
+
+class _Names:
+    """Candidate index -> name, resolving only the candidates asked for."""
+
+    def __init__(self, plan):
+        self.plan = plan
+
+    def __getitem__(self, index):
+        return self.plan.candidates[index].name

@@ -98,7 +98,7 @@ def test_a_tune_run_writes_its_batches_report_and_plot(tmp_path):
     result = tune.run(plan, tmp_path / "out")
     first = pq.read_table(tmp_path / "out" / "batch-0000.parquet")
     assert first.num_rows == 6 * 300
-    assert first.column_names == ["candidate", "game_index", "win_0", "win_1", "n_turns"]
+    assert first.column_names == ["candidate", "candidate_index", "game_index", "win_0", "win_1", "n_turns"]
     # the batch's rows are the candidates' own games: the same as simcore run of that candidate
     import simcore
     own = simcore.simulate("zwergen", games=300, seed=4, params={"swap_penalty": 1, "deck.squirrel_3": 2},
@@ -140,7 +140,7 @@ def test_an_interrupted_tune_run_resumes_from_its_finished_batches(tmp_path):
     (('"deck.squirrel_3" = {low = 0, high = 2}', '"deck.squirrel_3" = {low = 3, high = 2}'), "integers L <= H"),
     (("mean_turns = [40, 45]", "mean_length = [40, 45]"), "'mean_length' is not a result column"),
     (("batch = 300", "batches = 300"), "unknown [search] key 'batches'"),
-    (("batch = 300", 'method = "annealing"'), "method = 'annealing' is not allowed; allowed: race"),
+    (("batch = 300", 'method = "annealing"'), "method = 'annealing' is not allowed; allowed: race, ntbea"),
 ])
 def test_bad_tune_files_are_one_line_errors(tmp_path, edit, says):
     path = tmp_path / "t.toml"
@@ -160,3 +160,26 @@ def test_the_cli_tune_and_a_bad_file(cli, tmp_path):
     failed = cli("tune", tmp_path / "bad.toml", "--out", tmp_path / "bad")
     assert failed.returncode != 0 and "[objective] is empty" in failed.stderr
     assert len(failed.stderr.strip().splitlines()) == 1 and not (tmp_path / "bad").exists()
+
+
+def test_ntbea_finds_the_optimum_of_a_noisy_grid():
+    """A 12 x 12 grid whose seat-0 share is 0.5 only at (7, 3) and grows with the distance from it: NTBEA,
+    evaluating a small part of the grid, recommends (7, 3) or a neighbour among its finalists."""
+    grid = tune.Candidates.__new__(tune.Candidates)
+    grid.shape, grid.resolved = (12, 12), {}
+    shares = {grid.index((a, b)): 0.5 + 0.02 * (abs(a - 7) + abs(b - 3)) for a in range(12) for b in range(12)}
+    search = dict(SEARCH, batch=400, iterations=200, neighbours=20, explore=0.05, finalists=3)
+    state = tune.ntbea(grid, synthetic(shares), BALANCE, search, seed=2)
+    assert len(state.data) < 144                           # it came back to promising points
+    best = [grid.point(c) for c in state.alive]
+    assert any(abs(a - 7) + abs(b - 3) <= 1 for a, b in best)
+    assert state.spent == 200 * 400
+
+
+def test_a_ntbea_tune_run_confirms_its_finalists(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(TUNE.replace("batch = 300", 'method = "ntbea"\nbatch = 200\niterations = 8\nneighbours = 4'))
+    result = tune.run(tune.load(path), tmp_path / "out")
+    assert result.race.spent == 8 * 200
+    assert len(result.confirmed) == min(5, len(result.race.data))
+    assert "## The search (NTBEA)" in (tmp_path / "out" / "report.md").read_text()

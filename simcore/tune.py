@@ -17,7 +17,8 @@ Racing: every candidate still in the race plays the same games (seed, game indic
 that candidates are compared on common random numbers. After each batch the candidate with the lowest
 objective leads; every other candidate's objective minus the leader's is bootstrapped over the games they
 share (one resample of game indices for all candidates, so the comparison stays paired), and a candidate
-whose difference is above 0 with a Holm-adjusted one-sided p-value below ``alpha`` is dropped. The race ends
+whose difference is above 0 with a Holm-adjusted one-sided p-value below ``alpha`` is dropped (the p-value
+from the difference over its bootstrap standard deviation). The race ends
 when one candidate is left or every survivor has played ``games_max``. The best ``finalists`` survivors are
 then confirmed on ``confirm_games`` fresh games (``confirm_seed``): each objective term with a 95% bootstrap
 interval; the best is named only when its interval does not overlap the runner-up's, else the tied set.
@@ -343,12 +344,24 @@ def eliminate(race, objective, alpha, draws, seed, step):
     others = [c for c in race.alive if c != leader]
     if not others:
         return
-    pvalues = [(1 + np.sum(boot[c] - boot[leader] <= 0)) / (draws + 1) for c in others]
+    pvalues = [_worse_pvalue(estimates[c] - estimates[leader], boot[c] - boot[leader]) for c in others]
     adjusted = holm(pvalues)
     for c, p in zip(others, adjusted, strict=True):
         if p < alpha:
             race.alive.remove(c)
             race.dropped_at[c] = games
+
+
+def _worse_pvalue(difference, resampled):
+    """One-sided p-value of "no worse than the leader" from the paired difference and its bootstrap spread
+    (normal approximation: a count of resamples could not go below 1 / draws, too coarse for Holm over
+    dozens of candidates)."""
+    from scipy import stats
+
+    sd = float(np.std(resampled, ddof=1))
+    if sd == 0:
+        return 0.0 if difference > 0 else 1.0
+    return float(stats.norm.sf(difference / sd))
 
 
 def race(n, evaluate, objective, search, seed, done=(), on_batch=None):

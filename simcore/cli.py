@@ -82,6 +82,16 @@ def yards_command():
     _draw_shipped(skirmish.YARDS_FILE, skirmish.shipped_yards, draw, "paces")
 
 
+def _executor(scheduler):
+    """This machine's threads, or the Dask cluster at ``scheduler`` (a one-line error when unreachable)."""
+    from simcore.executors import ExecutorError, executor
+
+    try:
+        return executor(scheduler)
+    except ExecutorError as e:
+        _fail(str(e))
+
+
 def _threads(n):
     if n is not None:
         import numba
@@ -141,8 +151,6 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, th
 def sweep_command(sweep_file, folder, games, seed, threads, scheduler, quiet):
     """Play every variant of SWEEP_FILE that is not complete in --out yet."""
     from simcore import sweep
-    from simcore.executors import ExecutorError, executor
-
     try:
         plan = sweep.load(sweep_file, games=games, seed=seed)
     except cfg.ConfigError as e:
@@ -160,10 +168,7 @@ def sweep_command(sweep_file, folder, games, seed, threads, scheduler, quiet):
     if not quiet:
         click.echo(f"sweep {sweep_file}: {len(plan.variants)} variants of {plan.game}, "
                    f"{todo:,} games to play -> {folder}")
-    try:
-        where = executor(scheduler)
-    except ExecutorError as e:
-        _fail(str(e))
+    where = _executor(scheduler)
     try:
         with click.progressbar(length=max(todo, 1), label="sweep", file=sys.stderr, hidden=not show) as bar:
             status = sweep.run(plan, folder, bar.update, report, where)
@@ -331,8 +336,6 @@ def versus_command(game, policy, against, sets, games, seed):
 def ladder_command(game, sets, base, budgets, games, seed, sprt, batch, delta, folder, threads, scheduler):
     """Does playing better win more? Budget 2n against n on the same deals, rung by rung."""
     from simcore import ladder
-    from simcore.executors import ExecutorError, executor
-
     try:
         plan = ladder.plan(game, [cfg.parse_assignment(s) for s in sets], base, ladder.parse_budgets(budgets),
                            games, seed)
@@ -355,10 +358,7 @@ def ladder_command(game, sets, base, budgets, games, seed, sprt, batch, delta, f
         if sprt:
             result = ladder.climb_sprt(plan, folder, batch=batch, delta=delta, on_rung=rung_done)
         else:
-            try:
-                where = executor(scheduler)
-            except ExecutorError as e:
-                _fail(str(e))
+            where = _executor(scheduler)
             try:
                 result = ladder.climb(plan, folder, executor=where, on_rung=rung_done)
             finally:
@@ -370,6 +370,45 @@ def ladder_command(game, sets, base, budgets, games, seed, sprt, batch, delta, f
     for line in ladder.lines(result):
         click.echo(line)
     click.echo(f"wrote {Path(folder) / ladder.REPORT}, {ladder.SUMMARY} and {ladder.PLOT}")
+
+
+@main.command("tune")
+@click.argument("tune_file", type=click.Path(dir_okay=False))
+@click.option("--out", "folder", required=True, type=click.Path(),
+              help="Folder for the batches (Parquet), manifest.json, report.md and race.png.")
+@click.option("--games-max", type=int, help="Games per candidate at most (overrides [search] games_max).")
+@click.option("--threads", type=int, help="Numba threads (default: all cores).")
+@click.option("--scheduler", help="Run on a Dask cluster: tcp://HOST:PORT, or local:N for a LocalCluster.")
+@click.option("--quiet", is_flag=True, help="No line per batch.")
+def tune_command(tune_file, folder, games_max, threads, scheduler, quiet):
+    """Search the [space] of TUNE_FILE for the candidate that best meets its [objective]."""
+    from simcore import tune, tune_report
+    try:
+        plan = tune.load(tune_file, games_max=games_max)
+    except cfg.ConfigError as e:
+        _fail(str(e))
+    if Path(folder).exists() and not Path(folder).is_dir():
+        _fail(f"cannot write the tune run to {folder}: it is a file; give a folder")
+    _threads(threads)
+    if not quiet:
+        click.echo(f"tune {tune_file}: {len(plan.candidates)} candidates of {plan.game}, batches of "
+                   f"{plan.search['batch']:,} games, at most {plan.search['games_max']:,} each -> {folder}")
+
+    def batch_done(step, alive, state):
+        if not quiet:
+            click.echo(f"  batch {step + 1}: {state.games(alive[0]):,} games each, {len(alive)} raced, "
+                       f"{len(state.alive)} left")
+
+    where = _executor(scheduler)
+    try:
+        result = tune.run(plan, folder, where, batch_done)
+    except OSError as e:
+        _fail(str(e))
+    finally:
+        where.close()
+    for line in tune_report.lines(result):
+        click.echo(line)
+    click.echo(f"wrote {Path(folder) / tune_report.REPORT}")
 
 
 @main.command("cache")

@@ -34,12 +34,13 @@ class LocalExecutor:
 
     name = "local"
 
-    def prepare(self, config):
+    def prepare(self, config, start=0):
         """Nothing to start ahead of time: the threads play a run when it is asked for."""
 
-    def blocks(self, config):
+    def blocks(self, config, start=0):
+        """Games ``start .. start + config.games - 1`` of the run, block by block."""
         yield from engine.run_blocks(config.module, config.params_array(), config.policies_array(),
-                                     config.seed, config.games)
+                                     config.seed, config.games, start)
 
     def close(self):
         pass
@@ -114,26 +115,27 @@ class DaskExecutor:
         share = -(-games // (2 * workers))
         return max(min(self.task_games, share), min(MIN_TASK_GAMES, self.task_games))
 
-    def prepare(self, config):
+    def prepare(self, config, start=0):
         """Submit a run's tasks now, so that the workers play it while the client still writes the last one."""
         if id(config) in self.pending:
             return
         self._warm_up(config)
         params, policies = config.params_array(), config.policies_array()
         size = self.task_size(config.games)
-        starts = list(range(0, config.games, size))
+        starts = list(range(start, start + config.games, size))
         futures = {}
-        for start in starts:
-            n = min(size, config.games - start)
-            future = self.client.submit(_play_task, config.game, params, policies, config.seed, start, n,
+        for first in starts:
+            n = min(size, start + config.games - first)
+            future = self.client.submit(_play_task, config.game, params, policies, config.seed, first, n,
                                         pure=False, retries=3)
-            futures[future] = start
+            futures[future] = first
         self.pending[id(config)] = (config, starts, futures)
 
-    def blocks(self, config):
+    def blocks(self, config, start=0):
+        """Games ``start .. start + config.games - 1`` of the run, block by block in game order."""
         from dask.distributed import as_completed
 
-        self.prepare(config)
+        self.prepare(config, start)
         _, starts, futures = self.pending.pop(id(config))
         done = {}
         expected = 0

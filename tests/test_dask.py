@@ -94,3 +94,20 @@ def test_a_ladder_on_the_cluster_writes_the_local_ladders_files(tmp_path, cluste
     for seat in range(2):
         name = f"b3-vs-b1-seat{seat}.parquet"
         assert (tmp_path / "local" / name).read_bytes() == (tmp_path / "dask" / name).read_bytes()
+
+
+def test_a_tune_run_on_the_cluster_writes_the_local_runs_files(tmp_path, cluster):
+    """Issue 14: simcore tune runs on Dask with --scheduler, byte-identical to a local run."""
+    from simcore import tune
+
+    path = tmp_path / "t.toml"
+    path.write_text('game = "zwai"\nseed = 3\n[policies]\nall = "greedy"\n[space]\nhand_size_2 = [10, 11, 12]\n'
+                    '[objective]\nbalance = 1.0\n[search]\nbatch = 500\ngames_max = 1500\nconfirm_games = 500\n')
+    plan = tune.load(path)
+    local = tune.run(plan, tmp_path / "local")
+    remote = tune.run(tune.load(path), tmp_path / "dask", executor=cluster)
+    assert remote.race.alive == local.race.alive
+    names = sorted(p.name for p in (tmp_path / "local").glob("*.parquet"))
+    assert "batch-0000.parquet" in names and "confirm.parquet" in names
+    for name in names:
+        assert (tmp_path / "local" / name).read_bytes() == (tmp_path / "dask" / name).read_bytes(), name

@@ -11,7 +11,9 @@ A tune file is a config (``game``, ``seed``, ``[policies]``, base ``[params]``) 
                  weight = W}`` or just ``[LOW, HIGH]`` (weight 1), W x how far the column's mean lies
                  outside [LOW, HIGH].
 ``[search]``     ``method = "race"``, ``batch`` (games per candidate per step), ``games_max`` (per
-                 candidate), ``alpha``, ``finalists``, ``confirm_games``, ``confirm_seed``.
+                 candidate), ``alpha`` (0: drop nothing, an exhaustive sweep on the same games),
+                 ``finalists``, ``confirm_games``, ``confirm_seed``; ``method = "ntbea"`` with ``iterations``,
+                 ``neighbours`` and ``explore``.
 
 Racing: every candidate still in the race plays the same games (seed, game indices) in growing batches, so
 that candidates are compared on common random numbers. After each batch the candidate with the lowest
@@ -215,8 +217,10 @@ def _search(table, games_max):
             not 0 <= search["explore"] <= 100:
         raise cfg.ConfigError(f"[search] explore = {search['explore']!r} is not allowed; allowed: a number from "
                               "0 to 100")
-    if not 0 < search["alpha"] < 0.5:
-        raise cfg.ConfigError(f"[search] alpha = {search['alpha']!r} is not allowed; allowed: between 0 and 0.5")
+    if isinstance(search["alpha"], bool) or not isinstance(search["alpha"], (int, float)) or \
+            not 0 <= search["alpha"] < 0.5:
+        raise cfg.ConfigError(f"[search] alpha = {search['alpha']!r} is not allowed; allowed: from 0 (drop nothing: "
+                              "an exhaustive sweep on the same games) to below 0.5")
     search["batch"] = min(search["batch"], search["games_max"])
     return search
 

@@ -141,6 +141,7 @@ def test_an_interrupted_tune_run_resumes_from_its_finished_batches(tmp_path):
     (("mean_turns = [40, 45]", "mean_length = [40, 45]"), "'mean_length' is not a result column"),
     (("batch = 300", "batches = 300"), "unknown [search] key 'batches'"),
     (("batch = 300", 'method = "annealing"'), "method = 'annealing' is not allowed; allowed: race, ntbea"),
+    (("batch = 300", "alpha = 0.7"), "alpha = 0.7 is not allowed; allowed: from 0"),
 ])
 def test_bad_tune_files_are_one_line_errors(tmp_path, edit, says):
     path = tmp_path / "t.toml"

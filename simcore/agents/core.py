@@ -398,6 +398,7 @@ SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "
 TEMPLATES = (random_action, playout, greedy_playout, all_random, distinct, best_of, copy, mc_action, ismcts_action,
              decide, play)
 OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
+INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack
 
 
 def instantiate(game_globals):
@@ -423,7 +424,7 @@ def instantiate(game_globals):
 
     for template in TEMPLATES:
         if template.__name__ not in compiled:
-            bind(template, kernel)
+            bind(template, kernel(inline="always") if template.__name__ in INLINE else kernel)
     bind(scratch, njit(cache=True))
     bind(search_batch, njit(cache=True))
     bind(agent_action, njit(cache=True))

@@ -12,8 +12,8 @@ is the engine's game.
 
 import numpy as np
 
+from simcore import agents, rng
 from simcore import config as cfg
-from simcore import rng
 
 
 class Game:
@@ -83,8 +83,6 @@ class State:
     def agent_action(self, spec):
         """The action the policy ``spec`` (``"ismcts:iterations=500"``, ``"greedy"``, ...) takes for the seat
         to move. Its draws come from this state's streams, as in the engine's games; the state is unchanged."""
-        from simcore import agents
-
         seat = self.current_player()
         if seat < 0:
             raise ValueError("the game is over; allowed: agent_action before the end")

@@ -14,7 +14,6 @@ with an executor); SPRT ladders play on this machine and write the same files wi
 """
 
 import dataclasses
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,7 +40,7 @@ class Rung:
 
     @property
     def significant(self):
-        if self.sprt is not None or self.result is None:
+        if self.sprt is not None:
             return self.sprt == "H1"
         return self.result.significant and self.result.score > self.result.fair
 
@@ -181,21 +180,15 @@ def finish(plan_, folder, rungs):
     base = agents.Spec(spec.name, tuple((key, value) for key, value in spec.values if key != BUDGET[spec.name]))
     result = LadderResult(plan_.game, str(base), tuple(rungs))
     folder = Path(folder)
-    _write_atomic(folder / SUMMARY, lambda path: pq.write_table(summary_table(result), path))
+    sweep.write_atomic(folder / SUMMARY, lambda path: pq.write_table(summary_table(result), path))
     from analyses.plots import ladder_plot
 
     figure = ladder_plot([r.strong_budget for r in rungs], [r.result.score for r in rungs],
                          [r.result.low for r in rungs], [r.result.high for r in rungs], rungs[0].result.fair,
                          title=f"{plan_.game}: {result.base}, budget 2n against n")
-    _write_atomic(folder / PLOT, lambda path: figure.savefig(path, dpi=110, format="png"))
-    _write_atomic(folder / REPORT, lambda path: Path(path).write_text(report(result, plan_)))
+    sweep.write_atomic(folder / PLOT, lambda path: figure.savefig(path, dpi=110, format="png"))
+    sweep.write_atomic(folder / REPORT, lambda path: Path(path).write_text(report(result, plan_)))
     return result
-
-
-def _write_atomic(path, write):
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    write(tmp)
-    os.replace(tmp, path)
 
 
 def summary_table(result):

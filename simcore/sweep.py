@@ -137,7 +137,8 @@ def load(path, games=None, seed=None):
     return Sweep(path, variants[0].config.game, variants)
 
 
-def _sha256(path):
+def sha256(path):
+    """The SHA-256 of a file, read in blocks."""
     digest = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -157,10 +158,16 @@ def read_manifest(folder):
     return {"variants": {}}
 
 
-def _write_manifest(folder, manifest):
-    tmp = Path(folder) / f".{MANIFEST}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n")
-    os.replace(tmp, Path(folder) / MANIFEST)
+def write_atomic(path, write):
+    """``write(temporary path)``, then rename it to ``path``: a crash leaves no half-written file there."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def write_manifest(folder, manifest):
+    write_atomic(Path(folder) / MANIFEST, lambda path: path.write_text(json.dumps(manifest, indent=2) + "\n"))
 
 
 def complete(folder, variant, manifest):
@@ -170,7 +177,7 @@ def complete(folder, variant, manifest):
     if not entry or entry.get("config") != variant.config.to_toml() or not path.is_file():
         return False
     try:
-        return (_sha256(path) == entry.get("sha256")
+        return (sha256(path) == entry.get("sha256")
                 and pq.ParquetFile(path).metadata.num_rows == entry.get("rows") == variant.config.games)
     except (OSError, ValueError):
         return False
@@ -207,10 +214,10 @@ def run(sweep, folder, on_block=None, on_variant=None, executor=None):
         manifest["variants"][v.name] = {
             "file": v.file, "overrides": v.overrides, "policies": v.config.policies,
             "games": v.config.games, "seed": v.config.seed, "rows": tally.games,
-            "sha256": _sha256(folder / v.file), "config": v.config.to_toml(),
+            "sha256": sha256(folder / v.file), "config": v.config.to_toml(),
         }
-        _write_manifest(folder, manifest)
+        write_manifest(folder, manifest)
         if on_variant:
             on_variant(v, status[v.name], tally)
-    _write_manifest(folder, manifest)
+    write_manifest(folder, manifest)
     return status

@@ -26,11 +26,10 @@ then confirmed on ``confirm_games`` fresh games (``confirm_seed``): each objecti
 interval; the best is named only when its interval does not overlap the runner-up's, else the tied set.
 """
 
-import hashlib
+import dataclasses
 import itertools
 import json
 import math
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,7 +46,6 @@ SEARCH = {"method": "race", "batch": 1000, "games_max": 20_000, "alpha": 0.05, "
           "iterations": 200, "neighbours": 50, "explore": 0.1}
 METHODS = ("race", "ntbea")
 MAX_CANDIDATES = {"race": 5000, "ntbea": 1_000_000}
-MANIFEST = "manifest.json"
 
 
 # --- the objective ---------------------------------------------------------------------------------------
@@ -325,11 +323,14 @@ def poisson_weights(rng, draws, games):
     return rng.poisson(1.0, size=(draws, games)).astype(np.float64)
 
 
+def bootstrap_means(matrix, weights):
+    """The column means of one candidate's games on each bootstrap resample (rows of ``weights``)."""
+    return (weights @ matrix) / np.maximum(weights.sum(axis=1, keepdims=True), 1.0)
+
+
 def bootstrap_values(objective, matrix, weights):
     """The objective on each bootstrap resample (rows of ``weights``) of one candidate's games."""
-    totals = weights.sum(axis=1, keepdims=True)
-    means = (weights @ matrix) / np.maximum(totals, 1.0)
-    return objective.value(means)
+    return objective.value(bootstrap_means(matrix, weights))
 
 
 def eliminate(race, objective, alpha, draws, seed, step):
@@ -371,7 +372,8 @@ def _worse_pvalue(difference, resampled):
 def race(n, evaluate, objective, search, seed, done=(), on_batch=None):
     """Run the race over candidates ``0..n-1``. ``evaluate(candidates, start, games)`` returns one (games,
     columns) matrix per candidate for games ``start..start+games-1``; ``done``: batches already played
-    (from a resumed run) as lists of such matrices for the candidates alive then."""
+    (from a resumed run) as lists of such matrices for the candidates alive then; ``on_batch(step,
+    candidates, start, blocks, state)`` after each batch newly played."""
     state = Race(n)
     step = 0
     batch, games_max = search["batch"], search["games_max"]
@@ -385,7 +387,7 @@ def race(n, evaluate, objective, search, seed, done=(), on_batch=None):
         state.spent += size * len(alive)
         eliminate(state, objective, search["alpha"], search["bootstrap"], seed, step)
         if on_batch and step >= len(done):
-            on_batch(step, alive, blocks, state)
+            on_batch(step, alive, start, blocks, state)
         step += 1
     return state
 
@@ -465,7 +467,7 @@ def ntbea(candidates, evaluate, objective, search, seed, done=(), on_batch=None)
         estimates = {e: model.estimate(candidates.point(e)) for e in state.data}
         state.history.append((state.spent, {e: (v, v, v) for e, v in estimates.items()}, c))
         if on_batch and step >= len(done):
-            on_batch(step, [c], blocks, state)
+            on_batch(step, [c], step * batch, blocks, state)
         options = neighbours(rng, point, shape, search["neighbours"]) or [point]
         scores = [model.estimate(o, search["explore"]) for o in options]
         best = min(scores)
@@ -494,14 +496,11 @@ def confirm(candidates, matrices, objective, draws, seed):
     weights = poisson_weights(np.random.default_rng([seed, 1 << 20]), draws, games)
     rows = []
     for c, matrix in zip(candidates, matrices, strict=True):
-        totals = weights.sum(axis=1, keepdims=True)
-        means = (weights @ matrix) / np.maximum(totals, 1.0)
-        point = matrix.mean(axis=0)
-        boot_terms = objective.term_values(means)
-        terms = {name: (float(objective.term_values(point)[name]), *map(float, np.quantile(v, [0.025, 0.975])))
-                 for name, v in boot_terms.items()}
-        boot = objective.value(means)
-        rows.append(Confirmed(c, float(objective.value(point)), *map(float, np.quantile(boot, [0.025, 0.975])),
+        point = objective.term_values(matrix.mean(axis=0))
+        boot = objective.term_values(bootstrap_means(matrix, weights))
+        terms = {name: (float(point[name]), *map(float, np.quantile(v, [0.025, 0.975]))) for name, v in boot.items()}
+        total = sum(boot.values())
+        rows.append(Confirmed(c, float(sum(point.values())), *map(float, np.quantile(total, [0.025, 0.975])),
                               terms))
     return sorted(rows, key=lambda r: (r.value, r.candidate))
 
@@ -517,14 +516,8 @@ def winners(confirmed):
 # --- running a tune file: files, resume --------------------------------------------------------------------
 
 
-def _sha256(path):
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
 def _write_table(path, table):
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    pq.write_table(table, tmp)
-    os.replace(tmp, path)
+    sweep.write_atomic(path, lambda tmp: pq.write_table(table, tmp))
 
 
 def batch_table(plan, candidates, start, blocks):
@@ -570,7 +563,6 @@ def evaluator(plan, executor, seed):
 
 
 def _with(config, games, seed):
-    import dataclasses
     return dataclasses.replace(config, games=games, seed=seed)
 
 
@@ -592,19 +584,17 @@ def run(plan, folder, executor=None, on_batch=None):
     done = []
     for entry in manifest["batches"]:
         path = folder / entry["file"]
-        if not path.is_file() or _sha256(path) != entry["sha256"]:
+        if not path.is_file() or sweep.sha256(path) != entry["sha256"]:
             break
         done.append(table_blocks(plan, pq.read_table(path))[1])
     manifest["batches"] = manifest["batches"][:len(done)]
     seed = plan.candidates[0].config.seed
 
-    def keep(step, alive, blocks, state):
+    def keep(step, alive, first, blocks, state):
         name = f"batch-{step:04d}.parquet"
-        first = step * plan.search["batch"] if plan.search["method"] == "ntbea" else \
-            state.games(alive[0]) - blocks[0].shape[0]
         _write_table(folder / name, batch_table(plan, alive, first, blocks))
-        manifest["batches"].append({"file": name, "sha256": _sha256(folder / name), "candidates": len(alive)})
-        _write_manifest(folder, manifest)
+        manifest["batches"].append({"file": name, "sha256": sweep.sha256(folder / name), "candidates": len(alive)})
+        sweep.write_manifest(folder, manifest)
         if on_batch:
             on_batch(step, alive, state)
 
@@ -619,13 +609,13 @@ def run(plan, folder, executor=None, on_batch=None):
     confirm_seed = plan.search["confirm_seed"]
     path = folder / "confirm.parquet"
     entry = manifest.get("confirm")
-    if entry and path.is_file() and _sha256(path) == entry["sha256"] and entry["finalists"] == finalists:
+    if entry and path.is_file() and sweep.sha256(path) == entry["sha256"] and entry["finalists"] == finalists:
         _, matrices = table_blocks(plan, pq.read_table(path))
     else:
         matrices = evaluator(plan, executor, confirm_seed)(finalists, 0, plan.search["confirm_games"])
         _write_table(path, batch_table(plan, finalists, 0, matrices))
-        manifest["confirm"] = {"file": path.name, "sha256": _sha256(path), "finalists": finalists}
-        _write_manifest(folder, manifest)
+        manifest["confirm"] = {"file": path.name, "sha256": sweep.sha256(path), "finalists": finalists}
+        sweep.write_manifest(folder, manifest)
     confirmed = confirm(finalists, matrices, plan.objective, plan.search["bootstrap"], confirm_seed)
     result = TuneResult(plan, state, confirmed, winners(confirmed))
     from simcore import tune_report
@@ -636,16 +626,10 @@ def run(plan, folder, executor=None, on_batch=None):
 def _read_manifest(folder, plan):
     fresh = {"simcore_version": __version__, "tune": str(plan.path), "plan": plan.text, "batches": []}
     try:
-        manifest = json.loads((folder / MANIFEST).read_text())
+        manifest = json.loads((folder / sweep.MANIFEST).read_text())
     except (OSError, ValueError):
         return fresh
     if not isinstance(manifest, dict) or manifest.get("plan") != plan.text or \
             not isinstance(manifest.get("batches"), list):
         return fresh
     return manifest
-
-
-def _write_manifest(folder, manifest):
-    tmp = folder / f".{MANIFEST}.{os.getpid()}.tmp"
-    tmp.write_text(json.dumps(manifest, indent=2) + "\n")
-    os.replace(tmp, folder / MANIFEST)

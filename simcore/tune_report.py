@@ -11,12 +11,17 @@ def exhaustive_games(result):
     return len(result.plan.candidates) * result.race.games(result.race.alive[0])
 
 
-def ranking(result):
-    """Candidates best first: the survivors by their last estimate, then the dropped, latest dropped first."""
-    race = result.race
+def last_estimates(race):
+    """Every candidate's (estimate, low, high) at the last batch it played."""
     last = {}
     for _, intervals, _ in race.history:
         last.update(intervals)
+    return last
+
+
+def ranking(result, last):
+    """Candidates best first: the survivors by their last estimate, then the dropped, latest dropped first."""
+    race = result.race
     return sorted(last, key=lambda c: (c not in race.alive, -race.games(c), last[c][0], c))
 
 
@@ -47,11 +52,9 @@ def write(result, folder):
     figure = race_plot([(games, {names[c]: v for c, v in intervals.items()}) for games, intervals, _ in race.history],
                        title=f"{plan.game}: the race")
     figure.savefig(folder / PLOT, dpi=110)
-    last = {}
-    for _, intervals, _ in race.history:
-        last.update(intervals)
+    last = last_estimates(race)
     ranked = ["| rank | candidate | games | objective | 95% interval | |", "|---:|---|---:|---:|---|---|"]
-    for rank, c in enumerate(ranking(result), start=1):
+    for rank, c in enumerate(ranking(result, last), start=1):
         estimate, low, high = last[c]
         status = ("finalist" if c in race.alive else "evaluated") if plan.search["method"] == "ntbea" else (
             "survived" if c in race.alive else f"dropped after {race.dropped_at[c]:,} games")

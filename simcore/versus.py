@@ -46,15 +46,17 @@ def seatings(game, policy, against, sets=(), games=1000, seed=1):
 
 def a_returns(run, rows, seat):
     """A's return in each game of ``rows`` when it sits in ``seat``."""
-    players = run.players
-    wins = rows[:, engine.O_WIN:engine.O_WIN + players].astype(np.float64)
-    winners = wins.sum(axis=1)
-    return np.where(winners > 0, wins[:, seat] / np.maximum(winners, 1), 0.0)
+    return seat_returns(rows[:, engine.O_WIN:engine.O_WIN + run.players], seat)
 
 
 def table_returns(table, players, seat):
     """A's return in each game of a result table (Parquet) when it sits in ``seat``."""
-    wins = np.column_stack([table[f"win_{i}"].to_numpy(zero_copy_only=False) for i in range(players)])
+    return seat_returns(np.column_stack([table[f"win_{i}"].to_numpy(zero_copy_only=False)
+                                         for i in range(players)]), seat)
+
+
+def seat_returns(wins, seat):
+    """``seat``'s return per game from the (games, players) win flags: 1/k of a k-way win, else 0."""
     wins = wins.astype(np.float64)
     winners = wins.sum(axis=1)
     return np.where(winners > 0, wins[:, seat] / np.maximum(winners, 1), 0.0)

@@ -225,6 +225,49 @@ def analyze_command(paths, report_path, baseline):
         _fail(str(e))
 
 
+@main.command("replay")
+@click.argument("source")
+@click.option("--index", type=int, default=0, show_default=True, help="Game index (the row's game_index).")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="TOML config file (with GAME).")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Parameter (with GAME).")
+@click.option("--policy", "policies", multiple=True, metavar="[SEAT=]SPEC", help="Policy spec (with GAME).")
+@click.option("--seed", type=int, help="Seed of the run (with GAME).")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Also write a self-contained HTML page to step through the game.")
+def replay_command(source, index, config_path, sets, policies, seed, html_path):
+    """Replay one game decision by decision: game --index of the result file SOURCE (its config is in the
+    file), or of GAME with --set, --policy and --seed as in `simcore run`."""
+    from simcore import replay
+
+    if html_path and Path(html_path).suffix != ".html":
+        _fail(f"--html {html_path}: allowed: a file name ending in .html")
+    try:
+        if source in registry.names():
+            table = cfg.load_file(config_path) if config_path else {}
+            run = cfg.resolve(source, table, sets=[cfg.parse_assignment(s) for s in sets],
+                              policies=[cfg.parse_policy(p) for p in policies], seed=seed)
+            result = replay.play(run, index, pictures=bool(html_path))
+        elif Path(source).is_file():
+            if config_path or sets or policies or seed is not None:
+                _fail("--config, --set, --policy and --seed go with GAME; a result file holds its own config")
+            result = replay.from_file(source, index, pictures=bool(html_path))
+        else:
+            _fail(f"{source!r} is neither a result file nor a game; allowed: a .parquet file written by simcore, "
+                  f"or one of {', '.join(registry.names())}")
+    except (cfg.ConfigError, replay.ReplayError) as e:
+        _fail(str(e))
+    for line in replay.text_lines(result):
+        click.echo(line)
+    if html_path:
+        try:
+            replay.write_page(result, html_path)
+        except OSError as e:
+            _fail(f"cannot write {html_path}: {e.strerror or e}")
+        click.echo(f"wrote {html_path}")
+    if not result.matches:
+        _fail(f"the replayed game differs from row {index} of {source}: {result.differences()}")
+
+
 @main.command("compare")
 @click.argument("file_a", type=click.Path(exists=True, dir_okay=False))
 @click.argument("file_b", type=click.Path(exists=True, dir_okay=False))

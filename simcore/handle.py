@@ -83,13 +83,23 @@ class State:
     def agent_action(self, spec):
         """The action the policy ``spec`` (``"ismcts:iterations=500"``, ``"greedy"``, ...) takes for the seat
         to move. Its draws come from this state's streams, as in the engine's games; the state is unchanged."""
+        return self.agent_search(spec)[0]
+
+    def agent_search(self, spec):
+        """``agent_action`` and what its search saw at the root: ``(action, [(action, tries, mean return for
+        the mover), ...])``, most tried first; the list is empty when no search ran (random, greedy, or a
+        lone legal action). ISMCTS may list actions that are legal only in some worlds it imagined."""
         seat = self.current_player()
         if seat < 0:
             raise ValueError("the game is over; allowed: agent_action before the end")
-        table = np.zeros((self.game.module.MAX_SEATS, agents.WIDTH))
-        table[seat] = agents.parse(spec, self.game.module.GAME.policies).row()
-        compiled = self.game.module.compiled["agent_action"]
-        return int(compiled(self.game.params_array, table, np.int64(seat), self.state, self.streams, self.work))
+        module = self.game.module
+        table = np.zeros((module.MAX_SEATS, agents.WIDTH))
+        table[seat] = agents.parse(spec, module.GAME.policies).row()
+        stats = np.zeros((module.N_ACTION_CODES, 3))
+        action, n = module.compiled["agent_action"](self.game.params_array, table, np.int64(seat), self.state,
+                                                    self.streams, self.work, stats)
+        tried = sorted(((int(a), int(k), float(v)) for a, k, v in stats[:n]), key=lambda row: (-row[1], -row[2]))
+        return int(action), tried
 
     def returns(self):
         """Per seat: 1 win, 0 loss, 1/k for a k-way shared win (0 for all if not over or timed out)."""

@@ -371,16 +371,45 @@ def run_batch(params, agents, seed, start, out):
             write_row(states[GAME], params, out[g])
 
 
-def agent_action(params, agents, seat, state, live, work):
+def agent_action(params, agents, seat, state, live, work, stats):
     """The action ``agents[seat]`` takes in ``state`` (the handle's ``agent_action``): its draws advance the
     streams ``live`` as in a game of the engine, and ``work`` keeps what greedy plans for its next decision
-    (Zwai's cell); the state is not changed."""
+    (Zwai's cell); the state is not changed. Returns the action and how many rows of ``stats`` hold its
+    search's root (:func:`root_stats`; 0 when no search ran)."""
     states, streams, actions, floats, _, tree, totals, marks = scratch(agents)
     copy(state, states[GAME])
     copy(live, streams[GAME])
     action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
     copy(streams[GAME], live)
-    return action
+    return action, root_stats(params, agents, seat, states[GAME], actions, floats, tree, totals, stats)
+
+
+def root_stats(params, agents, seat, game, actions, floats, tree, totals, stats):
+    """What a search left at its root, one row per action it tried: the action, how often it was tried, its
+    mean return for the mover (replays show them). mc tries every distinct legal action in every world;
+    ISMCTS's root children include actions legal only in some resampled worlds. 0 rows when no search ran (a
+    lone legal action, or random or greedy)."""
+    kind = int(agents[seat, 0])
+    if kind == MC:
+        m = distinct(actions[LIST], legal_actions(game, params, actions[LIST]), actions[CANDIDATES])
+        if m == 1:
+            return 0
+        for i in range(m):
+            stats[i, 0] = actions[CANDIDATES, i]
+            stats[i, 1] = agents[seat, 1]
+            stats[i, 2] = floats[i] / agents[seat, 1]
+        return m
+    if kind != ISMCTS or tree[0, N_VISITS] == 0:
+        return 0
+    rows = 0
+    child = tree[0, N_CHILD]
+    while child >= 0:
+        stats[rows, 0] = tree[child, N_ACTION]
+        stats[rows, 1] = tree[child, N_VISITS]
+        stats[rows, 2] = totals[child] / tree[child, N_VISITS]
+        rows += 1
+        child = tree[child, N_SIBLING]
+    return rows
 
 
 def search_batch(params, agents, seed, start, n):
@@ -396,7 +425,7 @@ INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "return
              "write_row")
 SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES")   # of the scratch
 TEMPLATES = (random_action, playout, greedy_playout, all_random, distinct, best_of, copy, mc_action, ismcts_action,
-             decide, play)
+             decide, play, root_stats)
 OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
 INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack
 

@@ -1130,6 +1130,11 @@ def _gnome(params, k):
     return f"{TYPES[gnome_type(params, k)]} gnome {k}"
 
 
+def round_of(state):
+    """Turns alternate, so a round is a turn of each player: a replay draws the yard after every second turn."""
+    return int(state[S_TURN]) // 2
+
+
 def action_to_string(state, params, action):
     """The action in words, e.g. "foot gnome 1 moves to (3, 7)", "throw at heavy gnome 3 at (9, 12)"."""
     action = int(action)

@@ -1711,6 +1711,11 @@ def _events(counts):
     return " ".join(EVENTS[k] for k in range(len(counts)) for _ in range(int(counts[k]))) or "-"
 
 
+def round_of(state):
+    """Rounds scored: a replay draws the village square and the retinues whenever this changes."""
+    return View(state).n_rounds
+
+
 def action_to_string(state, params, action):
     """The action in words, e.g. 'exchange HF with seat 2', 'bribe r4', 'put FA into slot 1'."""
     v = View(state)

@@ -870,6 +870,11 @@ def resample(state, params, seat, streams):
 # --- the interface in words (plain Python: handles, tests, replays) ---------------
 
 
+def round_of(state):
+    """Rounds finished: a replay draws the shoal whenever this changes."""
+    return int(state[S_N_ROUNDS])
+
+
 def action_to_string(state, params, action):
     if action < MAX_FISH:
         return f"card {action} fish"

@@ -1082,6 +1082,11 @@ def _colours_text(mask):
     return " ".join(COLOURS[c] for c in range(N_COLOURS) if (int(mask) >> c) & 1) or "none"
 
 
+def round_of(state):
+    """Rounds started: a replay draws the track whenever this changes (a round has ended)."""
+    return View(state).n_rounds
+
+
 def action_to_string(state, params, action):
     """The action in words, e.g. "play add red: a red gnome", "Contra with add multicolour on red"."""
     action = int(action)

@@ -1,0 +1,224 @@
+"""Replays: any game of any run, decision by decision, from the run's config, seed and game index.
+
+A game is fixed by ``(config, seed, game index)`` (the design's reproducibility rule), and every result file
+holds its resolved config in its metadata, so any row of any result file can be played again exactly::
+
+    simcore replay runs/zwai/ring.parquet --index 42
+    simcore replay zwai --set formation=ring --policy greedy --seed 1 --index 42 --html game.html
+
+The replay plays the game through the handle (:mod:`simcore.handle`), each seat's agent drawing from the
+game's own streams as in the engine, and ends with the row the engine writes for the final state: it must be
+the file's row, column for column (:attr:`Replay.matches`).
+"""
+
+import tomllib
+from dataclasses import dataclass, field
+
+import numpy as np
+import pyarrow.parquet as pq
+
+from simcore import __version__, engine, handle, results, sweep
+from simcore import config as cfg
+
+TOP = 5     # candidate actions shown per search decision
+
+
+class ReplayError(ValueError):
+    """A replay cannot be made (one-line message)."""
+
+
+@dataclass
+class Decision:
+    """One decision of the game and the position after it."""
+
+    move: int                 # 1, 2, ... in the order played
+    seat: int
+    policy: str
+    action: int
+    words: str                # the action in the game's words
+    tried: list               # a search's top root actions: (words, tries, mean return for the mover)
+    scores: list              # every seat's score after the decision
+    to_move: int              # the seat to decide next, -1 when the game is over
+    round_end: bool           # the decision ended a round (or the game)
+    text: str = ""            # the state drawn as text, at a round end and at the end
+    before: str = ""          # ... and the state before the round's last decision: the rules clear the table
+    picture: str = ""         # the board as SVG, for the HTML page
+
+
+@dataclass
+class Replay:
+    config: cfg.RunConfig
+    index: int
+    start_picture: str
+    start_to_move: int
+    decisions: list = field(default_factory=list)
+    row: dict = field(default_factory=dict)          # the replayed game's row, as the engine writes it
+    expected: dict | None = None                     # the file's row of this game, when replayed from a file
+    source: str = ""                                 # where the run came from (a file, or "GAME ...")
+
+    @property
+    def matches(self):
+        """The replayed row equals the file's (True when there is no file to check against)."""
+        return self.expected is None or self.row == self.expected
+
+    def differences(self):
+        return {k: (v, self.expected[k]) for k, v in self.row.items() if self.expected.get(k) != v}
+
+
+def _row(config, state, params, index):
+    """The engine's result row of a finished (or timed-out) game, as the file holds it (column -> value)."""
+    rows = np.zeros((1, engine.width(config.module)), np.int64)
+    config.module.write_row(state, params, rows[0])
+    return results.table(config, index, rows).to_pylist()[0]
+
+
+def _scores(config, state, params):
+    """Every seat's score as the row would count it now (write_row on the position so far)."""
+    rows = np.zeros(engine.width(config.module), np.int64)
+    config.module.write_row(state, params, rows)
+    score = engine.score_offset(config.module.MAX_SEATS)
+    return [int(x) for x in rows[score:score + config.players]]
+
+
+def _tried(state, tried):
+    """The search's most-tried root actions that are legal here, in words (ISMCTS also tries actions that
+    were legal only in a world it imagined)."""
+    legal = set(state.legal_actions())
+    return [(state.action_to_string(a), k, v) for a, k, v in tried if a in legal][:TOP]
+
+
+def play(config, index, pictures=False):
+    """Replay game ``index`` of ``config`` (a :class:`simcore.config.RunConfig`); with ``pictures``, each
+    position's board as SVG too."""
+    if not 0 <= index < cfg.MAX_GAMES:
+        raise ReplayError(f"--index {index} is not allowed; allowed: 0 to {cfg.MAX_GAMES - 1}")
+    module = config.module
+    game = handle.Game(config.game, config.params)
+    state = game.new_initial_state(config.seed, index)
+    draw = _drawer(module, game.params_array) if pictures else (lambda s: "")
+    replay = Replay(config, index, draw(state), state.current_player())
+    seat = state.current_player()
+    while seat >= 0:
+        policy = config.policies[seat]
+        action, tried = state.agent_search(policy)
+        words, shown = state.action_to_string(action), _tried(state, tried)
+        before, last_round = str(state), module.round_of(state.state)
+        state.apply_action(action)
+        to_move = state.current_player()
+        round_end = to_move < 0 or module.round_of(state.state) != last_round
+        replay.decisions.append(Decision(
+            len(replay.decisions) + 1, seat, policy, action, words, shown,
+            _scores(config, state.state, game.params_array), to_move, round_end,
+            str(state) if round_end else "", before if round_end else "", draw(state)))
+        seat = to_move
+    replay.row = _row(config, state.state, game.params_array, index)
+    return replay
+
+
+def write_page(replay, out):
+    """The replay's HTML page at ``out``, written whole or not at all."""
+    from simcore import replay_page
+
+    text = replay_page.page(replay)
+    sweep.write_atomic(out, lambda tmp: tmp.write_text(text))
+
+
+def write_html(file_path, game_index, out_path):
+    """The HTML page of game ``game_index`` of a result file (the HTML report links such pages)."""
+    write_page(from_file(file_path, game_index, pictures=True), out_path)
+
+
+def _drawer(module, params):
+    from simcore import pictures
+
+    return lambda state: pictures.board_svg(module, state.state, params)
+
+
+def load_file(path):
+    """``(config, table)`` of a result file: its config from the metadata; one-line errors."""
+    try:
+        table = pq.read_table(path)
+    except (OSError, ValueError) as e:
+        raise ReplayError(f"cannot read {path} as a result file: {e}") from None
+    meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
+    if "simcore.config" not in meta or "game_index" not in table.column_names:
+        raise ReplayError(f"{path} is not a simcore result file (no simcore.config in its metadata); allowed: "
+                          "a file written by simcore run, sweep or ladder")
+    version = meta.get("simcore.version", "unknown")
+    try:
+        config = cfg.resolve(table=tomllib.loads(meta["simcore.config"]))
+    except (cfg.ConfigError, tomllib.TOMLDecodeError) as e:
+        raise ReplayError(f"{path} was written by simcore {version}; its config no longer loads in simcore "
+                          f"{__version__}: {e}") from None
+    return config, table
+
+
+def from_file(path, index, pictures=False):
+    """Replay the game with ``game_index == index`` of the result file ``path``, checked against its row."""
+    config, table = load_file(path)
+    indices = table["game_index"].to_numpy()
+    where = np.flatnonzero(indices == index)
+    if where.size == 0:
+        raise ReplayError(f"--index {index} is not a game of {path}; allowed: {_ranges(indices)}")
+    replay = play(config, index, pictures)
+    replay.expected = table.slice(int(where[0]), 1).to_pylist()[0]
+    replay.source = str(path)
+    return replay
+
+
+def _ranges(indices):
+    """The game indices of a file in short form: '0 to 999', or the first few."""
+    low, high = int(indices.min()), int(indices.max())
+    if high - low + 1 == indices.size:
+        return f"{low} to {high}"
+    return ", ".join(str(i) for i in np.sort(indices)[:5]) + f", ... ({indices.size} games)"
+
+
+def winners(row, players):
+    seats = [s for s in range(players) if row[f"win_{s}"]]
+    if row["timeout"]:
+        return "timeout: nobody wins"
+    if not seats:
+        return "nobody wins (a draw)"
+    return ("winner: seat " if len(seats) == 1 else "shared win: seats ") + ", ".join(map(str, seats))
+
+
+def result_line(replay):
+    row = replay.row
+    scores = ", ".join(str(row[f"score_{s}"]) for s in range(replay.config.players))
+    return f"{winners(row, replay.config.players)}; scores {scores}; {row['n_turns']} turns"
+
+
+def command(replay):
+    """The command that makes this replay again."""
+    if replay.source:
+        return f"simcore replay {replay.source} --index {replay.index}"
+    c = replay.config
+    defaults = c.module.GAME.defaults()
+    sets = "".join(f" --set {k}={cfg.toml_value(v)}" for k, v in c.params.items() if defaults.get(k) != v)
+    common = max(c.policies, key=c.policies.count)
+    policies = f" --policy {common}" + "".join(f" --policy {s}={p}" for s, p in enumerate(c.policies) if p != common)
+    return f"simcore replay {c.game}{sets}{policies} --seed {c.seed} --index {replay.index}"
+
+
+def _indent(text):
+    return ["    " + line for line in text.splitlines()]
+
+
+def text_lines(replay):
+    """The replay as the terminal shows it: a header, every decision, the state at every round end."""
+    c = replay.config
+    lines = [f"{c.game} ({c.variant}), seed {c.seed}, game {replay.index}; policies: "
+             + ", ".join(f"seat {s} {p}" for s, p in enumerate(c.policies))]
+    width = max(len(p) for p in c.policies)
+    for d in replay.decisions:
+        lines.append(f"{d.move:5d}  seat {d.seat}  {d.policy:<{width}}  {d.words}")
+        for words, tries, value in d.tried:
+            lines.append(f"{'':7}    {words:<40} tried {tries:6d}  mean return {value:.3f}")
+        if d.round_end:
+            lines += ["", "  the table before that decision (the round's last):", *_indent(d.before),
+                      "  the table after it:", *_indent(d.text), ""]
+    lines.append(result_line(replay))
+    if replay.expected is not None:
+        lines.append("the row in the file: " + ("the same" if replay.matches else f"DIFFERS {replay.differences()}"))
+    return lines

@@ -1,0 +1,132 @@
+"""A replay as one self-contained HTML page: the board of every position as inline SVG, a slider and
+previous/next buttons over the decisions, the scores so far and whose turn it is. No network, no files beside
+it: the positions travel in the page as JSON and a little plain JavaScript shows one at a time."""
+
+import html
+import json
+
+from simcore import replay as rp
+from simcore.pictures import SEAT_COLOURS
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 1rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }
+h1 { font-size: 1.3rem; margin: 0 0 .3rem; }
+code { background: #f3f3f3; padding: .1rem .3rem; border-radius: 3px; font-size: .85rem; }
+main { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: flex-start; }
+#board { flex: 1 1 560px; min-width: 320px; border: 1px solid #ddd; border-radius: 6px; padding: .5rem; }
+#board svg { width: 100%; height: auto; max-height: 78vh; }
+aside { flex: 0 1 400px; }
+.controls { display: flex; gap: .4rem; align-items: center; }
+.controls input { flex: 1; }
+button { font: inherit; padding: .2rem .6rem; }
+table { border-collapse: collapse; margin: .6rem 0; }
+td, th { padding: .15rem .5rem; text-align: left; border-bottom: 1px solid #eee; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+tr.moved td { font-weight: bold; }
+.chip { display: inline-block; width: .8rem; height: .8rem; border-radius: 50%; vertical-align: middle; }
+#move { font-size: 1.05rem; min-height: 2.6rem; }
+#result { font-weight: bold; }
+pre { font-size: .75rem; background: #f8f8f8; padding: .5rem; overflow-x: auto; }
+"""
+
+SCRIPT = """
+const frames = JSON.parse(document.getElementById('frames').textContent);
+const slider = document.getElementById('step');
+const $ = (id) => document.getElementById(id);
+slider.max = frames.length - 1;
+function show(i) {
+  i = Math.max(0, Math.min(frames.length - 1, i));
+  slider.value = i;
+  const f = frames[i];
+  $('board').innerHTML = f.svg;
+  $('counter').textContent = 'decision ' + i + ' of ' + (frames.length - 1);
+  $('move').textContent = f.move;
+  $('turn').textContent = f.next;
+  document.querySelectorAll('#scores tbody tr').forEach((row, seat) => {
+    row.querySelector('.score').textContent = f.scores[seat];
+    row.classList.toggle('moved', seat === f.seat);
+  });
+  const tried = $('tried');
+  tried.innerHTML = '';
+  if (f.tried.length) {
+    const head = tried.insertRow();
+    for (const t of ['the search tried', 'times', 'mean return']) {
+      head.appendChild(document.createElement('th')).textContent = t;
+    }
+    f.tried.forEach(([words, tries, value]) => {
+      const row = tried.insertRow();
+      row.insertCell().textContent = words;
+      const k = row.insertCell(); k.textContent = tries; k.className = 'n';
+      const v = row.insertCell(); v.textContent = value.toFixed(3); v.className = 'n';
+    });
+  }
+  $('result').textContent = i === frames.length - 1 ? RESULT : '';
+  $('text').textContent = f.text;
+  $('textbox').hidden = !f.text;
+}
+$('prev').onclick = () => show(+slider.value - 1);
+$('next').onclick = () => show(+slider.value + 1);
+slider.oninput = () => show(+slider.value);
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'ArrowLeft') show(+slider.value - 1);
+  if (e.key === 'ArrowRight') show(+slider.value + 1);
+});
+show(0);
+"""
+
+
+def _next(seat):
+    return f"seat {seat} to move" if seat >= 0 else "game over"
+
+
+def frames(replay):
+    """One position per entry: the start, then the position after each decision."""
+    players = replay.config.players
+    out = [{"svg": replay.start_picture, "move": "the start of the game", "seat": -1, "scores": [0] * players,
+            "next": _next(replay.start_to_move), "tried": [], "text": ""}]
+    for d in replay.decisions:
+        out.append({"svg": d.picture, "move": f"{d.move}. seat {d.seat} ({d.policy}): {d.words}", "seat": d.seat,
+                    "scores": d.scores, "next": _next(d.to_move), "tried": d.tried, "text": d.text})
+    return out
+
+
+def _score_rows(replay):
+    return "".join(f'<tr><td><span class="chip" style="background:{SEAT_COLOURS[s]}"></span> seat {s}</td>'
+                   f'<td>{html.escape(p)}</td><td class="n score">0</td></tr>'
+                   for s, p in enumerate(replay.config.policies))
+
+
+def page(replay):
+    """The replay's HTML page as text."""
+    c = replay.config
+    result = rp.result_line(replay)
+    if replay.expected is not None:
+        result += "; the same as the row in the file" if replay.matches else "; DIFFERENT from the row in the file"
+    data = json.dumps(frames(replay), separators=(",", ":")).replace("</", "<\\/")
+    title = f"{c.game} ({c.variant}), seed {c.seed}, game {replay.index}"
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>simcore replay: {html.escape(title)}</title><style>{STYLE}</style></head>
+<body>
+<h1>{html.escape(title)}</h1>
+<p><code>{html.escape(rp.command(replay))}</code></p>
+<main>
+<div id="board"></div>
+<aside>
+<div class="controls"><button id="prev" title="previous (left arrow)">&#9664; previous</button>
+<input type="range" id="step" min="0" value="0" aria-label="decision">
+<button id="next" title="next (right arrow)">next &#9654;</button></div>
+<p id="counter"></p>
+<p id="move"></p>
+<p id="turn"></p>
+<table id="scores"><thead><tr><th>seat</th><th>policy</th><th>score</th></tr></thead>
+<tbody>{_score_rows(replay)}</tbody></table>
+<table id="tried"></table>
+<p id="result"></p>
+<details id="textbox" open><summary>the position as text (at round ends)</summary><pre id="text"></pre></details>
+</aside>
+</main>
+<script type="application/json" id="frames">{data}</script>
+<script>const RESULT = {json.dumps(result)};{SCRIPT}</script>
+</body></html>
+"""

@@ -1,0 +1,95 @@
+"""Replay pages and the HTML report as a person sees them: opened in headless Chromium (issue 15, item 4).
+
+Needs the system's Chromium (Debian's package ``chromium``; ``.ci/run`` installs it) and Playwright to drive
+it. Without either, every test here is skipped with a message saying so, never passed.
+"""
+
+import shutil
+
+import matplotlib.image as mpimg
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from simcore import config as cfg
+from simcore import replay, runs
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if chromium is None:
+        pytest.skip("no Chromium on this machine (install Debian's chromium package, as .ci/run does): "
+                    "the browser tests did not run")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (make installs "
+                                   "it with the dev extras): the browser tests did not run")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=chromium, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A page that records every JavaScript error and console error."""
+    p = browser.new_page(viewport={"width": 1366, "height": 800})
+    p.errors = []
+    p.on("pageerror", lambda e: p.errors.append(str(e)))
+    p.on("console", lambda m: p.errors.append(m.text) if m.type == "error" else None)
+    yield p
+    p.close()
+
+
+def assert_picture(path, colours=()):
+    """The screenshot exists, is not blank, and shows the given colours (hex) somewhere."""
+    pixels = mpimg.imread(path)[..., :3]
+    assert pixels.shape[0] > 100 and pixels.shape[1] > 100
+    assert pixels.std() > 0.05, "the screenshot is (nearly) one colour"
+    flat = (pixels.reshape(-1, 3) * 255).round()
+    for colour in colours:
+        rgb = np.array([int(colour[i:i + 2], 16) for i in (1, 3, 5)])
+        assert (np.abs(flat - rgb).max(axis=1) <= 8).sum() > 50, f"{colour} is not on the screenshot"
+
+
+def expected_result(row, players):
+    """The final step's words, from the file's row alone."""
+    scores = ", ".join(str(row[f"score_{s}"]) for s in range(players))
+    return f"{replay.winners(row, players)}; scores {scores}; {row['n_turns']} turns"
+
+
+@pytest.mark.parametrize("game, sets", [("zwai", [("players", 3), ("formation", "ring")]),
+                                        ("zwergen", [("players", 4)]), ("wichtel", [("players", 3)]),
+                                        ("skirmish", [("scenario", "capture_the_flag")])])
+def test_a_replay_page_shows_the_board_and_steps_to_the_rows_result(page, tmp_path, game, sets):
+    """Issue 15, items 2 and 4: the board is drawn, the slider and the buttons step through the decisions,
+    and the last step's text is the row's result; no JavaScript errors."""
+    from simcore.pictures import SEAT_COLOURS
+
+    config = cfg.resolve(game, sets=sets, policies=[("all", "greedy")], games=2, seed=4)
+    results = tmp_path / "run.parquet"
+    runs.run_to_file(config, results)
+    out = tmp_path / "game.html"
+    replay.write_html(results, 1, out)
+    page.goto(out.as_uri())
+    assert page.locator("#board svg").count() == 1
+    assert page.locator("#board svg *").count() > 10
+    steps = int(page.locator("#step").get_attribute("max"))
+    page.click("#next")
+    page.click("#next")
+    page.click("#prev")
+    assert page.inner_text("#counter") == f"decision 1 of {steps}"
+    assert page.inner_text("#move").startswith("1. seat ")
+    page.screenshot(path=tmp_path / "first.png", full_page=True)
+    assert_picture(tmp_path / "first.png", SEAT_COLOURS[:config.players])
+    page.locator("#step").fill(str(steps))
+    assert page.inner_text("#turn") == "game over"
+    row = pq.read_table(results).to_pylist()[1]
+    assert page.inner_text("#result") == expected_result(row, config.players) + "; the same as the row in the file"
+    scores = [int(x) for x in page.locator("#scores .score").all_inner_texts()]
+    assert scores == [row[f"score_{s}"] for s in range(config.players)]
+    page.screenshot(path=tmp_path / "last.png", full_page=True)
+    assert_picture(tmp_path / "last.png")
+    assert page.errors == []

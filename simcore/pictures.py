@@ -22,9 +22,9 @@ from simcore.games import skirmish, wichtel, zwai, zwergen
 # Okabe-Ito colours, told apart with any colour vision; the fifth for Der Herr der Wichtel's fifth seat
 SEAT_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
 
-# Every picture's styles: text, centred and right-aligned text, a seat's fill (s0 ..), a seat swatch.
+# Every picture's styles: text, centred text, white text, a seat's fill (s0, s1, ...).
 BASE_STYLE = (
-    "text{font:10px sans-serif;fill:#222}.c{text-anchor:middle}.e{text-anchor:end}.w{fill:#fff}"
+    "text{font:10px sans-serif;fill:#222}.c{text-anchor:middle}.w{fill:#fff}"
     + "".join(f".s{seat}{{fill:{colour}}}" for seat, colour in enumerate(SEAT_COLOURS))
 )
 

@@ -1164,11 +1164,38 @@ def information_state_string(state, params, seat):
     return "\n".join(lines)
 
 
+def track_gnomes(state, params):
+    """Per team (A, B), its gnomes as (distance from the fence, hat colour), front gnome first: the formula of
+    docs/zwergen.md, "The track". The state keeps only each team's count per colour, so the colours are laid
+    in colour order from the front outwards (a picture's choice; the rules never ask where a colour stands)."""
+    v = View(state)
+    half, rope = int(params[P_TRACK_HALF]), int(v.rope)
+    teams = []
+    for team, toward_team in ((0, rope), (1, -rope)):
+        colours = [c for c in range(N_COLOURS) for _ in range(int(v.teams[team, c]))]
+        front_ = half - len(colours) + 1 + toward_team
+        teams.append([(front_ + k, c) for k, c in enumerate(colours)])
+    return teams
+
+
+def track_line(state, params):
+    """The track in one line, team A's far end on the left: ``.`` a free space, ``|`` the fence, ``A`` and ``B``
+    the teams' gnomes. A gnome at distance 0 stands in the fence, one pulled further shows on the other side
+    (``*`` where it meets a gnome of the other team); the line grows past a far end when gnomes stand there."""
+    marks = {}
+    for letter, side, gnomes in zip("AB", (-1, 1), track_gnomes(state, params), strict=True):
+        for distance, _ in gnomes:
+            at = side * distance
+            marks[at] = "*" if at in marks else letter
+    reach = max([int(params[P_TRACK_HALF]), *(abs(at) for at in marks)])
+    return "track: " + "".join(marks.get(at, "|" if at == 0 else ".") for at in range(-reach, reach + 1))
+
+
 def state_to_string(state, params):
-    """The whole state: the public lines, then every hand, draws, secret picks and the draw pile."""
+    """The whole state: the public lines, the track, then every hand, draws, secret picks and the draw pile."""
     v = View(state)
     players = int(params[P_PLAYERS])
-    lines = _public_lines(state, params)
+    lines = _public_lines(state, params) + [track_line(state, params)]
     if state[S_PHASE] == PH_COLOUR:
         lines.append("supply: " + " ".join(f"{COLOURS[c]} {v.supply[c]}" for c in range(N_COLOURS)))
     for s in range(players):

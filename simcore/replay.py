@@ -41,8 +41,8 @@ class Decision:
     to_move: int              # the seat to decide next, -1 when the game is over
     round_end: bool           # the decision ended a round (or the game)
     text: str = ""            # the state drawn as text, at a round end and at the end
-    before: str = ""          # ... and the state before the round's last decision: the rules clear the table
-    picture: str = ""         # the board as SVG, for the HTML page
+    before: str = ""          # ... and the table as the round ended, before the rules cleared it
+    picture: str = ""         # the board as SVG, for the HTML page (at a round end: that table)
 
 
 @dataclass
@@ -102,14 +102,17 @@ def play(config, index, pictures=False):
         policy = config.policies[seat]
         action, tried = state.agent_search(policy)
         words, shown = state.action_to_string(action), _tried(state, tried)
-        before, last_round = str(state), module.round_of(state.state)
+        before, last_round = state.clone(), module.round_of(state.state)
         state.apply_action(action)
         to_move = state.current_player()
-        round_end = to_move < 0 or module.round_of(state.state) != last_round
-        replay.decisions.append(Decision(
-            len(replay.decisions) + 1, seat, policy, action, words, shown,
-            _scores(config, state.state, game.params_array), to_move, round_end,
-            str(state) if round_end else "", before if round_end else "", draw(state)))
+        decision = Decision(len(replay.decisions) + 1, seat, policy, action, words, shown,
+                            _scores(config, state.state, game.params_array), to_move,
+                            to_move < 0 or module.round_of(state.state) != last_round, picture=draw(state))
+        if decision.round_end:
+            table = _table_at_round_end(module, before, action)
+            decision.text, decision.before = str(state), str(table)
+            decision.picture = draw(table)
+        replay.decisions.append(decision)
         seat = to_move
     replay.row = _row(config, state.state, game.params_array, index)
     return replay
@@ -126,6 +129,20 @@ def write_page(replay, out):
 def write_html(file_path, game_index, out_path):
     """The HTML page of game ``game_index`` of a result file (the HTML report links such pages)."""
     write_page(from_file(file_path, game_index, pictures=True), out_path)
+
+
+_TABLE_WORDS = ("the table before the round's last decision:", "the table as the round ended, before it was cleared:")
+
+
+def _table_at_round_end(module, before, action):
+    """The table as a round ended. Rules that clear the table in the same step as the round's last decision
+    say what it looked like (``table_at_round_end``, Zwai's shoal with the sharks' catch); for the others,
+    the table before that decision."""
+    if not hasattr(module, "table_at_round_end"):
+        return before
+    table = before.clone()
+    table.state = module.table_at_round_end(before.state, before.game.params_array, action)
+    return table
 
 
 def _drawer(module, params):
@@ -216,7 +233,7 @@ def text_lines(replay):
         for words, tries, value in d.tried:
             lines.append(f"{'':7}    {words:<40} tried {tries:6d}  mean return {value:.3f}")
         if d.round_end:
-            lines += ["", "  the table before that decision (the round's last):", *_indent(d.before),
+            lines += ["", "  " + _TABLE_WORDS[hasattr(c.module, "table_at_round_end")], *_indent(d.before),
                       "  the table after it:", *_indent(d.text), ""]
     lines.append(result_line(replay))
     if replay.expected is not None:

@@ -763,6 +763,16 @@ def random_action(state, params, seat, streams, actions):
 
 
 @kernel(inline="always")
+def put_card(state, params, seat, action):
+    """The cell decision's placement, up to (not including) a round end."""
+    place(state, params, seat, state[S_PENDING], action - MAX_FISH)
+    state[S_PHASE] = CARD
+    state[S_TURN] += 1
+    state[S_LAST_PLACER] = seat
+    state[S_SEAT] = next_seat(params, seat)
+
+
+@kernel(inline="always")
 def apply_action(state, params, action, streams):
     """The card leaves the hand at once (it is shown as it is laid); the cell completes the placement."""
     seat = state[S_SEAT]
@@ -771,11 +781,7 @@ def apply_action(state, params, action, streams):
         state[S_PENDING] = action
         state[S_PHASE] = CELL
         return
-    place(state, params, seat, state[S_PENDING], action - MAX_FISH)
-    state[S_PHASE] = CARD
-    state[S_TURN] += 1
-    state[S_LAST_PLACER] = seat
-    state[S_SEAT] = next_seat(params, seat)
+    put_card(state, params, seat, action)
     if state[S_PLACED] == params[P_N_CELLS] and end_round(state, params, streams):
         state[S_OVER] = 1
     if state[S_HELD + state[S_SEAT]] == 0:   # else advance would find the seat to move at once
@@ -873,6 +879,16 @@ def resample(state, params, seat, streams):
 def round_of(state):
     """Rounds finished: a replay draws the shoal whenever this changes."""
     return int(state[S_N_ROUNDS])
+
+
+def table_at_round_end(state, params, action):
+    """The shoal as a round ends: ``state`` (before the round's last placement) with that card placed, before
+    the sharks eat their row and column and the shoal is cleared, all of which ``apply_action`` does in one
+    step. A replay draws it, so that the sharks' catch can be seen."""
+    table = state.copy()
+    if action >= MAX_FISH:
+        put_card(table, params, np.int64(state[S_SEAT]), np.int64(action))
+    return table
 
 
 def action_to_string(state, params, action):

@@ -49,7 +49,7 @@ def games_worth_watching(result):
         # crc32, not hash(): Python salts string hashes per process, and the pick must survive a restart
         rng = np.random.default_rng([result.seed, zlib.crc32(result.name.encode())])
         picks.append(watch(lost[rng.integers(len(lost))], f"loss of seat {seat}",
-                           f"seat {seat} has the lowest win share, {share[seat]:.3f}"))
+                           f"the lowest win share, {share[seat]:.3f}"))
     return picks
 
 

@@ -1,8 +1,18 @@
-"""A Markdown report over the variants of a sweep (or any result files): tables, tests and plots."""
+"""A report over the variants of a sweep (or any result files): tables, tests, plots and games worth watching.
 
+The report is built once as a list of :class:`Section` and rendered as Markdown (plots as PNG files beside it) or
+as one self-contained HTML file (plots embedded, links to replay pages).
+"""
+
+import base64
+import html
+import io
 import json
+import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 import matplotlib.pyplot as plt
 
@@ -10,6 +20,48 @@ from analyses.balance import seat_balance
 from analyses.plots import duration_plot, score_plot, skill_plot, win_share_plot
 from analyses.shape import game_shape
 from analyses.variants import against_baseline
+from analyses.watch import games_worth_watching, replay_command
+
+SUFFIXES = (".md", ".html")
+
+
+@dataclass(frozen=True)
+class Link:
+    """A table cell that links to a page."""
+
+    text: str
+    href: str
+
+    def __str__(self):
+        return f"[{self.text}]({self.href})"
+
+
+@dataclass(frozen=True)
+class Table:
+    """Cells are Markdown text (or a :class:`Link`); ``str()`` gives the Markdown table."""
+
+    head: list
+    rows: list
+
+    def __str__(self):
+        lines = ["| " + " | ".join(self.head) + " |", "|" + "---|" * len(self.head)]
+        lines += ["| " + " | ".join(map(str, row)) + " |" for row in self.rows]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Image:
+    alt: str
+    file: str       # the plot's file name, as save_plots writes it
+
+
+@dataclass
+class Section:
+    """A heading and its blocks: paragraphs (Markdown text), :class:`Table` and :class:`Image`."""
+
+    title: str
+    blocks: list
+    level: int = 2
 
 
 @dataclass
@@ -18,6 +70,7 @@ class Analysis:
     balances: dict
     shapes: dict
     comparisons: list
+    baseline: int = 0   # position in ``results`` of the variant the others are compared with
 
     @property
     def skill_levels(self):
@@ -38,7 +91,7 @@ def analyze(results, baseline=0):
     shapes = {r.name: game_shape(r.column("n_turns"), r.column("timeout"), r.extras()) for r in results}
     comparisons = against_baseline(results, metrics=("win_0", "n_turns"), baseline=baseline) \
         if len(results) > 1 else []
-    return Analysis(results, balances, shapes, comparisons)
+    return Analysis(results, balances, shapes, comparisons, baseline)
 
 
 def _share(b, seat):
@@ -58,14 +111,14 @@ def balance_table(analysis):
     rows = [[name, str(b.n_seats), f"{b.n_games:,}"] + [_share(b, i) for i in range(seats)]
             + [f"{b.shared:,}", f"{b.timeouts:,}", _p(b.pvalue), f"{b.balance:.3f}"]
             for name, b in analysis.balances.items()]
-    return _table(head, rows)
+    return Table(head, rows)
 
 
 def shape_table(analysis):
     head = ["variant", "mean turns", "sd", "5%", "median", "95%", "completion"]
     rows = [[name, f"{s.mean:.2f}", f"{s.sd:.2f}", f"{s.quantiles[5]:g}", f"{s.quantiles[50]:g}",
              f"{s.quantiles[95]:g}", f"{s.completion:.2%}"] for name, s in analysis.shapes.items()]
-    return _table(head, rows)
+    return Table(head, rows)
 
 
 def skill_table(analysis):
@@ -79,7 +132,7 @@ def skill_table(analysis):
         b, s = analysis.balances[name], analysis.shapes[name]
         rows.append([f"`{policy}`", f"{b.n_games:,}"] + [_share(b, i) for i in range(seats)]
                     + [_p(b.pvalue), f"{b.balance:.3f}", f"{s.mean:.2f}", f"{s.completion:.2%}"])
-    return _table(head, rows)
+    return Table(head, rows)
 
 
 def extras_table(analysis):
@@ -87,7 +140,7 @@ def extras_table(analysis):
     head = ["variant"] + names
     rows = [[name] + [f"{s.extras[k][0]:.3g}" if k in s.extras else "" for k in names]
             for name, s in analysis.shapes.items()]
-    return _table(head, rows)
+    return Table(head, rows)
 
 
 def comparison_table(comparisons):
@@ -95,95 +148,214 @@ def comparison_table(comparisons):
     rows = [[c.a, c.b, c.metric, "yes" if c.paired else "no", f"{c.result.statistic:+.4f}",
              f"[{c.result.low:+.4f}, {c.result.high:+.4f}]", _p(c.result.pvalue), _p(c.adjusted_pvalue)]
             for c in comparisons]
-    return _table(head, rows)
+    return Table(head, rows)
 
 
-def _table(head, rows):
-    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
-    return "\n".join(lines)
-
-
-def save_plots(analysis, folder):
-    """Write the three plots as PNG into ``folder``; return {title: file name}."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    figures = {
+def figures(analysis):
+    """The plots as {file name: matplotlib Figure}."""
+    figs = {
         "win_share.png": win_share_plot(analysis.balances),
         "duration.png": duration_plot({r.name: r.column("n_turns") for r in analysis.results}),
         "scores.png": score_plot({r.name: r.scores for r in analysis.results}),
     }
     if analysis.skill_levels:
         levels = analysis.skill_levels
-        figures["skill.png"] = skill_plot({levels[name]: analysis.balances[name] for name in levels})
-    for name, fig in figures.items():
+        figs["skill.png"] = skill_plot({levels[name]: analysis.balances[name] for name in levels})
+    return figs
+
+
+def save_plots(analysis, folder):
+    """Write the plots as PNG into ``folder``; return their file names."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    figs = figures(analysis)
+    for name, fig in figs.items():
         fig.savefig(folder / name, dpi=110)
         plt.close(fig)
-    return list(figures)
+    return list(figs)
 
 
-def skill_section(analysis, plots):
-    """The report's lines on balance by skill level (none unless the variants are skill levels)."""
+def _png_data(fig):
+    """The figure as a data: URI, for an HTML page that needs no file beside it."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=110)
+    plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def skill_section(analysis):
+    """The report's section on balance by skill level (none unless the variants are skill levels)."""
     if not analysis.skill_levels:
         return []
-    return ["## By skill level", "",
-            "The variants differ only in the policy every seat plays, from the weakest listed to the strongest: "
-            "does the seat balance (and the length of a game) hold when people play well?", "",
-            skill_table(analysis), "", f"![win share per seat against skill]({plots}/skill.png)", ""]
+    return [Section("By skill level", [
+        "The variants differ only in the policy every seat plays, from the weakest listed to the strongest: "
+        "does the seat balance (and the length of a game) hold when people play well?",
+        skill_table(analysis), Image("win share per seat against skill", "skill.png")])]
 
 
-def write_report(results, path, baseline=0):
-    """Analyse ``results`` and write the Markdown report at ``path`` with its plots beside it."""
-    path = Path(path)
-    analysis = analyze(results, baseline)
-    plots = f"{path.stem}-plots"
-    save_plots(analysis, path.parent / plots)
+def _won_by(watch):
+    if watch.winners:
+        return ("seat " if len(watch.winners) == 1 else "seats ") + ", ".join(map(str, watch.winners))
+    return "nobody (timeout)" if watch.timeout else "nobody"
+
+
+def watch_section(watches, folder, pages):
+    """The games worth watching with their replay commands, run from ``folder``; ``pages``: {watch: href of its
+    replay page}, linked from the command."""
+    rows = []
+    for w in watches:
+        command = f"`{replay_command(w, folder)}`"
+        rows.append([w.variant, w.label + (f" ({w.note})" if w.note else ""), f"{w.n_turns:,}", _won_by(w),
+                     Link(command, pages[w]) if w in pages else command])
+    return Section("Games worth watching", [
+        "Per variant: the longest and the shortest game (the first by game index on a tie; the first game alone "
+        "when all are as long), and a random game lost by the seat with the lowest win share, drawn from the "
+        "file's seed and the variant's name (the same game in every report). Replay one with its command, run "
+        "from the report's folder.",
+        Table(["variant", "game", "turns", "won by", "replay"], rows)])
+
+
+def report_sections(analysis, watches, folder, pages):
+    """The report as sections, for either renderer; ``folder``, ``pages``: as for :func:`watch_section`."""
+    results = analysis.results
     games = sorted({r.game for r in results})
     seeds = sorted({r.seed for r in results})
-    base = results[baseline].name
-    text = [
-        f"# simcore report: {', '.join(games)}",
-        "",
-        f"{len(results)} variants, {sum(r.n_games for r in results):,} games, seed "
-        f"{', '.join(map(str, seeds))}. Baseline for comparisons: `{base}`.",
-        "",
-        "## Seat balance",
-        "",
-        "Win share per seat with a 95% Wilson interval (in team games every seat of the winning team wins; "
-        "in games with shared wins the shares can add up to more than 1). *chi² p*: chi-square test of the "
-        "single-winner games against equal shares per seat. *balance*: 1 - the largest gap between two "
-        "seats' win shares (Ludii's balance metric).",
-        "",
-        balance_table(analysis),
-        "",
-        f"![win share per seat]({plots}/win_share.png)",
-        "",
-        *skill_section(analysis, plots),
-        "## Game length and completion",
-        "",
-        "Turns per game; *completion*: share of games that ended by the rules, not by `max_turns`.",
-        "",
-        shape_table(analysis),
-        "",
-        f"![game length]({plots}/duration.png)",
-        "",
-        "## Game-specific columns (means)",
-        "",
-        extras_table(analysis),
-        "",
-        f"![scores]({plots}/scores.png)",
+    base = results[analysis.baseline].name
+    out = [
+        Section(f"simcore report: {', '.join(games)}", [
+            f"{len(results)} variants, {sum(r.n_games for r in results):,} games, seed "
+            f"{', '.join(map(str, seeds))}. Baseline for comparisons: `{base}`."], level=1),
+        Section("Seat balance", [
+            "Win share per seat with a 95% Wilson interval (in team games every seat of the winning team wins; "
+            "in games with shared wins the shares can add up to more than 1). *chi² p*: chi-square test of the "
+            "single-winner games against equal shares per seat. *balance*: 1 - the largest gap between two "
+            "seats' win shares (Ludii's balance metric).",
+            balance_table(analysis), Image("win share per seat", "win_share.png")]),
+        *skill_section(analysis),
+        Section("Game length and completion", [
+            "Turns per game; *completion*: share of games that ended by the rules, not by `max_turns`.",
+            shape_table(analysis), Image("game length", "duration.png")]),
+        Section("Game-specific columns (means)", [extras_table(analysis), Image("scores", "scores.png")]),
     ]
     if analysis.comparisons:
-        text += [
-            "",
-            f"## Against the baseline `{base}`",
-            "",
+        out.append(Section(f"Against the baseline `{base}`", [
             "Effect = variant minus baseline. Variants run with the baseline's seed are paired game by game on "
             "common random numbers: McNemar's exact test and a paired interval for a seat's win, the "
             "Wilcoxon signed-rank test and a paired bootstrap interval for the game length. Variants with "
             "another seed are compared unpaired. *p (Holm)*: adjusted across the variants, per metric.",
-            "",
-            comparison_table(analysis.comparisons),
-        ]
-    path.write_text("\n".join(text) + "\n")
+            comparison_table(analysis.comparisons)]))
+    out.append(watch_section(watches, folder, pages))
+    return out
+
+
+def markdown(sections, image_src):
+    """The Markdown text; ``image_src(file)`` gives an image's address."""
+    blocks = []
+    for s in sections:
+        blocks.append("#" * s.level + " " + s.title)
+        blocks += [f"![{b.alt}]({image_src(b.file)})" if isinstance(b, Image) else str(b) for b in s.blocks]
+    return "\n\n".join(blocks) + "\n"
+
+
+STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; color: #222;
+       line-height: 1.45; max-width: 1100px; margin: 2em auto; padding: 0 1em; }
+h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
+.table { overflow-x: auto; margin: 1em 0; }
+table { border-collapse: collapse; font-size: 0.9em; }
+th, td { padding: 0.3em 0.7em; text-align: left; white-space: nowrap; }
+th { border-bottom: 2px solid #bbb; } tbody tr:nth-child(even) { background: #f3f5f7; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em;
+       background: #f0f0f0; padding: 0 0.2em; border-radius: 3px; }
+img { max-width: 100%; height: auto; }
+"""
+
+# a cell of figures (count, share, interval, p): right-aligned when its whole column is
+_NUMBER = re.compile(r"[-+<]?\d[\d.,]*(e[-+]?\d+)?%?( \[.*\])?|\[.*\]|n/a|")
+
+
+def _inline(text):
+    """The report's only Markdown inside text, `code` and *emphasis*, as HTML."""
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
+    return re.sub(r"\*([^*\s][^*]*)\*", r"<em>\1</em>", text)
+
+
+def _cell(cell):
+    if isinstance(cell, Link):
+        return f'<a href="{html.escape(cell.href)}">{_inline(cell.text)}</a>'
+    return _inline(cell)
+
+
+def _html_table(table):
+    numeric = [all(_NUMBER.fullmatch(str(row[i])) for row in table.rows) for i in range(len(table.head))]
+
+    def tag(name, i):
+        return f'<{name} class="num">' if numeric[i] else f"<{name}>"
+
+    head = "".join(f"{tag('th', i)}{_inline(h)}</th>" for i, h in enumerate(table.head))
+    rows = ["<tr>" + "".join(f"{tag('td', i)}{_cell(c)}</td>" for i, c in enumerate(row)) + "</tr>"
+            for row in table.rows]
+    return (f'<div class="table"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n' + "\n".join(rows)
+            + "\n</tbody></table></div>")
+
+
+def _html_block(block, image_src):
+    if isinstance(block, Table):
+        return _html_table(block)
+    if isinstance(block, Image):
+        return f'<p><img src="{image_src(block.file)}" alt="{html.escape(block.alt)}"></p>'
+    return f"<p>{_inline(block)}</p>"
+
+
+def html_page(sections, image_src):
+    """One HTML page with its style inline: it needs no other file and no network."""
+    body = [f"<section>\n<h{s.level}>{_inline(s.title)}</h{s.level}>\n"
+            + "\n".join(_html_block(b, image_src) for b in s.blocks) + "\n</section>" for s in sections]
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>{html.escape(sections[0].title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
+            + "\n".join(body) + "\n</body>\n</html>\n")
+
+
+def _slug(text):
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def write_replays(watches, path, write_replay):
+    """Write a replay page per game into ``<report stem>-replays/`` beside the report; return {watch: href}."""
+    folder = path.parent / f"{path.stem}-replays"
+    folder.mkdir(parents=True, exist_ok=True)
+    pages = {}
+    for w in watches:
+        name = f"{_slug(w.variant)}-{_slug(w.label)}.html"
+        write_replay(w.path, w.game_index, folder / name)
+        pages[w] = quote(f"{folder.name}/{name}")
+    return pages
+
+
+def write_report(results, path, baseline=0, write_replay=None):
+    """Analyse ``results`` and write the report at ``path``: Markdown (``.md``) with its plots in
+    ``<stem>-plots/`` beside it, or one self-contained HTML file (``.html``) whose games worth watching link to
+    replay pages written by ``write_replay(file_path, game_index, out_path)`` (none without it)."""
+    path = Path(path)
+    if path.suffix.lower() not in SUFFIXES:
+        raise ValueError(f"cannot write a report as {path.name}; allowed suffixes: {', '.join(SUFFIXES)}")
+    analysis = analyze(results, baseline)
+    watches = [w for r in results for w in games_worth_watching(r)]
+    if path.suffix.lower() == ".html":
+        pages = write_replays(watches, path, write_replay) if write_replay else {}
+        images = {name: _png_data(fig) for name, fig in figures(analysis).items()}
+        text = html_page(report_sections(analysis, watches, path.parent, pages), images.get)
+    else:
+        plots = f"{path.stem}-plots"
+        save_plots(analysis, path.parent / plots)
+        text = markdown(report_sections(analysis, watches, path.parent, {}), lambda file: f"{plots}/{file}")
+    # the whole text is ready before the file is opened; the rename makes it appear complete or not at all
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
     return path

@@ -1,5 +1,6 @@
 """The ``simcore`` command line."""
 
+import importlib.util
 import os
 import shutil
 import sys
@@ -197,15 +198,29 @@ def _load_results(paths):
     return results
 
 
+def _replay_writer():
+    """``simcore.replay.write_html`` for the HTML report's replay pages, or None in a build without it."""
+    spec = importlib.util.find_spec("simcore.replay")
+    # an editable install finds a module missing here in the checkout it was installed from: only ours counts
+    if spec is None or Path(spec.origin).parent != Path(__file__).parent:
+        return None
+    from simcore import replay
+
+    return replay.write_html
+
+
 @main.command("analyze")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--report", "report_path", type=click.Path(dir_okay=False),
-              help="Write a Markdown report here, with its plots in <name>-plots/ beside it.")
+              help="Write a report here: NAME.md (Markdown, its plots in NAME-plots/ beside it) or NAME.html "
+                   "(one self-contained page, replay pages of the games worth watching in NAME-replays/).")
 @click.option("--baseline", help="Variant the others are compared with (default: the first).")
 def analyze_command(paths, report_path, baseline):
     """Seat balance, game length and comparisons for a sweep folder or result files."""
     from analyses import data, report
 
+    if report_path and Path(report_path).suffix.lower() not in report.SUFFIXES:
+        _fail(f"--report {report_path}: unknown suffix; allowed: {', '.join(report.SUFFIXES)}")
     try:
         results = _load_results(paths)
         names = [r.name for r in results]
@@ -213,13 +228,16 @@ def analyze_command(paths, report_path, baseline):
             _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
         base = names.index(baseline) if baseline else 0
         analysis = report.analyze(results, base)
-        click.echo(report.balance_table(analysis) + "\n\n" + report.shape_table(analysis))
+        click.echo(f"{report.balance_table(analysis)}\n\n{report.shape_table(analysis)}")
         if analysis.skill_levels:
-            click.echo("\nby skill level:\n" + report.skill_table(analysis))
+            click.echo(f"\nby skill level:\n{report.skill_table(analysis)}")
         if analysis.comparisons:
-            click.echo("\n" + report.comparison_table(analysis.comparisons))
+            click.echo(f"\n{report.comparison_table(analysis.comparisons)}")
         if report_path:
-            report.write_report(results, report_path, base)
+            try:
+                report.write_report(results, report_path, base, write_replay=_replay_writer())
+            except OSError as e:
+                _fail(f"cannot write {report_path}: {e.strerror or e}")
             click.echo(f"\nwrote {report_path}")
     except data.DataError as e:
         _fail(str(e))

@@ -1,10 +1,14 @@
-"""Analyses on real game data: CRN pairing, reports, and the analyze / compare / duel commands."""
+"""Analyses on real game data: CRN pairing, reports (Markdown and HTML), and the analyze / compare / duel commands."""
+
+import base64
+from html.parser import HTMLParser
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import simcore
-from analyses import data, report, variants
+from analyses import data, report, variants, watch
 from simcore import config as cfg
 from simcore import results, runs
 
@@ -135,3 +139,106 @@ def test_a_game_with_label_columns_is_analysed(tmp_path):
     assert labels and not set(labels) & set(result.extras())
     text = report.write_report([result], tmp_path / "r.md").read_text()
     assert "## Game-specific columns" in text
+
+
+class _Page(HTMLParser):
+    """Checks that every element is closed in order, and collects the images, tables and links."""
+
+    VOID = {"meta", "img", "br", "hr", "link", "input"}
+
+    def __init__(self):
+        super().__init__()
+        self.open, self.images, self.links, self.tags = [], [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append(tag)
+        attrs = dict(attrs)
+        if tag == "img":
+            self.images.append(attrs["src"])
+        if tag == "a":
+            self.links.append(attrs["href"])
+        if tag not in self.VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.open and self.open.pop() == tag, f"</{tag}> closes nothing open"
+
+
+def _fake_replay(file_path, game_index, out_path):
+    Path(out_path).write_text(f"<!DOCTYPE html><title>{game_index}</title><p>{file_path} game {game_index}</p>\n")
+
+
+@pytest.fixture(scope="module")
+def two_variants(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("report")
+    return [_result(folder, n, p, games=2000) for n, p in (("base", {}), ("pro", {"pro": True}))]
+
+
+def test_html_report_is_one_page_with_plots_tables_and_replay_links(two_variants, tmp_path):
+    path = report.write_report(two_variants, tmp_path / "r.html", write_replay=_fake_replay)
+    page = _Page()
+    page.feed(path.read_text())
+    page.close()
+    assert page.open == [] and page.tags[0] == "html"
+    assert "script" not in page.tags and "link" not in page.tags    # nothing to fetch: style inline, no scripts
+    assert len(page.images) == 3 and all(src.startswith("data:image/png;base64,") for src in page.images)
+    assert all(base64.b64decode(src.split(",")[1])[:8] == b"\x89PNG\r\n\x1a\n" for src in page.images)
+    assert page.tags.count("table") == 5        # balance, length, extras, comparisons, games worth watching
+    picks = [w for r in two_variants for w in watch.games_worth_watching(r)]
+    assert len(page.links) == len(picks) and all(link.startswith("r-replays/") for link in page.links)
+    for link, w in zip(page.links, picks, strict=True):
+        assert f"game {w.game_index}" in (tmp_path / link).read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r-replays", "r.html"]   # no plots beside it
+    text = path.read_text()
+    for heading in ("Seat balance", "Game length and completion", "Game-specific columns (means)",
+                    "Against the baseline <code>base</code>", "Games worth watching"):
+        assert f"<h2>{heading}</h2>" in text
+
+
+def test_html_report_without_a_replay_writer_names_the_commands_only(two_variants, tmp_path):
+    text = report.write_report(two_variants, tmp_path / "r.html").read_text()
+    assert "<a " not in text and "simcore replay" in text and not (tmp_path / "r-replays").exists()
+
+
+def test_a_failing_report_leaves_the_old_one_alone(two_variants, tmp_path):
+    path = tmp_path / "r.html"
+    path.write_text("old")
+
+    def broken(file_path, game_index, out_path):
+        raise OSError("disk full")
+
+    with pytest.raises(OSError, match="disk full"):
+        report.write_report(two_variants, path, write_replay=broken)
+    assert path.read_text() == "old" and not list(tmp_path.glob(".*tmp"))
+    with pytest.raises(ValueError, match="allowed suffixes: .md, .html"):
+        report.write_report(two_variants, tmp_path / "r.txt")
+
+
+def test_markdown_report_keeps_its_sections_and_adds_the_games_worth_watching(two_variants, tmp_path):
+    """Byte for byte as before the games worth watching: every block in order, one blank line apart."""
+    text = report.write_report(two_variants, tmp_path / "r.md").read_text()
+    analysis = report.analyze(two_variants)
+    before, after = text.split("\n\n## Games worth watching\n\n")
+    expected = [
+        "# simcore report: zwergen", "2 variants, 4,000 games, seed 5. Baseline for comparisons: `base`.",
+        "## Seat balance", None, str(report.balance_table(analysis)), "![win share per seat](r-plots/win_share.png)",
+        "## Game length and completion", None, str(report.shape_table(analysis)),
+        "![game length](r-plots/duration.png)",
+        "## Game-specific columns (means)", str(report.extras_table(analysis)), "![scores](r-plots/scores.png)",
+        "## Against the baseline `base`", None, str(report.comparison_table(analysis.comparisons)),
+    ]
+    blocks = before.split("\n\n")
+    assert len(blocks) == len(expected)
+    for block, want in zip(blocks, expected, strict=True):
+        assert want is None or block == want            # None: a paragraph of prose
+    assert after.endswith(" |\n") and after.count("simcore replay") == 6
+
+
+def test_analyze_writes_an_html_report_and_refuses_other_suffixes(cli, two_variants, tmp_path):
+    files = [r.path for r in two_variants]
+    done = cli("analyze", *files, "--report", tmp_path / "x.txt")
+    assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1
+    assert "allowed: .md, .html" in done.stderr and list(tmp_path.iterdir()) == []
+    done = cli("analyze", *files, "--report", tmp_path / "r.html")
+    assert done.returncode == 0, done.stderr
+    assert "Games worth watching" in (tmp_path / "r.html").read_text()

@@ -27,7 +27,7 @@ def test_the_report_shows_balance_and_length_per_skill_level(tmp_path):
     results = data.load_folder(tmp_path / "z")
     analysis = report.analyze(results)
     assert list(analysis.skill_levels.values()) == LEVELS
-    table = report.skill_table(analysis).splitlines()
+    table = str(report.skill_table(analysis)).splitlines()
     assert [row.split(" | ")[0].strip("| `") for row in table[2:]] == LEVELS
     path = report.write_report(results, tmp_path / "r.md")
     text = path.read_text()

@@ -28,7 +28,10 @@ demo: $(VENV)/.installed
 		--out demo-skirmish-ctf.parquet
 	$(BIN)/simcore sweep configs/zwai-formations.toml --games 10000 --out demo-runs/zwai
 	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai/report.md > /dev/null
-	@echo "report: demo-runs/zwai/report.md (plots in demo-runs/zwai/report-plots/)"
+	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai/report.html > /dev/null
+	$(BIN)/simcore replay demo-zwai3-ring.parquet --index 0 --html demo-replay.html | tail -2
+	@echo "report: demo-runs/zwai/report.md (plots in demo-runs/zwai/report-plots/) and report.html"
+	@echo "replay: demo-replay.html (open it in a browser)"
 
 test: $(VENV)/.installed
 	$(BIN)/ruff check .
@@ -38,4 +41,4 @@ bench: $(VENV)/.installed
 	$(BIN)/simcore bench --json benchmarks/results.json
 
 clean:
-	rm -rf $(VENV) demo-*.parquet demo-runs .pytest_cache
+	rm -rf $(VENV) demo-*.parquet demo-replay.html demo-runs .pytest_cache

@@ -1,6 +1,5 @@
 """The ``simcore`` command line."""
 
-import importlib.util
 import os
 import shutil
 import sys
@@ -198,17 +197,6 @@ def _load_results(paths):
     return results
 
 
-def _replay_writer():
-    """``simcore.replay.write_html`` for the HTML report's replay pages, or None in a build without it."""
-    spec = importlib.util.find_spec("simcore.replay")
-    # an editable install finds a module missing here in the checkout it was installed from: only ours counts
-    if spec is None or Path(spec.origin).parent != Path(__file__).parent:
-        return None
-    from simcore import replay
-
-    return replay.write_html
-
-
 @main.command("analyze")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
 @click.option("--report", "report_path", type=click.Path(dir_okay=False),
@@ -218,6 +206,7 @@ def _replay_writer():
 def analyze_command(paths, report_path, baseline):
     """Seat balance, game length and comparisons for a sweep folder or result files."""
     from analyses import data, report
+    from simcore import replay
 
     if report_path and Path(report_path).suffix.lower() not in report.SUFFIXES:
         _fail(f"--report {report_path}: unknown suffix; allowed: {', '.join(report.SUFFIXES)}")
@@ -235,9 +224,11 @@ def analyze_command(paths, report_path, baseline):
             click.echo(f"\n{report.comparison_table(analysis.comparisons)}")
         if report_path:
             try:
-                report.write_report(results, report_path, base, write_replay=_replay_writer())
+                report.write_report(results, report_path, base, write_replay=replay.write_html)
             except OSError as e:
                 _fail(f"cannot write {report_path}: {e.strerror or e}")
+            except replay.ReplayError as e:
+                _fail(f"cannot write the replay pages of {report_path}: {e}")
             click.echo(f"\nwrote {report_path}")
     except data.DataError as e:
         _fail(str(e))

@@ -218,8 +218,14 @@ def command(replay):
     return f"simcore replay {c.game}{sets}{policies} --seed {c.seed} --index {replay.index}"
 
 
-def _indent(text):
-    return ["    " + line for line in text.splitlines()]
+def _indent(text, by="    "):
+    return [by + line for line in text.splitlines()]
+
+
+def round_end_text(replay, decision):
+    """The table as a round ended and after it, as text."""
+    words = _TABLE_WORDS[hasattr(replay.config.module, "table_at_round_end")]
+    return "\n".join([words, *_indent(decision.before), "the table after it:", *_indent(decision.text)])
 
 
 def text_lines(replay):
@@ -233,8 +239,7 @@ def text_lines(replay):
         for words, tries, value in d.tried:
             lines.append(f"{'':7}    {words:<40} tried {tries:6d}  mean return {value:.3f}")
         if d.round_end:
-            lines += ["", "  " + _TABLE_WORDS[hasattr(c.module, "table_at_round_end")], *_indent(d.before),
-                      "  the table after it:", *_indent(d.text), ""]
+            lines += ["", *_indent(round_end_text(replay, d), "  "), ""]
     lines.append(result_line(replay))
     if replay.expected is not None:
         lines.append("the row in the file: " + ("the same" if replay.matches else f"DIFFERS {replay.differences()}"))

@@ -15,7 +15,9 @@ code { background: #f3f3f3; padding: .1rem .3rem; border-radius: 3px; font-size:
 main { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: flex-start; }
 #board { flex: 1 1 560px; min-width: 320px; border: 1px solid #ddd; border-radius: 6px; padding: .5rem; }
 #board svg { width: 100%; height: auto; max-height: 78vh; }
-aside { flex: 0 1 400px; }
+aside { flex: 0 0 440px; }
+#scores td:first-child { white-space: nowrap; }
+#scores td:nth-child(2) { font-size: .8rem; overflow-wrap: anywhere; }
 .controls { display: flex; gap: .4rem; align-items: center; }
 .controls input { flex: 1; }
 button { font: inherit; padding: .2rem .6rem; }
@@ -86,7 +88,8 @@ def frames(replay):
             "next": _next(replay.start_to_move), "tried": [], "text": ""}]
     for d in replay.decisions:
         out.append({"svg": d.picture, "move": f"{d.move}. seat {d.seat} ({d.policy}): {d.words}", "seat": d.seat,
-                    "scores": d.scores, "next": _next(d.to_move), "tried": d.tried, "text": d.text})
+                    "scores": d.scores, "next": _next(d.to_move), "tried": d.tried,
+                    "text": rp.round_end_text(replay, d) if d.round_end else ""})
     return out
 
 

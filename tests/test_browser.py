@@ -93,3 +93,29 @@ def test_a_replay_page_shows_the_board_and_steps_to_the_rows_result(page, tmp_pa
     page.screenshot(path=tmp_path / "last.png", full_page=True)
     assert_picture(tmp_path / "last.png")
     assert page.errors == []
+
+
+def test_the_html_report_shows_its_plots_and_links_to_replays_that_open(page, tmp_path, cli):
+    """Issue 15, items 3 and 4: the report page shows its tables and embedded plots with no JavaScript
+    errors, and its replay links open pages that draw the board."""
+    folder = tmp_path / "sweep"
+    folder.mkdir()
+    for variant, policy in (("random", "random"), ("greedy", "greedy")):
+        runs.run_to_file(cfg.resolve("zwergen", policies=[("all", policy)], games=300, seed=2, variant=variant),
+                         folder / f"{variant}.parquet")
+    done = cli("analyze", folder, "--report", folder / "report.html")
+    assert done.returncode == 0, done.stderr
+    page.goto((folder / "report.html").as_uri())
+    images = page.locator("img")
+    assert images.count() >= 3
+    assert all(page.evaluate("(img) => img.complete && img.naturalWidth > 100", h) for h in images.element_handles())
+    assert page.locator("table").count() >= 4
+    page.screenshot(path=tmp_path / "report.png", full_page=True)
+    assert_picture(tmp_path / "report.png", ["#1f77b4", "#ff7f0e"])   # the plots' seat colours
+    links = page.locator("a[href$='.html']")
+    assert links.count() >= 4
+    links.first.click()
+    page.wait_for_load_state()
+    assert page.locator("#board svg").count() == 1
+    assert page.inner_text("#move") == "the start of the game"
+    assert page.errors == []

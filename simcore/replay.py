@@ -136,12 +136,13 @@ _TABLE_WORDS = ("the table before the round's last decision:", "the table as the
 
 def _table_at_round_end(module, before, action):
     """The table as a round ended. Rules that clear the table in the same step as the round's last decision
-    say what it looked like (``table_at_round_end``, Zwai's shoal with the sharks' catch); for the others,
-    the table before that decision."""
+    say what it looked like (``table_at_round_end``: Zwai's shoal with the sharks' catch, Zwergen's track
+    with a team in the fence); for the others, the table before that decision (Wichtel's round ends by a
+    decision of its own)."""
     if not hasattr(module, "table_at_round_end"):
         return before
     table = before.clone()
-    table.state = module.table_at_round_end(before.state, before.game.params_array, action)
+    table.state = module.table_at_round_end(before.state, before.game.params_array, action, before.streams)
     return table
 
 

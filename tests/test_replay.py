@@ -10,6 +10,7 @@ import pytest
 
 from simcore import config as cfg
 from simcore import replay, runs
+from simcore.games import zwai, zwergen
 from simcore.handle import load_game
 
 # Every game, every kind of agent: (game, --set pairs, --policy pairs)
@@ -70,6 +71,40 @@ def test_the_table_is_drawn_at_every_round_end(files, name):
     assert len(ends) in (r.row["n_rounds"], r.row["n_rounds"] + 1)   # + 1: the game ended inside a round
     text = "\n".join(replay.text_lines(r))
     assert text.count("the table after it:") == len(ends)
+
+
+def _to_round_end(module, params):
+    """Greedy play to the first round end: the state before its last decision, that action, and after."""
+    s = load_game(module.GAME.name, params).new_initial_state(seed=4, game_index=0)
+    while True:
+        action, before = s.agent_action("greedy"), s.clone()
+        s.apply_action(action)
+        if module.round_of(s.state) != module.round_of(before.state):
+            return before, action, s
+
+
+def test_zwai_shows_the_full_shoal_as_the_round_ends():
+    """docs/zwai.md, Round End: the sharks eat their row and column of the shoal, the rest scores. The rules
+    clear the shoal in the same step as the last card, so the replay's table at the round end is the shoal
+    with every card placed and both sharks on it."""
+    before, action, after = _to_round_end(zwai, {"players": 3, "formation": "ring"})
+    table = zwai.View(zwai.table_at_round_end(before.state, before.game.params_array, action, before.streams))
+    assert table.placed == before.game.params_array[zwai.P_N_CELLS] == zwai.View(before.state).placed + 1
+    assert table.shark_row >= 0 and table.shark_col >= 0
+    assert set(zwai.View(before.state).shoal().items()) < set(table.shoal().items())
+    assert zwai.View(after.state).placed == 0
+
+
+def test_zwergen_shows_the_team_in_the_fence_as_the_round_ends():
+    """docs/zwergen.md, The track: a round ends when a team's front gnome reaches the fence; the rules then
+    empty the track for the next round in the same step, so the replay's table at the round end is the track
+    with the losing team in the fence and the round counted."""
+    before, action, after = _to_round_end(zwergen, {"players": 4})
+    params = before.game.params_array
+    table = zwergen.table_at_round_end(before.state, params, action, before.streams)
+    assert zwergen.loser(table, params) >= 0 and zwergen.loser(before.state, params) < 0
+    assert list(zwergen.View(table).rounds) == list(zwergen.View(after.state).rounds)
+    assert zwergen.View(after.state).rope == 0
 
 
 def test_every_decision_is_listed_with_its_seat_policy_and_words(files):

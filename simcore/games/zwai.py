@@ -881,7 +881,7 @@ def round_of(state):
     return int(state[S_N_ROUNDS])
 
 
-def table_at_round_end(state, params, action):
+def table_at_round_end(state, params, action, streams):
     """The shoal as a round ends: ``state`` (before the round's last placement) with that card placed, before
     the sharks eat their row and column and the shoal is cleared, all of which ``apply_action`` does in one
     step. A replay draws it, so that the sharks' catch can be seen."""

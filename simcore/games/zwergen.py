@@ -1087,6 +1087,16 @@ def round_of(state):
     return View(state).n_rounds
 
 
+def table_at_round_end(state, params, action, streams):
+    """The track as a round ends: the round's last move applied to a copy of ``state`` under rules in which any
+    round won ends the match, so that the track is not emptied for the next round (``apply_action`` does both
+    in one step). A replay draws it, so that the team pulled into the fence can be seen."""
+    table, rules = state.copy(), params.copy()
+    rules[P_ROUNDS_TO_WIN] = 0
+    apply_action(table, rules, np.int64(action), streams.copy())
+    return table
+
+
 def action_to_string(state, params, action):
     """The action in words, e.g. "play add red: a red gnome", "Contra with add multicolour on red"."""
     action = int(action)

@@ -11,6 +11,8 @@ game's own streams as in the engine, and ends with the row the engine writes for
 the file's row, column for column (:attr:`Replay.matches`).
 """
 
+import re
+import shlex
 import tomllib
 from dataclasses import dataclass, field
 
@@ -207,13 +209,21 @@ def result_line(replay):
     return f"{winners(row, replay.config.players)}; scores {scores}; {row['n_turns']} turns"
 
 
+def _set_value(value):
+    """A ``--set`` value as typed: a plain word bare (``ring``), anything else as TOML."""
+    if isinstance(value, str) and re.fullmatch(r"[A-Za-z_][\w.-]*", value) and value not in ("true", "false"):
+        return value
+    return cfg.toml_value(value)
+
+
 def command(replay):
     """The command that makes this replay again."""
     if replay.source:
         return f"simcore replay {replay.source} --index {replay.index}"
     c = replay.config
     defaults = c.module.GAME.defaults()
-    sets = "".join(f" --set {k}={cfg.toml_value(v)}" for k, v in c.params.items() if defaults.get(k) != v)
+    sets = "".join(f" --set {shlex.quote(f'{k}={_set_value(v)}')}" for k, v in c.params.items()
+                   if defaults.get(k) != v)
     common = max(c.policies, key=c.policies.count)
     policies = f" --policy {common}" + "".join(f" --policy {s}={p}" for s, p in enumerate(c.policies) if p != common)
     return f"simcore replay {c.game}{sets}{policies} --seed {c.seed} --index {replay.index}"

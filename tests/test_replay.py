@@ -2,6 +2,7 @@
 
 import json
 import re
+import shlex
 
 import numpy as np
 import pyarrow as pa
@@ -158,7 +159,7 @@ def test_cli_replays_a_row_and_a_game(files, cli):
     assert by_file.returncode == 0, by_file.stderr
     assert "the row in the file: the same" in by_file.stdout
     command = re.search(r"simcore replay zwai .*", replay.command(replay.play(resolved("zwai-ring"), 2))).group()
-    by_game = cli(*command.split()[1:])
+    by_game = cli(*shlex.split(command)[1:])
     assert by_game.returncode == 0, by_game.stderr
     assert by_game.stdout.splitlines()[1:] == by_file.stdout.splitlines()[1:-1]
 
@@ -228,3 +229,21 @@ def test_a_replay_that_differs_from_its_row_fails(files, tmp_path, cli):
                                     pa.array(turns.astype(np.int32))).replace_schema_metadata(
                                         table.schema.metadata), edited)
     _one_line_error(cli("replay", edited, "--index", "0"), "differs", "n_turns")
+
+
+@pytest.mark.parametrize("game, sets", [
+    ("zwai", [("players", 3), ("formation", "###\n#.#\n###"), ("removed_cards", "discard")]),
+    ("skirmish", [("scenario", "wizard_war"), ("army.foot", 4)]),
+    ("wichtel", [("players", 5), ("bribe_tie", "first")]),
+])
+def test_the_printed_command_makes_the_same_run(game, sets):
+    """The replay's command (printed and on the page) resolves, through the shell's quoting and --set's
+    parsing, to the same parameters, policies and seed."""
+    config = cfg.resolve(game, sets=sets, policies=[("all", "greedy"), ("1", "mc:rollouts=4")], seed=9)
+    words = shlex.split(replay.command(replay.Replay(config, 7, "", 0)))
+    assert words[:3] == ["simcore", "replay", game] and words[-2:] == ["--index", "7"]
+    pairs = list(zip(words[3:-2:2], words[4:-2:2], strict=True))
+    again = cfg.resolve(game, sets=[cfg.parse_assignment(v) for k, v in pairs if k == "--set"],
+                        policies=[cfg.parse_policy(v) for k, v in pairs if k == "--policy"],
+                        seed=int(dict(pairs)["--seed"]))
+    assert (again.params, again.policies, again.seed) == (config.params, config.policies, config.seed)

@@ -155,33 +155,38 @@ def _drawer(module, params):
 
 
 def load_file(path):
-    """``(config, table)`` of a result file: its config from the metadata; one-line errors."""
+    """The run of a result file: its config, from the file's metadata; one-line errors."""
     try:
-        table = pq.read_table(path)
+        schema = pq.read_schema(path)
     except (OSError, ValueError) as e:
         raise ReplayError(f"cannot read {path} as a result file: {e}") from None
-    meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
-    if "simcore.config" not in meta or "game_index" not in table.column_names:
+    meta = {k.decode(): v.decode() for k, v in (schema.metadata or {}).items()}
+    if "simcore.config" not in meta or "game_index" not in schema.names:
         raise ReplayError(f"{path} is not a simcore result file (no simcore.config in its metadata); allowed: "
                           "a file written by simcore run, sweep or ladder")
     version = meta.get("simcore.version", "unknown")
     try:
-        config = cfg.resolve(table=tomllib.loads(meta["simcore.config"]))
+        return cfg.resolve(table=tomllib.loads(meta["simcore.config"]))
     except (cfg.ConfigError, tomllib.TOMLDecodeError) as e:
         raise ReplayError(f"{path} was written by simcore {version}; its config no longer loads in simcore "
                           f"{__version__}: {e}") from None
-    return config, table
+
+
+def file_row(path, index):
+    """The row of game ``index`` of a result file, read alone (a run may hold millions); one-line errors."""
+    rows = pq.read_table(path, filters=[("game_index", "=", index)]).to_pylist()
+    if not rows:
+        indices = pq.read_table(path, columns=["game_index"])["game_index"].to_numpy()
+        raise ReplayError(f"--index {index} is not a game of {path}; allowed: {_ranges(indices)}")
+    return rows[0]
 
 
 def from_file(path, index, pictures=False):
     """Replay the game with ``game_index == index`` of the result file ``path``, checked against its row."""
-    config, table = load_file(path)
-    indices = table["game_index"].to_numpy()
-    where = np.flatnonzero(indices == index)
-    if where.size == 0:
-        raise ReplayError(f"--index {index} is not a game of {path}; allowed: {_ranges(indices)}")
+    config = load_file(path)
+    expected = file_row(path, index)
     replay = play(config, index, pictures)
-    replay.expected = table.slice(int(where[0]), 1).to_pylist()[0]
+    replay.expected = expected
     replay.source = str(path)
     return replay
 

@@ -326,9 +326,13 @@ def write_replays(watches, path, write_replay):
     """Write a replay page per game into ``<report stem>-replays/`` beside the report; return {watch: href}."""
     folder = path.parent / f"{path.stem}-replays"
     folder.mkdir(parents=True, exist_ok=True)
-    pages = {}
+    pages, used = {}, set()
     for w in watches:
-        name = f"{_slug(w.variant)}-{_slug(w.label)}.html"
+        name = f"{_slug(w.variant)}-{_slug(w.label)}"
+        if name in used:                    # two variant names with one slug ("a b", "a-b")
+            name += f"-{len(used)}"
+        used.add(name)
+        name += ".html"
         write_replay(w.path, w.game_index, folder / name)
         pages[w] = quote(f"{folder.name}/{name}")
     return pages

@@ -1,6 +1,7 @@
 """Analyses on real game data: CRN pairing, reports (Markdown and HTML), and the analyze / compare / duel commands."""
 
 import base64
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -193,6 +194,15 @@ def test_html_report_is_one_page_with_plots_tables_and_replay_links(two_variants
     for heading in ("Seat balance", "Game length and completion", "Game-specific columns (means)",
                     "Against the baseline <code>base</code>", "Games worth watching"):
         assert f"<h2>{heading}</h2>" in text
+
+
+def test_variant_names_with_one_slug_get_a_replay_page_each(two_variants, tmp_path):
+    """'a b' and 'a-b' make the same file name: the second variant's pages must not overwrite the first's."""
+    first, second = (replace(r, name=n) for r, n in zip(two_variants, ("a b", "a-b"), strict=True))
+    path = report.write_report([first, second], tmp_path / "r.html", write_replay=_fake_replay)
+    page = _Page()
+    page.feed(path.read_text())
+    assert len(set(page.links)) == len(page.links) == len(list((tmp_path / "r-replays").iterdir()))
 
 
 def test_html_report_without_a_replay_writer_names_the_commands_only(two_variants, tmp_path):

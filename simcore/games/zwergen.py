@@ -1179,12 +1179,11 @@ def track_gnomes(state, params):
     docs/zwergen.md, "The track". The state keeps only each team's count per colour, so the colours are laid
     in colour order from the front outwards (a picture's choice; the rules never ask where a colour stands)."""
     v = View(state)
-    half, rope = int(params[P_TRACK_HALF]), int(v.rope)
     teams = []
-    for team, toward_team in ((0, rope), (1, -rope)):
+    for team in range(2):
         colours = [c for c in range(N_COLOURS) for _ in range(int(v.teams[team, c]))]
-        front_ = half - len(colours) + 1 + toward_team
-        teams.append([(front_ + k, c) for k, c in enumerate(colours)])
+        first = int(front(state, params, team))
+        teams.append([(first + k, c) for k, c in enumerate(colours)])
     return teams
 
 

@@ -61,4 +61,9 @@ def replay_command(watch, folder):
         path = path.relative_to(Path(folder).resolve())
     except ValueError:
         pass
-    return f"simcore replay {shlex.quote(str(path))} --index {watch.game_index}"
+    return file_command(path, watch.game_index)
+
+
+def file_command(path, index):
+    """The command that replays game ``index`` of the result file ``path`` (quoted for the shell)."""
+    return f"simcore replay {shlex.quote(str(path))} --index {index}"

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow.parquet as pq
 
+from analyses.watch import file_command
 from simcore import __version__, engine, handle, results, sweep
 from simcore import config as cfg
 
@@ -67,19 +68,22 @@ class Replay:
         return {k: (v, self.expected[k]) for k, v in self.row.items() if self.expected.get(k) != v}
 
 
-def _row(config, state, params, index):
-    """The engine's result row of a finished (or timed-out) game, as the file holds it (column -> value)."""
+def _engine_rows(config, state, params):
+    """The engine's result row of the position (write_row), as a one-row matrix."""
     rows = np.zeros((1, engine.width(config.module)), np.int64)
     config.module.write_row(state, params, rows[0])
-    return results.table(config, index, rows).to_pylist()[0]
+    return rows
+
+
+def _row(config, state, params, index):
+    """The engine's result row of a finished (or timed-out) game, as the file holds it (column -> value)."""
+    return results.table(config, index, _engine_rows(config, state, params)).to_pylist()[0]
 
 
 def _scores(config, state, params):
     """Every seat's score as the row would count it now (write_row on the position so far)."""
-    rows = np.zeros(engine.width(config.module), np.int64)
-    config.module.write_row(state, params, rows)
     score = engine.score_offset(config.module.MAX_SEATS)
-    return [int(x) for x in rows[score:score + config.players]]
+    return [int(x) for x in _engine_rows(config, state, params)[0, score:score + config.players]]
 
 
 def _tried(state, tried):
@@ -224,7 +228,7 @@ def _set_value(value):
 def command(replay):
     """The command that makes this replay again."""
     if replay.source:
-        return f"simcore replay {replay.source} --index {replay.index}"
+        return file_command(replay.source, replay.index)
     c = replay.config
     defaults = c.module.GAME.defaults()
     sets = "".join(f" --set {shlex.quote(f'{k}={_set_value(v)}')}" for k, v in c.params.items()

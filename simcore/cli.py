@@ -415,9 +415,7 @@ def ladder_command(game, sets, base, budgets, games, seed, sprt, batch, delta, f
                 result = ladder.climb(plan, folder, executor=where, on_rung=rung_done)
             finally:
                 where.close()
-    except cfg.ConfigError as e:
-        _fail(str(e))
-    except OSError as e:
+    except (cfg.ConfigError, OSError) as e:
         _fail(str(e))
     for line in ladder.lines(result):
         click.echo(line)

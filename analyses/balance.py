@@ -15,7 +15,8 @@ class SeatBalanceResult:
     """Per-seat win counts and shares, with a test of equal shares.
 
     ``statistic``/``pvalue`` are the chi-square goodness-of-fit test of the single winners of the decisive
-    games against equal shares per seat; ``balance`` is 1 minus the largest gap between two seats' shares.
+    games against equal shares per seat; ``largest_gap`` is the seat gap: the highest seat's share minus the
+    lowest's (what ``simcore analyze`` reports as the gap, and ``simcore tune``'s ``gap`` term minimises).
     """
 
     n_games: int
@@ -30,7 +31,6 @@ class SeatBalanceResult:
     statistic: float
     pvalue: float
     largest_gap: float
-    balance: float
     confidence: float
 
 
@@ -42,7 +42,7 @@ def seat_balance(wins, timeout, confidence: float = 0.95) -> SeatBalanceResult:
     several winners add up to more than 1. The chi-square test instead uses only the decisive games (exactly
     one winner), where each game gives exactly one count and the counts are multinomial; that is the test
     that is valid without modelling ties. Without decisive games it is nan.
-    ``balance = 1 - largest_gap`` is Ludii's balance metric: 1 for a perfectly fair game.
+    ``largest_gap`` is 0 for a perfectly fair game (Ludii's balance metric is 1 minus it).
     """
     wins = np.asarray(wins, dtype=bool)
     timeout = np.asarray(timeout, dtype=bool)
@@ -69,7 +69,6 @@ def seat_balance(wins, timeout, confidence: float = 0.95) -> SeatBalanceResult:
         statistic=statistic,
         pvalue=pvalue,
         largest_gap=gap,
-        balance=1 - gap,
         confidence=confidence,
     )
 

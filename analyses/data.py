@@ -79,6 +79,10 @@ def load_folder(folder):
         files = sorted(folder.glob("*.parquet"))
     if not files:
         raise DataError(f"{folder} holds no result files")
+    for f in files:
+        if not f.is_file():
+            raise DataError(f"{f} is missing: {folder / 'manifest.json'} lists it; allowed: run the sweep again "
+                            "to play it, or analyze the files that are there")
     return [load_result(f) for f in files]
 
 

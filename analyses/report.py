@@ -8,7 +8,6 @@ import base64
 import html
 import io
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from analyses.plots import duration_plot, score_plot, skill_plot, win_share_plot
 from analyses.shape import game_shape
 from analyses.variants import against_baseline
 from analyses.watch import games_worth_watching, replay_command
+from simcore import writing
 
 SUFFIXES = (".md", ".html")
 
@@ -107,9 +107,9 @@ def _p(p):
 def balance_table(analysis):
     seats = max(b.n_seats for b in analysis.balances.values())
     head = ["variant", "players", "games"] + [f"seat {i} wins" for i in range(seats)] + \
-        ["shared", "timeouts", "chi² p", "balance"]
+        ["shared", "timeouts", "chi² p", "gap"]
     rows = [[name, str(b.n_seats), f"{b.n_games:,}"] + [_share(b, i) for i in range(seats)]
-            + [f"{b.shared:,}", f"{b.timeouts:,}", _p(b.pvalue), f"{b.balance:.3f}"]
+            + [f"{b.shared:,}", f"{b.timeouts:,}", _p(b.pvalue), f"{b.largest_gap:.3f}"]
             for name, b in analysis.balances.items()]
     return Table(head, rows)
 
@@ -126,12 +126,12 @@ def skill_table(analysis):
     levels = analysis.skill_levels
     seats = max(b.n_seats for b in analysis.balances.values())
     head = ["skill level", "games"] + [f"seat {i} wins" for i in range(seats)] + \
-        ["chi² p", "balance", "mean turns", "completion"]
+        ["chi² p", "gap", "mean turns", "completion"]
     rows = []
     for name, policy in levels.items():
         b, s = analysis.balances[name], analysis.shapes[name]
         rows.append([f"`{policy}`", f"{b.n_games:,}"] + [_share(b, i) for i in range(seats)]
-                    + [_p(b.pvalue), f"{b.balance:.3f}", f"{s.mean:.2f}", f"{s.completion:.2%}"])
+                    + [_p(b.pvalue), f"{b.largest_gap:.3f}", f"{s.mean:.2f}", f"{s.completion:.2%}"])
     return Table(head, rows)
 
 
@@ -228,8 +228,9 @@ def report_sections(analysis, watches, folder, pages):
         Section("Seat balance", [
             "Win share per seat with a 95% Wilson interval (in team games every seat of the winning team wins; "
             "in games with shared wins the shares can add up to more than 1). *chi² p*: chi-square test of the "
-            "single-winner games against equal shares per seat. *balance*: 1 - the largest gap between two "
-            "seats' win shares (Ludii's balance metric).",
+            "single-winner games against equal shares per seat. *gap*: the seat gap, the highest seat's win "
+            "share minus the lowest's (0 is fair; Ludii's balance metric is 1 - gap; `simcore tune`'s `gap` "
+            "term is the same number).",
             balance_table(analysis), Image("win share per seat", "win_share.png")]),
         *skill_section(analysis),
         Section("Game length and completion", [
@@ -356,10 +357,5 @@ def write_report(results, path, baseline=0, write_replay=None):
         save_plots(analysis, path.parent / plots)
         text = markdown(report_sections(analysis, watches, path.parent, {}), lambda file: f"{plots}/{file}")
     # the whole text is ready before the file is opened; the rename makes it appear complete or not at all
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    writing.write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))
     return path

@@ -26,7 +26,7 @@ from pathlib import Path
 import numba
 
 from simcore import config as cfg
-from simcore import engine
+from simcore import engine, writing
 
 # name -> (game, parameter overrides, policy (one spec for every seat, or {seat: spec}), games for the Python
 # reference: 0 where it has no such policy)
@@ -55,7 +55,6 @@ CASES = {
 }
 # game -> (parameter, values) to make each warm-start run a config not seen before
 FRESH_CONFIG = {game: ("max_turns", tuple(range(1001, 1008))) for game in ("zwergen", "zwai", "wichtel", "skirmish")}
-SEED = 12345
 SEARCHING = ("mc", "ismcts")
 REPOSITORY = Path(__file__).resolve().parents[1]   # a source checkout has benchmarks/ beside simcore/
 NO_REFERENCE = ("the pure-Python references are not importable here (they live in a source checkout's "
@@ -98,26 +97,25 @@ def _median_rate(fn, n, repeats):
     return statistics.median(rates)
 
 
-def _jitted_rate(run, threads, games, repeats):
+def _jitted_rate(run, threads, games, repeats, seed):
     numba.set_num_threads(threads)
     params, policies = run.params_array(), run.policies_array()
 
     def go():
-        for _ in engine.run_blocks(run.module, params, policies, SEED, games):
+        for _ in engine.run_blocks(run.module, params, policies, seed, games):
             pass
 
-    engine.run(run.module, params, policies, SEED, 20)  # compile or load from cache
     return _median_rate(go, games, repeats)
 
 
-def _search_rates(run, games, repeats):
+def _search_rates(run, games, repeats, seed):
     """Games and ISMCTS iterations per second on this thread alone (``search_batch``), medians."""
     params, policies = run.params_array(), run.policies_array()
-    run.module.search_batch(params, policies, SEED, 0, 1)   # compile or load from cache
+    run.module.search_batch(params, policies, seed, 0, 1)   # compile or load from cache
     rates = []
     for _ in range(repeats):
         t = time.perf_counter()
-        iterations = run.module.search_batch(params, policies, SEED, 0, games)
+        iterations = run.module.search_batch(params, policies, seed, 0, games)
         elapsed = time.perf_counter() - t
         rates.append((games / elapsed, iterations / elapsed))
     return statistics.median(r[0] for r in rates), statistics.median(r[1] for r in rates)
@@ -132,12 +130,12 @@ def reference_module(game):
     return importlib.import_module(f"benchmarks.reference.{game}")
 
 
-def _python_rate(run, games, repeats):
+def _python_rate(run, games, repeats, seed):
     reference = reference_module(run.game) if games else None
     if reference is None:
         return None
     params = reference_params(run)
-    return _median_rate(lambda: reference.run(params, run.policies, SEED, games), games, repeats)
+    return _median_rate(lambda: reference.run(params, run.policies, seed, games), games, repeats)
 
 
 def _warm_start_seconds(game, repeats):
@@ -153,26 +151,35 @@ def _warm_start_seconds(game, repeats):
     return statistics.median(times[1:])  # the first may compile: the cache is warm after it
 
 
-def measure(games_filter=None, games=None, repeats=5):
+def cases(games_filter=None):
+    """The benchmark cases of the games asked for: name -> (game, parameters, policy, Python games)."""
+    return {name: case for name, case in CASES.items() if not games_filter or case[0] in games_filter}
+
+
+def measure(games_filter=None, games=None, repeats=5, seed=1, threads=None, progress=None, on_compile=None):
+    """Every case's figures. ``threads``: of the all-cores measurement (default all); ``progress(line)`` hears
+    what is measured as it starts, ``on_compile(game)`` when a game is compiled first."""
+    say = progress or (lambda line: None)
     figures = []
-    cores = numba.config.NUMBA_NUM_THREADS
-    for name, (game, params, policy, python_games) in CASES.items():
-        if games_filter and game not in games_filter:
-            continue
+    cores = threads or numba.config.NUMBA_NUM_THREADS
+    selected = cases(games_filter)
+    for number, (name, (game, params, policy, python_games)) in enumerate(selected.items(), start=1):
         seats = list(policy.items()) if isinstance(policy, dict) else [("all", policy)]
         run = cfg.resolve(game, sets=list(params.items()), policies=seats)
         agents = {spec.split(":")[0] for _, spec in seats}
         n = JIT_GAMES.get(game, 200_000) if games is None else games
         if agents & set(SEARCHING):
             n = min(n, (ISMCTS_GAMES if "ismcts" in agents else SEARCH_GAMES)[game])
+        say(f"[{number}/{len(selected)}] {name}: {n:,} games, jitted on 1 thread and {cores}, then pure Python")
+        engine.load(run.module, run.params_array(), run.policies_array(), on_compile)
         iterations = None
         if "ismcts" in agents:
-            one, iterations = _search_rates(run, n, repeats)
+            one, iterations = _search_rates(run, n, repeats, seed)
         else:
-            one = _jitted_rate(run, 1, n, repeats)
-        every = _jitted_rate(run, cores, n, repeats)
-        numba.set_num_threads(cores)
-        python = _python_rate(run, python_games, max(1, min(repeats, 3)))
+            one = _jitted_rate(run, 1, n, repeats, seed)
+        every = _jitted_rate(run, cores, n, repeats, seed)
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+        python = _python_rate(run, python_games, max(1, min(repeats, 3)), seed)
         figures.append({
             "case": name, "game": game, "policy": run.policies, "params": params,
             "jit_1_thread": one, f"jit_{cores}_threads": every, "python": python,
@@ -181,6 +188,7 @@ def measure(games_filter=None, games=None, repeats=5):
             "iterations_per_s": iterations,
         })
     for game in sorted({f["game"] for f in figures}):
+        say(f"{game}: wall time of a fresh `simcore run` with a config not seen before")
         for f in figures:
             if f["game"] == game:
                 f["warm_start_s"] = _warm_start_seconds(game, max(3, min(repeats, 6)))
@@ -257,8 +265,22 @@ def render_markdown(figures):
     return "\n".join(lines)
 
 
+def json_text(figures):
+    """The figures as JSON text, with the machine they were measured on."""
+    return json.dumps({"machine": {"cores": os.cpu_count(), "python": sys.version.split()[0],
+                                   "numba": numba.__version__}, "figures": figures}, indent=2) + "\n"
+
+
+def check_output(path):
+    """Raise OSError in one line unless the JSON can be written at ``path`` (checked before measuring)."""
+    path = Path(path)
+    if path.is_dir():
+        raise OSError(f"cannot write {path}: it is a folder; allowed: a file name")
+    if not path.parent.is_dir():
+        raise OSError(f"cannot write {path}: its folder {path.parent} does not exist")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise OSError(f"cannot write {path}: permission denied")
+
+
 def write_json(figures, path):
-    with open(path, "w") as f:
-        json.dump({"machine": {"cores": os.cpu_count(), "python": sys.version.split()[0],
-                               "numba": numba.__version__}, "figures": figures}, f, indent=2)
-        f.write("\n")
+    writing.write_atomic(path, lambda tmp: Path(tmp).write_text(json_text(figures)))

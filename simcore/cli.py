@@ -1,4 +1,10 @@
-"""The ``simcore`` command line."""
+"""The ``simcore`` command line.
+
+Every command that plays games takes the same options with the same meaning (the README's options table):
+``--config``, ``--set`` and ``--policy`` wherever a game is configured, ``--games``, ``--seed`` (default: the
+config's, else 1), ``--threads``, ``--quiet``, and ``--scheduler`` where a cluster can play. Bad input stops a
+command before it plays with one line naming what is wrong and what is allowed.
+"""
 
 import os
 import shutil
@@ -16,16 +22,118 @@ def _fail(message):
     raise click.ClickException(message)
 
 
+def _note(message, quiet=False):
+    """A progress line, which --quiet leaves out."""
+    if not quiet:
+        click.echo(message)
+
+
+# --- the options every command shares ---------------------------------------------------------------------
+
+def _options(*decorators):
+    def apply(function):
+        for decorator in reversed(decorators):
+            function = decorator(function)
+        return function
+    return apply
+
+
+CONFIG = click.option("--config", "config_path", type=click.Path(dir_okay=False),
+                      help="TOML config file (its game, parameters, policies, games, seed).")
+SET = click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+                   help="Override one parameter (TOML value; grouped ones by dotted name).")
+POLICY = click.option("--policy", "policies", multiple=True, metavar="[SEAT=]SPEC",
+                      help="Policy spec for every seat (SPEC) or one seat (SEAT=SPEC), e.g. 1=mc:rollouts=16.")
+SEED = click.option("--seed", type=int, help=f"Seed (default: the config's, else {cfg.DEFAULT_SEED}).")
+THREADS = click.option("--threads", type=int, help="Numba threads on this machine (default: all cores).")
+QUIET = click.option("--quiet", is_flag=True, help="No progress lines or bars, only the results.")
+SCHEDULER = click.option("--scheduler", help="Play on a Dask cluster: tcp://HOST:PORT, or local:N for a "
+                                             "LocalCluster of N workers (not with --threads).")
+
+
+def _table(config_path):
+    return cfg.load_file(config_path) if config_path else {}
+
+
+def _sets(sets):
+    return [cfg.parse_assignment(s) for s in sets]
+
+
+def _policy_items(policies):
+    return [cfg.parse_policy(p) for p in policies]
+
+
+def _threads(n, scheduler=None):
+    if n is None:
+        return
+    import numba
+    if scheduler:
+        _fail(f"--threads {n} is not allowed with --scheduler (each Dask worker plays on one thread); allowed: "
+              "one of them")
+    if not 1 <= n <= numba.config.NUMBA_NUM_THREADS:
+        _fail(f"--threads {n} is not allowed; allowed: 1 to {numba.config.NUMBA_NUM_THREADS}")
+    numba.set_num_threads(n)
+
+
+def _out(path, what="--out"):
+    """A user's output path: never empty."""
+    if path is not None and not path.strip():
+        _fail(f"{what} '' is not allowed; allowed: a path")
+    return path
+
+
+def _compiling(quiet):
+    """What to say when a game is compiled for this machine (its first run): one line, before it starts."""
+    def say(game):
+        if not quiet:      # on stderr: it is about this machine, not about the results
+            click.echo(f"compiling {game} for this machine (first run only, cached in "
+                       f"{os.environ['NUMBA_CACHE_DIR']})", err=True)
+    return say
+
+
+def _load(run, quiet, scheduler=None):
+    """Load (or first compile) the run's game before anything is timed; a cluster's workers load their own."""
+    if scheduler:
+        return
+    from simcore import engine
+    engine.load(run.module, run.params_array(), run.policies_array(), _compiling(quiet))
+
+
+def _executor(scheduler):
+    """This machine's threads, or the Dask cluster at ``scheduler`` (a one-line error when unreachable)."""
+    from simcore.executors import ExecutorError, executor
+
+    try:
+        return executor(scheduler)
+    except ExecutorError as e:
+        _fail(str(e))
+
+
+def _folder(folder, kind, game):
+    """The --out folder of a sweep, ladder or tune run, checked before anything is loaded or played."""
+    from simcore import sweep
+
+    try:
+        sweep.check_folder(_out(folder), kind, game)
+    except OSError as e:
+        _fail(str(e))
+
+
 @click.group()
 @click.version_option(package_name="simcore")
 def main():
     """Monte-Carlo balance testing of tabletop games."""
 
 
+# --- what there is ----------------------------------------------------------------------------------------
+
 @main.command("games")
-def games_command():
-    """List the games, their players, policies and every parameter."""
-    for name in registry.names():
+@click.argument("game", required=False)
+def games_command(game):
+    """List the games (or GAME alone): players, policies and every parameter."""
+    if game is not None and game not in registry.names():
+        _fail(f"unknown game {game!r}; allowed: {', '.join(registry.names())}")
+    for name in [game] if game else registry.names():
         info = registry.load(name).GAME
         counts = ", ".join(str(n) for n in info.player_counts)
         click.echo(f"{info.name}: {info.long_name}")
@@ -82,48 +190,28 @@ def yards_command():
     _draw_shipped(skirmish.YARDS_FILE, skirmish.shipped_yards, draw, "paces")
 
 
-def _executor(scheduler):
-    """This machine's threads, or the Dask cluster at ``scheduler`` (a one-line error when unreachable)."""
-    from simcore.executors import ExecutorError, executor
-
-    try:
-        return executor(scheduler)
-    except ExecutorError as e:
-        _fail(str(e))
-
-
-def _threads(n):
-    if n is not None:
-        import numba
-        if not 1 <= n <= numba.config.NUMBA_NUM_THREADS:
-            _fail(f"--threads {n} is not allowed; allowed: 1 to {numba.config.NUMBA_NUM_THREADS}")
-        numba.set_num_threads(n)
-
+# --- playing ----------------------------------------------------------------------------------------------
 
 @main.command("run")
-@click.argument("game")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="TOML config file.")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override one parameter.")
-@click.option("--policy", "policies", multiple=True, metavar="[SEAT=]SPEC",
-              help="Policy spec for every seat (SPEC) or one seat (SEAT=SPEC), e.g. 1=mc:rollouts=16.")
-@click.option("--games", type=int, help="Number of games.")
-@click.option("--seed", type=int, help="Seed of the run.")
+@click.argument("game", required=False)
+@_options(CONFIG, SET, POLICY)
+@click.option("--games", type=int, help="Number of games (default: the config's, else 10,000).")
+@SEED
 @click.option("--variant", help="Variant name written to every row.")
 @click.option("--out", type=click.Path(), help="Parquet file to write.")
-@click.option("--threads", type=int, help="Numba threads (default: all cores).")
-@click.option("--quiet", is_flag=True, help="No progress bar and no summary.")
+@_options(THREADS, QUIET)
 def run_command(game, config_path, sets, policies, games, seed, variant, out, threads, quiet):
-    """Play GAME and write one Parquet row per game."""
+    """Play GAME (or the game of --config) and write one Parquet row per game."""
     from simcore import runs
 
+    _out(out)
     try:
-        table = cfg.load_file(config_path) if config_path else {}
-        run = cfg.resolve(game, table, sets=[cfg.parse_assignment(s) for s in sets],
-                          policies=[cfg.parse_policy(p) for p in policies],
+        run = cfg.resolve(game, _table(config_path), sets=_sets(sets), policies=_policy_items(policies),
                           games=games, seed=seed, variant=variant)
     except cfg.ConfigError as e:
         _fail(str(e))
     _threads(threads)
+    _load(run, quiet)
     show = not quiet and sys.stderr.isatty()
     with click.progressbar(length=run.games, label=f"{run.game}", file=sys.stderr,
                            hidden=not show) as bar:
@@ -144,20 +232,19 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, th
 @click.option("--out", "folder", required=True, type=click.Path(file_okay=False),
               help="Folder for one Parquet file per variant and manifest.json.")
 @click.option("--games", type=int, help="Games per variant (overrides the sweep file).")
-@click.option("--seed", type=int, help="Seed of every variant (overrides the sweep file).")
-@click.option("--threads", type=int, help="Numba threads (default: all cores).")
-@click.option("--scheduler", help="Run on a Dask cluster: tcp://HOST:PORT, or local:N for a LocalCluster.")
-@click.option("--quiet", is_flag=True, help="No progress bar, no per-variant lines.")
+@_options(SEED, THREADS, SCHEDULER, QUIET)
 def sweep_command(sweep_file, folder, games, seed, threads, scheduler, quiet):
     """Play every variant of SWEEP_FILE that is not complete in --out yet."""
     from simcore import sweep
+    _out(folder)
     try:
         plan = sweep.load(sweep_file, games=games, seed=seed)
     except cfg.ConfigError as e:
         _fail(str(e))
-    _threads(threads)
-    manifest = sweep.read_manifest(folder)
-    todo = sum(v.config.games for v in plan.variants if not sweep.complete(folder, v, manifest))
+    _folder(folder, "sweep", plan.game)
+    _threads(threads, scheduler)
+    planned = sweep.plan_status(plan, folder) if Path(folder).is_dir() else {}
+    todo = [v for v in plan.variants if planned.get(v.name, ("played",))[0] != "skipped"]
     show = not quiet and sys.stderr.isatty()
 
     def report(variant, status, tally):
@@ -167,11 +254,17 @@ def sweep_command(sweep_file, folder, games, seed, threads, scheduler, quiet):
 
     if not quiet:
         click.echo(f"sweep {sweep_file}: {len(plan.variants)} variants of {plan.game}, "
-                   f"{todo:,} games to play -> {folder}")
+                   f"{sum(v.config.games for v in todo):,} games to play -> {folder}")
+        for name, (status, why) in planned.items():
+            if status == "played again":
+                click.echo(f"  {name}: its finished result is replaced ({why})")
+    if todo:
+        _load(todo[0].config, quiet, scheduler)
     where = _executor(scheduler)
     try:
-        with click.progressbar(length=max(todo, 1), label="sweep", file=sys.stderr, hidden=not show) as bar:
-            status = sweep.run(plan, folder, bar.update, report, where)
+        with click.progressbar(length=max(sum(v.config.games for v in todo), 1), label="sweep", file=sys.stderr,
+                               hidden=not show) as bar:
+            status = sweep.run(plan, folder, bar.update, report, where, planned=planned or None)
     except OSError as e:
         _fail(str(e))
     finally:
@@ -180,9 +273,271 @@ def sweep_command(sweep_file, folder, games, seed, threads, scheduler, quiet):
                 click.echo(f"  worker {worker}: first call (load or compile) {seconds:.2f} s")
         where.close()
     if not quiet:
-        counts = {s: list(status.values()).count(s) for s in ("played", "replayed", "skipped")}
+        counts = {s: list(status.values()).count(s) for s in ("played", "played again", "skipped")}
         click.echo(", ".join(f"{n} {s}" for s, n in counts.items()) + f"; manifest: {folder}/manifest.json")
 
+
+def _variant_spec(text):
+    """``--variant NAME:KEY=VALUE[,KEY=VALUE...]`` -> (name, assignments), each key at most once."""
+    name, sep, body = text.partition(":")
+    if not sep or not name:
+        raise cfg.ConfigError(f"--variant {text!r} is not NAME:KEY=VALUE[,KEY=VALUE...]")
+    assignments = [cfg.parse_assignment(part, "--variant") for part in body.split(",") if part.strip()]
+    keys = [key for key, _ in assignments]
+    for key in keys:
+        if keys.count(key) > 1:
+            raise cfg.ConfigError(f"--variant {text!r} sets {key} twice; allowed: each parameter once")
+    return name, assignments
+
+
+@main.command("duel")
+@click.argument("game", required=False)
+@click.option("--variant", "variant_specs", multiple=True, metavar="NAME:KEY=VALUE[,KEY=VALUE]",
+              help="A variant (one or two, named differently); parameters on top of the base.")
+@click.option("--metric", default="win_0", show_default=True, help="Yes/no column, e.g. win_0 or timeout.")
+@click.option("--sprt", is_flag=True, help="Play batches until a sequential test decides.")
+@_options(CONFIG, SET, POLICY, SEED)
+@click.option("--games", type=int, help="Games per variant without --sprt (default: the config's, else 100,000).")
+@click.option("--batch", type=int, default=20_000, show_default=True, help="Games per variant per SPRT step.")
+@click.option("--max-games", type=int, default=2_000_000, show_default=True, help="SPRT budget per variant.")
+@click.option("--delta", type=float, default=0.05, show_default=True,
+              help="SPRT effect: two variants: share of the games where only one of them scores the metric that "
+                   "go to one side (0.5 + delta); one variant: distance of its rate from --p0.")
+@click.option("--p0", type=float, help="One variant: the rate under H0 (default 1/players for win_i, else 0.5).")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-positive rate.")
+@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT false-negative rate.")
+@_options(THREADS, QUIET)
+def duel_command(game, variant_specs, metric, sprt, config_path, sets, policies, seed, games, batch, max_games,
+                 delta, p0, alpha, beta, threads, quiet):
+    """Play one or two variants on the same seeds and test METRIC, sequentially with --sprt."""
+    from simcore import duel
+
+    try:
+        base = _table(config_path)
+        specs = [_variant_spec(v) for v in variant_specs] or [("base", [])]
+        if not 1 <= len(specs) <= 2:
+            _fail(f"{len(specs)} variants given; allowed: one or two")
+        if len(specs) == 2 and specs[0][0] == specs[1][0]:
+            _fail(f"both variants are named {specs[0][0]!r}; allowed: two different names")
+        count = base.get("games", duel.GAMES) if games is None else games
+        runs = [cfg.resolve(game, base, sets=_sets(sets) + over, policies=_policy_items(policies), games=count,
+                            seed=seed, variant=name) for name, over in specs]
+        plan = duel.Duel(runs, metric, sprt=sprt, batch=batch, max_games=max_games, delta=delta, p0=p0,
+                         alpha=alpha, beta=beta)
+    except (cfg.ConfigError, ValueError) as e:
+        _fail(str(e))
+    _threads(threads)
+    _load(runs[0], quiet)
+    for line in plan.play(progress=lambda line: _note(line, quiet)):
+        click.echo(line)
+
+
+@main.command("versus")
+@click.argument("game", required=False)
+@click.option("--policy", "policy", required=True, metavar="SPEC", help="Policy A, e.g. mc:rollouts=16.")
+@click.option("--against", required=True, metavar="SPEC", help="Policy B, in every other seat.")
+@_options(CONFIG, SET)
+@click.option("--games", type=int, help="Deals, each played from every seat (default: the config's, else 1,000).")
+@_options(SEED, THREADS, QUIET)
+def versus_command(game, policy, against, config_path, sets, games, seed, threads, quiet):
+    """A's score against B on the same deals, A taking every seat in turn (1/players is fair)."""
+    from simcore import versus
+
+    try:
+        runs = versus.seatings(game, policy, against, _sets(sets), games, seed, _table(config_path))
+    except cfg.ConfigError as e:
+        _fail(str(e))
+    _threads(threads)
+    _load(runs[0], quiet)
+    r = versus.contest(runs, on_seat=lambda seat, score: _note(f"  from seat {seat}: {score:.4f}", quiet))
+    verdict = "stronger" if r.significant and r.score > r.fair else (
+        "weaker" if r.significant else "no significant difference")
+    click.echo(f"{r.policy} against {r.against}, {runs[0].game}, {r.deals:,} deals x {r.players} seats: score "
+               f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}] (fair {r.fair:.4f}, p = {r.pvalue:.2g}): {verdict}")
+
+
+@main.command("ladder")
+@click.argument("game", required=False)
+@_options(CONFIG, SET)
+@click.option("--policy-base", "base", default="ismcts", show_default=True, metavar="SPEC",
+              help="The searching policy climbed (ismcts or mc, other parameters allowed, no budget).")
+@click.option("--budgets", default=",".join(map(str, (8, 16, 32, 64, 128, 256, 512, 1024, 2048))),
+              show_default=True, help="Budgets, increasing: each rung plays one against the one before.")
+@click.option("--games", type=int,
+              help="Deals per rung (with --sprt: at most), each played from every seat (default: the config's, "
+                   "else 200).")
+@SEED
+@click.option("--sprt", is_flag=True, help="Play each rung in batches until Wald's SPRT decides.")
+@click.option("--batch", type=int, default=50, show_default=True, help="Deals per SPRT step.")
+@click.option("--delta", type=float, default=0.05, show_default=True,
+              help="SPRT effect: the larger budget wins 1/players + delta.")
+@click.option("--out", "folder", required=True, type=click.Path(),
+              help="Folder for the games (one Parquet file per rung and seat), ladder.parquet, .md and .png.")
+@_options(THREADS, SCHEDULER, QUIET)
+def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, batch, delta, folder, threads,
+                   scheduler, quiet):
+    """Does playing better win more? Budget 2n against n on the same deals, rung by rung."""
+    from simcore import ladder
+    _out(folder)
+    try:
+        plan = ladder.plan(game, _sets(sets), base, ladder.parse_budgets(budgets), games, seed, _table(config_path))
+        if sprt and scheduler:
+            raise cfg.ConfigError("--sprt plays on this machine; allowed: --sprt or --scheduler, not both")
+    except cfg.ConfigError as e:
+        _fail(str(e))
+    _folder(folder, "ladder", plan.game)
+    _threads(threads, scheduler)
+
+    def rung_done(rung):
+        r = rung.result
+        _note(f"  {rung.strong_budget} vs {rung.weak_budget}: score {r.score:.4f} [{r.low:.4f}, {r.high:.4f}]"
+              + (f", SPRT {rung.sprt}" if rung.sprt else f", p = {r.pvalue:.2g}"), quiet)
+
+    _note(f"ladder {plan.game}: {plan.spec.name} budgets {', '.join(map(str, plan.budgets))}, "
+          f"{'at most ' if sprt else ''}{plan.rungs[0][2][0].games:,} deals per rung x {len(plan.rungs[0][2])} "
+          f"seats -> {folder}", quiet)
+    _load(plan.rungs[0][2][0], quiet, scheduler)
+    try:
+        if sprt:
+            result = ladder.climb_sprt(plan, folder, batch=batch, delta=delta, on_rung=rung_done)
+        else:
+            where = _executor(scheduler)
+            try:
+                result = ladder.climb(plan, folder, executor=where, on_rung=rung_done)
+            finally:
+                where.close()
+    except (cfg.ConfigError, OSError) as e:
+        _fail(str(e))
+    for line in ladder.lines(result):
+        click.echo(line)
+    click.echo(f"wrote {Path(folder) / ladder.REPORT}, {ladder.SUMMARY} and {ladder.PLOT}")
+
+
+@main.command("tune")
+@click.argument("tune_file", type=click.Path(dir_okay=False))
+@click.option("--out", "folder", required=True, type=click.Path(),
+              help="Folder for the batches (Parquet), manifest.json, report.md and race.png.")
+@click.option("--games-max", type=int, help="Games per candidate at most (overrides [search] games_max).")
+@_options(SEED, THREADS, SCHEDULER, QUIET)
+def tune_command(tune_file, folder, games_max, seed, threads, scheduler, quiet):
+    """Search the [space] of TUNE_FILE for the candidate that best meets its [objective]."""
+    from simcore import tune, tune_report
+    _out(folder)
+    try:
+        plan = tune.load(tune_file, games_max=games_max, seed=seed)
+    except cfg.ConfigError as e:
+        _fail(str(e))
+    _folder(folder, "tune", plan.game)
+    _threads(threads, scheduler)
+    _note(f"tune {tune_file}: {len(plan.candidates)} candidates of {plan.game}, batches of "
+          f"{plan.search['batch']:,} games, at most {plan.search['games_max']:,} each -> {folder}", quiet)
+
+    def batch_done(step, alive, state):
+        _note(f"  batch {step + 1}: {state.games(alive[0]):,} games each, {len(alive)} raced, "
+              f"{len(state.alive)} left", quiet)
+
+    _load(plan.candidates[0].config, quiet, scheduler)
+    where = _executor(scheduler)
+    try:
+        result = tune.run(plan, folder, where, batch_done)
+    except OSError as e:
+        _fail(str(e))
+    finally:
+        where.close()
+    for line in tune_report.lines(result):
+        click.echo(line)
+    click.echo(f"wrote {Path(folder) / tune_report.REPORT}")
+
+
+@main.command("replay")
+@click.argument("source")
+@click.option("--index", type=int, default=0, show_default=True, help="Game index (the row's game_index).")
+@_options(CONFIG, SET, POLICY)
+@click.option("--seed", type=int, help=f"Seed of the run (with GAME; default: the config's, else {cfg.DEFAULT_SEED}).")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False),
+              help="Also write a self-contained HTML page to step through the game.")
+@QUIET
+def replay_command(source, index, config_path, sets, policies, seed, html_path, quiet):
+    """Replay one game decision by decision: game --index of the result file SOURCE (its config is in the
+    file), or of GAME with --config, --set, --policy and --seed as in `simcore run`. With --quiet only the
+    result and the check against the file's row are printed."""
+    from simcore import replay
+
+    if html_path is not None and Path(html_path).suffix != ".html":
+        _fail(f"--html {html_path!r}: allowed: a file name ending in .html")
+    try:
+        if source in registry.names():
+            run = cfg.resolve(source, _table(config_path), sets=_sets(sets), policies=_policy_items(policies),
+                              seed=seed)
+            result = replay.play(run, index, pictures=bool(html_path), on_compile=_compiling(quiet))
+        elif Path(source).is_file():
+            if config_path or sets or policies or seed is not None:
+                _fail("--config, --set, --policy and --seed go with GAME; a result file holds its own config")
+            result = replay.from_file(source, index, pictures=bool(html_path), on_compile=_compiling(quiet))
+        else:
+            _fail(f"{source!r} is neither a result file nor a game; allowed: a .parquet file written by simcore, "
+                  f"or one of {', '.join(registry.names())}")
+    except (cfg.ConfigError, replay.ReplayError) as e:
+        _fail(str(e))
+    lines = replay.text_lines(result)
+    for line in lines[-2 if result.expected is not None else -1:] if quiet else lines:
+        click.echo(line)
+    if not result.matches:      # no page of a game that is not the file's
+        _fail(f"the replayed game differs from row {index} of {source}: {result.differences()}")
+    if html_path:
+        try:
+            replay.write_page(result, html_path)
+        except OSError as e:
+            _fail(f"cannot write {html_path}: {e.strerror or e}")
+        click.echo(f"wrote {html_path}")
+
+
+@main.command("bench")
+@click.option("--game", "game_names", multiple=True, help="Game to measure (default: all).")
+@click.option("--games", type=int, default=None, help="Games per jitted measurement (default: per case).")
+@click.option("--repeats", type=int, default=5, show_default=True, help="Repeats; the median counts.")
+@click.option("--seed", type=int, help=f"Seed of the games measured (default: {cfg.DEFAULT_SEED}).")
+@click.option("--threads", type=int, help="Threads of the all-cores measurement (default: all cores).")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Also write the figures as JSON.")
+@click.option("--markdown", is_flag=True, help="Also print the figures as a Markdown table (as in the README).")
+@QUIET
+def bench_command(game_names, games, repeats, seed, threads, json_path, markdown, quiet):
+    """Games per second: jitted on 1 thread and all cores, and the pure-Python reference."""
+    import numba
+
+    from simcore import bench
+
+    for name in game_names:
+        if name not in registry.names():
+            _fail(f"unknown game {name!r}; allowed: {', '.join(registry.names())}")
+    for option, value in (("--repeats", repeats), ("--games", games)):
+        if value is not None and value < 1:
+            _fail(f"{option} {value} is not allowed; allowed: 1 or more")
+    if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
+        _fail(f"--threads {threads} is not allowed; allowed: 1 to {numba.config.NUMBA_NUM_THREADS}")
+    seed = cfg.DEFAULT_SEED if seed is None else seed
+    if not 0 <= seed <= cfg.MAX_SEED:
+        _fail(f"--seed {seed} is not allowed; allowed: 0 to {cfg.MAX_SEED}")
+    if json_path is not None:       # before minutes of measuring: where the figures go must be writable
+        try:
+            bench.check_output(_out(json_path, "--json"))
+        except OSError as e:
+            _fail(str(e))
+    figures = bench.measure(list(game_names) or None, games=games, repeats=repeats, seed=seed, threads=threads,
+                            progress=lambda line: _note(line, quiet), on_compile=_compiling(quiet))
+    click.echo(bench.render(figures))
+    if markdown:
+        click.echo("\n" + bench.render_markdown(figures))
+    if json_path:
+        try:
+            bench.write_json(figures, json_path)
+        except OSError as e:
+            click.echo(bench.json_text(figures))      # the figures are not lost: they go to the terminal
+            _fail(f"cannot write {json_path}: {e.strerror or e}; the figures are printed above as JSON")
+        click.echo(f"wrote {json_path}")
+
+
+# --- reading results --------------------------------------------------------------------------------------
 
 def _load_results(paths):
     from analyses import data
@@ -190,6 +545,10 @@ def _load_results(paths):
     results = []
     for p in paths:
         results += data.load_folder(p) if Path(p).is_dir() else [data.load_result(p)]
+    games = sorted({r.game for r in results})
+    if len(games) > 1:
+        raise data.DataError(f"the results are of {len(games)} games ({', '.join(games)}); allowed: the results "
+                             "of one game (analyze each game's files on their own)")
     names = [r.name for r in results]
     for r in results:   # two files of one variant name: tell them apart by file
         if names.count(r.name) > 1:
@@ -208,8 +567,8 @@ def analyze_command(paths, report_path, baseline):
     from analyses import data, report
     from simcore import replay
 
-    if report_path and Path(report_path).suffix.lower() not in report.SUFFIXES:
-        _fail(f"--report {report_path}: unknown suffix; allowed: {', '.join(report.SUFFIXES)}")
+    if report_path is not None and Path(report_path).suffix.lower() not in report.SUFFIXES:
+        _fail(f"--report {report_path!r}: unknown suffix; allowed: {', '.join(report.SUFFIXES)}")
     try:
         results = _load_results(paths)
         names = [r.name for r in results]
@@ -234,49 +593,6 @@ def analyze_command(paths, report_path, baseline):
         _fail(str(e))
 
 
-@main.command("replay")
-@click.argument("source")
-@click.option("--index", type=int, default=0, show_default=True, help="Game index (the row's game_index).")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="TOML config file (with GAME).")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Parameter (with GAME).")
-@click.option("--policy", "policies", multiple=True, metavar="[SEAT=]SPEC", help="Policy spec (with GAME).")
-@click.option("--seed", type=int, help="Seed of the run (with GAME).")
-@click.option("--html", "html_path", type=click.Path(dir_okay=False),
-              help="Also write a self-contained HTML page to step through the game.")
-def replay_command(source, index, config_path, sets, policies, seed, html_path):
-    """Replay one game decision by decision: game --index of the result file SOURCE (its config is in the
-    file), or of GAME with --set, --policy and --seed as in `simcore run`."""
-    from simcore import replay
-
-    if html_path and Path(html_path).suffix != ".html":
-        _fail(f"--html {html_path}: allowed: a file name ending in .html")
-    try:
-        if source in registry.names():
-            table = cfg.load_file(config_path) if config_path else {}
-            run = cfg.resolve(source, table, sets=[cfg.parse_assignment(s) for s in sets],
-                              policies=[cfg.parse_policy(p) for p in policies], seed=seed)
-            result = replay.play(run, index, pictures=bool(html_path))
-        elif Path(source).is_file():
-            if config_path or sets or policies or seed is not None:
-                _fail("--config, --set, --policy and --seed go with GAME; a result file holds its own config")
-            result = replay.from_file(source, index, pictures=bool(html_path))
-        else:
-            _fail(f"{source!r} is neither a result file nor a game; allowed: a .parquet file written by simcore, "
-                  f"or one of {', '.join(registry.names())}")
-    except (cfg.ConfigError, replay.ReplayError) as e:
-        _fail(str(e))
-    for line in replay.text_lines(result):
-        click.echo(line)
-    if html_path:
-        try:
-            replay.write_page(result, html_path)
-        except OSError as e:
-            _fail(f"cannot write {html_path}: {e.strerror or e}")
-        click.echo(f"wrote {html_path}")
-    if not result.matches:
-        _fail(f"the replayed game differs from row {index} of {source}: {result.differences()}")
-
-
 @main.command("compare")
 @click.argument("file_a", type=click.Path(exists=True, dir_okay=False))
 @click.argument("file_b", type=click.Path(exists=True, dir_okay=False))
@@ -297,170 +613,6 @@ def compare_command(file_a, file_b, metrics):
     click.echo(report.comparison_table(comparisons))
 
 
-def _variant_spec(text):
-    name, sep, body = text.partition(":")
-    if not sep or not name:
-        raise cfg.ConfigError(f"--variant {text!r} is not NAME:KEY=VALUE[,KEY=VALUE...]")
-    return name, [cfg.parse_assignment(part, "--variant") for part in body.split(",") if part.strip()]
-
-
-@main.command("duel")
-@click.argument("game")
-@click.option("--variant", "variant_specs", multiple=True, metavar="NAME:KEY=VALUE[,KEY=VALUE]",
-              help="A variant (one or two); parameters on top of the base.")
-@click.option("--metric", default="win_0", show_default=True, help="Yes/no column, e.g. win_0 or timeout.")
-@click.option("--sprt", is_flag=True, help="Play batches until a sequential test decides.")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Base parameter for every variant.")
-@click.option("--policy", "policies", multiple=True, metavar="[SEAT=]SPEC",
-              help="Base policies, e.g. 1=mc:rollouts=16.")
-@click.option("--config", "config_path", type=click.Path(dir_okay=False), help="Base config file.")
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--games", type=int, default=100_000, show_default=True, help="Games per variant without --sprt.")
-@click.option("--batch", type=int, default=20_000, show_default=True, help="Games per variant per SPRT step.")
-@click.option("--max-games", type=int, default=2_000_000, show_default=True, help="SPRT budget per variant.")
-@click.option("--delta", type=float, default=0.05, show_default=True,
-              help="SPRT effect: two variants: share of the games where only one of them scores the metric that "
-                   "go to one side (0.5 + delta); one variant: distance of its rate from --p0.")
-@click.option("--p0", type=float, help="One variant: the rate under H0 (default 1/players for win_i, else 0.5).")
-@click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-positive rate.")
-@click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT false-negative rate.")
-def duel_command(game, variant_specs, metric, sprt, sets, policies, config_path, seed, games, batch, max_games,
-                 delta, p0, alpha, beta):
-    """Play one or two variants on the same seeds and test METRIC, sequentially with --sprt."""
-    from simcore import duel
-
-    try:
-        base = cfg.load_file(config_path) if config_path else {}
-        specs = [_variant_spec(v) for v in variant_specs] or [("base", [])]
-        if not 1 <= len(specs) <= 2:
-            _fail(f"{len(specs)} variants given; allowed: one or two")
-        runs = [cfg.resolve(game, base, sets=[cfg.parse_assignment(s) for s in sets] + over,
-                            policies=[cfg.parse_policy(p) for p in policies], games=games, seed=seed, variant=name)
-                for name, over in specs]
-        plan = duel.Duel(runs, metric, sprt=sprt, batch=batch, max_games=max_games, delta=delta, p0=p0,
-                         alpha=alpha, beta=beta)
-    except (cfg.ConfigError, ValueError) as e:
-        _fail(str(e))
-    for line in plan.play(progress=click.echo):
-        click.echo(line)
-
-
-@main.command("versus")
-@click.argument("game")
-@click.option("--policy", "policy", required=True, metavar="SPEC", help="Policy A, e.g. mc:rollouts=16.")
-@click.option("--against", required=True, metavar="SPEC", help="Policy B, in every other seat.")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Game parameter.")
-@click.option("--games", type=int, default=1000, show_default=True, help="Deals; each is played from every seat.")
-@click.option("--seed", type=int, default=1, show_default=True)
-def versus_command(game, policy, against, sets, games, seed):
-    """A's score against B on the same deals, A taking every seat in turn (1/players is fair)."""
-    from simcore import versus
-
-    try:
-        runs = versus.seatings(game, policy, against, [cfg.parse_assignment(s) for s in sets], games, seed)
-    except cfg.ConfigError as e:
-        _fail(str(e))
-    r = versus.contest(runs, on_seat=lambda seat, score: click.echo(f"  from seat {seat}: {score:.4f}"))
-    verdict = "stronger" if r.significant and r.score > r.fair else (
-        "weaker" if r.significant else "no significant difference")
-    click.echo(f"{r.policy} against {r.against}, {game}, {r.deals:,} deals x {r.players} seats: score "
-               f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}] (fair {r.fair:.4f}, p = {r.pvalue:.2g}): {verdict}")
-
-
-@main.command("ladder")
-@click.argument("game")
-@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Game parameter.")
-@click.option("--policy-base", "base", default="ismcts", show_default=True, metavar="SPEC",
-              help="The searching policy climbed (ismcts or mc, other parameters allowed, no budget).")
-@click.option("--budgets", default=",".join(map(str, (8, 16, 32, 64, 128, 256, 512, 1024, 2048))),
-              show_default=True, help="Budgets, increasing: each rung plays one against the one before.")
-@click.option("--games", type=int, default=200, show_default=True,
-              help="Deals per rung (with --sprt: at most), each played from every seat.")
-@click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--sprt", is_flag=True, help="Play each rung in batches until Wald's SPRT decides.")
-@click.option("--batch", type=int, default=50, show_default=True, help="Deals per SPRT step.")
-@click.option("--delta", type=float, default=0.05, show_default=True,
-              help="SPRT effect: the larger budget wins 1/players + delta.")
-@click.option("--out", "folder", required=True, type=click.Path(),
-              help="Folder for the games (one Parquet file per rung and seat), ladder.parquet, .md and .png.")
-@click.option("--threads", type=int, help="Numba threads (default: all cores).")
-@click.option("--scheduler", help="Run on a Dask cluster: tcp://HOST:PORT, or local:N (not with --sprt).")
-def ladder_command(game, sets, base, budgets, games, seed, sprt, batch, delta, folder, threads, scheduler):
-    """Does playing better win more? Budget 2n against n on the same deals, rung by rung."""
-    from simcore import ladder
-    try:
-        plan = ladder.plan(game, [cfg.parse_assignment(s) for s in sets], base, ladder.parse_budgets(budgets),
-                           games, seed)
-        if sprt and scheduler:
-            raise cfg.ConfigError("--sprt plays on this machine; allowed: --sprt or --scheduler, not both")
-    except cfg.ConfigError as e:
-        _fail(str(e))
-    if Path(folder).exists() and not Path(folder).is_dir():
-        _fail(f"cannot write the ladder to {folder}: it is a file; give a folder")
-    _threads(threads)
-
-    def rung_done(rung):
-        r = rung.result
-        click.echo(f"  {rung.strong_budget} vs {rung.weak_budget}: score {r.score:.4f} [{r.low:.4f}, {r.high:.4f}]"
-                   + (f", SPRT {rung.sprt}" if rung.sprt else f", p = {r.pvalue:.2g}"))
-
-    click.echo(f"ladder {game}: {plan.spec.name} budgets {', '.join(map(str, plan.budgets))}, "
-               f"{'at most ' if sprt else ''}{games:,} deals per rung x {len(plan.rungs[0][2])} seats -> {folder}")
-    try:
-        if sprt:
-            result = ladder.climb_sprt(plan, folder, batch=batch, delta=delta, on_rung=rung_done)
-        else:
-            where = _executor(scheduler)
-            try:
-                result = ladder.climb(plan, folder, executor=where, on_rung=rung_done)
-            finally:
-                where.close()
-    except (cfg.ConfigError, OSError) as e:
-        _fail(str(e))
-    for line in ladder.lines(result):
-        click.echo(line)
-    click.echo(f"wrote {Path(folder) / ladder.REPORT}, {ladder.SUMMARY} and {ladder.PLOT}")
-
-
-@main.command("tune")
-@click.argument("tune_file", type=click.Path(dir_okay=False))
-@click.option("--out", "folder", required=True, type=click.Path(),
-              help="Folder for the batches (Parquet), manifest.json, report.md and race.png.")
-@click.option("--games-max", type=int, help="Games per candidate at most (overrides [search] games_max).")
-@click.option("--threads", type=int, help="Numba threads (default: all cores).")
-@click.option("--scheduler", help="Run on a Dask cluster: tcp://HOST:PORT, or local:N for a LocalCluster.")
-@click.option("--quiet", is_flag=True, help="No line per batch.")
-def tune_command(tune_file, folder, games_max, threads, scheduler, quiet):
-    """Search the [space] of TUNE_FILE for the candidate that best meets its [objective]."""
-    from simcore import tune, tune_report
-    try:
-        plan = tune.load(tune_file, games_max=games_max)
-    except cfg.ConfigError as e:
-        _fail(str(e))
-    if Path(folder).exists() and not Path(folder).is_dir():
-        _fail(f"cannot write the tune run to {folder}: it is a file; give a folder")
-    _threads(threads)
-    if not quiet:
-        click.echo(f"tune {tune_file}: {len(plan.candidates)} candidates of {plan.game}, batches of "
-                   f"{plan.search['batch']:,} games, at most {plan.search['games_max']:,} each -> {folder}")
-
-    def batch_done(step, alive, state):
-        if not quiet:
-            click.echo(f"  batch {step + 1}: {state.games(alive[0]):,} games each, {len(alive)} raced, "
-                       f"{len(state.alive)} left")
-
-    where = _executor(scheduler)
-    try:
-        result = tune.run(plan, folder, where, batch_done)
-    except OSError as e:
-        _fail(str(e))
-    finally:
-        where.close()
-    for line in tune_report.lines(result):
-        click.echo(line)
-    click.echo(f"wrote {Path(folder) / tune_report.REPORT}")
-
-
 @main.command("cache")
 @click.option("--clear", is_flag=True, help="Empty it: compiled code is built again on next use.")
 def cache_command(clear):
@@ -477,30 +629,6 @@ def cache_command(clear):
         return
     click.echo(f"numba cache: {root}")
     click.echo(f"  {len(files):,} files, {size / 1e6:.1f} MB; this version's folder: {current.name}")
-
-
-@main.command("bench")
-@click.option("--game", "game_names", multiple=True, help="Game to measure (default: all).")
-@click.option("--games", type=int, default=None, help="Games per jitted measurement.")
-@click.option("--repeats", type=int, default=5, show_default=True, help="Repeats; the median counts.")
-@click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Also write the figures as JSON.")
-@click.option("--markdown", is_flag=True, help="Also print the figures as a Markdown table (as in the README).")
-def bench_command(game_names, games, repeats, json_path, markdown):
-    """Games per second: jitted on 1 thread and all cores, and the pure-Python reference."""
-    from simcore import bench
-
-    for name in game_names:
-        if name not in registry.names():
-            _fail(f"unknown game {name!r}; allowed: {', '.join(registry.names())}")
-    if repeats < 1:
-        _fail(f"--repeats {repeats} is not allowed; allowed: 1 or more")
-    figures = bench.measure(list(game_names) or None, games=games, repeats=repeats)
-    click.echo(bench.render(figures))
-    if markdown:
-        click.echo("\n" + bench.render_markdown(figures))
-    if json_path:
-        bench.write_json(figures, json_path)
-        click.echo(f"wrote {json_path}")
 
 
 if __name__ == "__main__":

@@ -34,6 +34,7 @@ from simcore import games as registry
 
 MAX_GAMES = 10**12
 MAX_SEED = 2**63 - 1
+DEFAULT_SEED = 1         # the seed of every command that plays games, unless a config or --seed says otherwise
 TOP_KEYS = ("game", "games", "seed", "variant", "policies", "params")
 ALL_SEATS = ("all", "*")
 
@@ -151,17 +152,31 @@ def _short(value):
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def load_file(path):
-    """The raw table of a TOML config file."""
+def read_text(path, what="config"):
+    """The text of a config, sweep or tune file: UTF-8, as TOML requires; one-line errors."""
     path = Path(path)
     try:
-        text = path.read_text()
+        data = path.read_bytes()
     except OSError as e:
-        raise ConfigError(f"cannot read config {path}: {e.strerror or e}") from None
+        raise ConfigError(f"cannot read {what} {path}: {e.strerror or e}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{what} {path} is not UTF-8 text (byte 0x{data[e.start]:02x} at position {e.start}); "
+                          "allowed: a TOML file in UTF-8") from None
+
+
+def parse_toml(text, path, what="config"):
+    """The table of a file's TOML text; one-line errors."""
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"config {path} is not valid TOML: {e}") from None
+        raise ConfigError(f"{what} {path} is not valid TOML: {e}") from None
+
+
+def load_file(path, what="config"):
+    """The raw table of a TOML config file."""
+    return parse_toml(read_text(path, what), path, what)
 
 
 def resolve(game=None, table=None, sets=(), policies=(), games=None, seed=None, variant=None):
@@ -206,7 +221,7 @@ def resolve(game=None, table=None, sets=(), policies=(), games=None, seed=None, 
         params=values,
         policies=seats,
         games=_count("games", table.get("games", 10_000) if games is None else games, 1, MAX_GAMES),
-        seed=_count("seed", table.get("seed", 0) if seed is None else seed, 0, MAX_SEED),
+        seed=_count("seed", table.get("seed", DEFAULT_SEED) if seed is None else seed, 0, MAX_SEED),
         variant=_variant(table.get("variant", "default") if variant is None else variant),
         module=module,
     )
@@ -231,9 +246,12 @@ def policy_items(table):
 
 
 def parse_policy(text):
-    """``--policy SPEC`` (every seat) or ``--policy SEAT=SPEC``; a spec may hold ``=`` itself (``mc:rollouts=8``)."""
-    match = re.fullmatch(r"\s*(all|\*|\d+)\s*=(.*)", text)
-    return (match.group(1), match.group(2).strip()) if match else ("all", text.strip())
+    """``--policy SPEC`` (every seat) or ``--policy SEAT=SPEC``. A spec may hold ``=`` itself after its name
+    (``mc:rollouts=8``), so a ``=`` before any ``:`` marks a seat (``1=mc:rollouts=8``, ``-1=greedy``)."""
+    seat, sep, spec = text.partition("=")
+    if not sep or ":" in seat:
+        return "all", text.strip()
+    return seat.strip(), spec.strip()
 
 
 def policy_spec(info, text):
@@ -254,10 +272,9 @@ def _policies(info, players, items):
         if str(seat) in ALL_SEATS:
             seats = [name] * players
             continue
-        try:
-            index = int(seat)
-        except ValueError:
-            raise ConfigError(f"policy seat {seat!r} is not a seat; allowed: all or 0 to {players - 1}") from None
+        index = int(seat) if re.fullmatch(r"-?\d+", str(seat)) else None
+        if index is None:
+            raise ConfigError(f"policy seat {seat!r} is not a seat; allowed: all or 0 to {players - 1}")
         if not 0 <= index < players:
             raise ConfigError(f"policy seat {index} is not a seat of a {players}-player game; "
                               f"allowed: all or 0 to {players - 1}")

@@ -14,6 +14,8 @@ from analyses.paired import paired_binary
 from analyses.sprt import TwoSidedSPRT
 from simcore import engine, results
 
+GAMES = 100_000        # games per variant of a fixed-size duel unless --games or the config says otherwise
+
 
 class Duel:
     def __init__(self, runs, metric, sprt=False, batch=20_000, max_games=2_000_000, delta=0.05, p0=None,

@@ -57,6 +57,18 @@ def extra_columns(module, players):
         offset += _slots(module, name)
 
 
+def load(module, params, policies, on_compile=None):
+    """Load the game's batch function before a run is timed: from numba's cache, or compiled for this machine
+    first, in which case ``on_compile(game name)`` is called before compiling starts."""
+    from simcore import jit
+
+    args = (np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(policies), np.int64(0),
+            np.int64(0), np.zeros((0, width(module)), dtype=np.int64))
+    if on_compile is not None and not jit.cached(module.run_batch, *args):
+        on_compile(module.GAME.name)
+    module.run_batch(*args)
+
+
 def run_blocks(module, params, policies, seed, n_games, start=0, block=BLOCK):
     """Play games ``start .. start+n_games-1``; yield ``(first_index, rows)`` per block."""
     params = np.ascontiguousarray(params, dtype=np.int64)

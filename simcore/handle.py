@@ -29,6 +29,20 @@ class Game:
         self.params = dict(run.params)
         self.params_array = run.params_array()
 
+    def load_agents(self, on_compile=None):
+        """Load the agents' decision function (``agent_action``) from numba's cache, or compile it first, in
+        which case ``on_compile(game name)`` hears of it before compiling starts."""
+        from simcore import jit
+
+        module = self.module
+        args = (self.params_array, np.zeros((module.MAX_SEATS, agents.WIDTH)), np.int64(0), module.new_state(),
+                np.zeros(rng.N_STREAMS, np.uint64), np.zeros(module.WORK_SIZE, np.int64),
+                np.zeros((module.N_ACTION_CODES, 3)))
+        function = module.compiled["agent_action"]
+        if on_compile is not None and not jit.cached(function, *args):
+            on_compile(self.name)
+        function.compile(tuple(function.typeof_pyval(a) for a in args))
+
     def num_players(self):
         return int(self.params["players"])
 

@@ -46,3 +46,18 @@ def lowest_bit(typingctx, x):
     def codegen(context, builder, signature, args):
         return builder.cttz(args[0], ir.Constant(ir.IntType(1), 1))
     return x(x), codegen
+
+
+def cached(dispatcher, *args):
+    """Will ``dispatcher(*args)`` run without compiling: is its machine code for these argument types loaded in
+    this process or in numba's cache? (A first run of a game compiles for half a minute or more; the command
+    line says so before it starts.) True when numba's cache cannot be read: better silent than wrong."""
+    try:
+        signature = tuple(dispatcher.typeof_pyval(a) for a in args)
+        if signature in dispatcher.overloads:
+            return True
+        cache = dispatcher._cache          # numba's own cache index: no public API tells this
+        key = cache._index_key(signature, dispatcher.targetctx.codegen())
+        return key in cache._cache_file._load_index()
+    except (AttributeError, OSError, TypeError, ValueError):
+        return True

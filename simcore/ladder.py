@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcore import agents, engine, results, sweep, versus
+from simcore import agents, engine, results, sweep, versus, writing
 from simcore import config as cfg
 
 BUDGET = {"ismcts": "iterations", "mc": "rollouts"}   # the policies a ladder climbs, and their budget parameter
@@ -108,13 +108,21 @@ class Plan:
         return sweep.Sweep(Path(folder), self.game, variants)
 
 
-def plan(game, sets=(), base="ismcts", budgets=DEFAULT_BUDGETS, games=200, seed=1):
-    if not 1 <= games <= 10**9:
+DEALS = 200            # deals per rung unless --games or the config says otherwise
+
+
+def plan(game=None, sets=(), base="ismcts", budgets=DEFAULT_BUDGETS, games=None, seed=None, table=None):
+    """Every rung's seatings; ``table`` is a config file's table (game, parameters, games, seed)."""
+    table = dict(table or {})
+    games = table.get("games", DEALS) if games is None else games
+    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 10**9:
         raise cfg.ConfigError(f"--games {games} is not allowed; allowed: 1 to 10^9 deals per rung")
+    game = cfg.resolve(game, table, sets=list(sets)).game
     spec = base_spec(base, game)
     rungs = []
     for weak, strong in zip(budgets[:-1], budgets[1:], strict=True):
-        seatings = versus.seatings(game, with_budget(spec, strong), with_budget(spec, weak), sets, games, seed)
+        seatings = versus.seatings(game, with_budget(spec, strong), with_budget(spec, weak), sets, games, seed,
+                                   table)
         named = [dataclasses.replace(run, variant=f"b{strong}-vs-b{weak}-seat{seat}")
                  for seat, run in enumerate(seatings)]
         rungs.append((weak, strong, named))
@@ -123,7 +131,13 @@ def plan(game, sets=(), base="ismcts", budgets=DEFAULT_BUDGETS, games=200, seed=
 
 def climb(plan_, folder, executor=None, on_block=None, on_rung=None):
     """Play every rung with a fixed number of deals (a resumable sweep in ``folder``); return the result."""
-    sweep.run(plan_.as_sweep(folder), folder, on_block=on_block, executor=executor)
+    folder = sweep.open_folder(folder, "ladder", plan_.game)
+    with writing.Lock(folder):
+        return _climb(plan_, folder, executor, on_block, on_rung)
+
+
+def _climb(plan_, folder, executor, on_block, on_rung):
+    sweep.run(plan_.as_sweep(folder), folder, on_block=on_block, executor=executor, kind="ladder")
     rungs = []
     for weak, strong, runs in plan_.rungs:
         scores = [versus.table_returns(pq.read_table(Path(folder) / f"{run.variant}.parquet"), run.players, seat)
@@ -136,14 +150,20 @@ def climb(plan_, folder, executor=None, on_block=None, on_rung=None):
 
 def climb_sprt(plan_, folder, batch=100, delta=0.05, alpha=0.05, beta=0.05, on_rung=None, on_batch=None):
     """Play each rung in batches of ``batch`` deals until Wald's SPRT decides (or the rung's deals run out)."""
-    from analyses.sprt import SPRT
-
     for name, value in (("--delta", delta), ("--alpha", alpha), ("--beta", beta)):
         if not 0 < value < 0.5:
             raise cfg.ConfigError(f"{name} {value} is not allowed; allowed: between 0 and 0.5")
     if batch < 1:
         raise cfg.ConfigError(f"--batch {batch} is not allowed; allowed: 1 or more deals")
-    Path(folder).mkdir(parents=True, exist_ok=True)
+    folder = sweep.open_folder(folder, "ladder", plan_.game)
+    with writing.Lock(folder):
+        writing.remove_stale(folder)
+        return _climb_sprt(plan_, folder, batch, delta, alpha, beta, on_rung, on_batch)
+
+
+def _climb_sprt(plan_, folder, batch, delta, alpha, beta, on_rung, on_batch):
+    from analyses.sprt import SPRT
+
     rungs = []
     for weak, strong, runs in plan_.rungs:
         fair = 1 / len(runs)
@@ -180,14 +200,14 @@ def finish(plan_, folder, rungs):
     base = agents.Spec(spec.name, tuple((key, value) for key, value in spec.values if key != BUDGET[spec.name]))
     result = LadderResult(plan_.game, str(base), tuple(rungs))
     folder = Path(folder)
-    sweep.write_atomic(folder / SUMMARY, lambda path: pq.write_table(summary_table(result), path))
+    writing.write_atomic(folder / SUMMARY, lambda path: pq.write_table(summary_table(result), path))
     from analyses.plots import ladder_plot
 
     figure = ladder_plot([r.strong_budget for r in rungs], [r.result.score for r in rungs],
                          [r.result.low for r in rungs], [r.result.high for r in rungs], rungs[0].result.fair,
                          title=f"{plan_.game}: {result.base}, budget 2n against n")
-    sweep.write_atomic(folder / PLOT, lambda path: figure.savefig(path, dpi=110, format="png"))
-    sweep.write_atomic(folder / REPORT, lambda path: Path(path).write_text(report(result, plan_)))
+    writing.write_atomic(folder / PLOT, lambda path: figure.savefig(path, dpi=110, format="png"))
+    writing.write_atomic(folder / REPORT, lambda path: Path(path).write_text(report(result, plan_)))
     return result
 
 

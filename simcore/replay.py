@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from analyses.watch import file_command
-from simcore import __version__, engine, handle, results, sweep
+from simcore import __version__, engine, handle, results, writing
 from simcore import config as cfg
 
 TOP = 5     # candidate actions shown per search decision
@@ -93,13 +93,18 @@ def _tried(state, tried):
     return [(state.action_to_string(a), k, v) for a, k, v in tried if a in legal][:TOP]
 
 
-def play(config, index, pictures=False):
-    """Replay game ``index`` of ``config`` (a :class:`simcore.config.RunConfig`); with ``pictures``, each
-    position's board as SVG too."""
+def check_index(index):
     if not 0 <= index < cfg.MAX_GAMES:
         raise ReplayError(f"--index {index} is not allowed; allowed: 0 to {cfg.MAX_GAMES - 1}")
+
+
+def play(config, index, pictures=False, on_compile=None):
+    """Replay game ``index`` of ``config`` (a :class:`simcore.config.RunConfig`); with ``pictures``, each
+    position's board as SVG too; ``on_compile(game)`` hears when the agents are first compiled."""
+    check_index(index)
     module = config.module
     game = handle.Game(config.game, config.params)
+    game.load_agents(on_compile)
     state = game.new_initial_state(config.seed, index)
     draw = _drawer(module, game.params_array) if pictures else (lambda s: "")
     replay = Replay(config, index, draw(state), state.current_player())
@@ -129,7 +134,7 @@ def write_page(replay, out):
     from simcore import replay_page
 
     text = replay_page.page(replay)
-    sweep.write_atomic(out, lambda tmp: tmp.write_text(text))
+    writing.write_atomic(out, lambda tmp: tmp.write_text(text))
 
 
 def write_html(file_path, game_index, out_path):
@@ -185,11 +190,12 @@ def file_row(path, index):
     return rows[0]
 
 
-def from_file(path, index, pictures=False):
+def from_file(path, index, pictures=False, on_compile=None):
     """Replay the game with ``game_index == index`` of the result file ``path``, checked against its row."""
+    check_index(index)
     config = load_file(path)
     expected = file_row(path, index)
-    replay = play(config, index, pictures)
+    replay = play(config, index, pictures, on_compile)
     replay.expected = expected
     replay.source = str(path)
     return replay

@@ -20,7 +20,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcore import __version__, engine
+from simcore import __version__, engine, writing
 
 ROW_GROUP = 1 << 20          # rows buffered per Parquet row group
 
@@ -100,25 +100,44 @@ def table(config, first_index, rows):
 class ResultWriter:
     """Writes one result file; the final name appears only when it is complete.
 
-    Use as a context manager: leaving it by an exception deletes the temporary
-    file and leaves any existing file at ``path`` untouched.
+    Use as a context manager. It holds the file's lock (:class:`simcore.writing.Lock`) while it writes, and
+    first removes the temporary files that killed writers left in the folder. Leaving it by an exception
+    (a full disk included) deletes the temporary file and leaves any existing file at ``path`` untouched;
+    every error is an :class:`OutputError` naming ``path``, never the temporary file.
     """
 
     def __init__(self, path, config):
         self.path = Path(path)
         self.config = config
-        self.tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        self.tmp = writing.temporary(self.path)
         self.buffer = []
         self.buffered = 0
         self.writer = None
+        self.lock = writing.Lock(self.path)
+
+    def _fail(self, error):
+        return OutputError(f"cannot write {self.path}: {writing.reason(error, self.tmp, self.path)}")
 
     def __enter__(self):
+        if not str(self.path) or self.path.name in ("", ".", ".."):
+            raise OutputError(f"cannot write {str(self.path)!r}: allowed: a file name ending in .parquet")
         if self.path.is_dir():
             raise OutputError(f"cannot write {self.path}: it is a folder; give a file name ending in .parquet")
+        if not self.path.parent.is_dir():
+            what = "is not a folder" if self.path.parent.exists() else "does not exist"
+            raise OutputError(f"cannot write {self.path}: its folder {self.path.parent} {what}")
         try:
+            self.lock.__enter__()
+        except writing.LockedError as e:
+            raise OutputError(str(e)) from None
+        except OSError as e:
+            raise self._fail(e) from None
+        try:
+            writing.remove_stale(self.path.parent)
             self.writer = pq.ParquetWriter(self.tmp, schema(self.config), compression="zstd")
         except OSError as e:
-            raise OutputError(f"cannot write {self.path}: {e.strerror or e}") from None
+            self.lock.__exit__(None, None, None)
+            raise self._fail(e) from None
         return self
 
     def add(self, first_index, rows):
@@ -129,19 +148,27 @@ class ResultWriter:
 
     def _flush(self):
         if self.buffer:
-            self.writer.write_table(pa.concat_tables(self.buffer), row_group_size=ROW_GROUP)
+            try:
+                self.writer.write_table(pa.concat_tables(self.buffer), row_group_size=ROW_GROUP)
+            except OSError as e:
+                raise self._fail(e) from None
             self.buffer, self.buffered = [], 0
 
     def __exit__(self, kind, value, traceback):
         try:
             if kind is None:
                 self._flush()
-            self.writer.close()
-            if kind is None:
-                os.replace(self.tmp, self.path)
+            try:
+                self.writer.close()
+                if kind is None:
+                    os.replace(self.tmp, self.path)
+            except OSError as e:
+                if kind is None:
+                    raise self._fail(e) from None
         finally:
             if self.tmp.exists():
                 self.tmp.unlink()
+            self.lock.__exit__(None, None, None)
         return False
 
 

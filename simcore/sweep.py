@@ -16,17 +16,17 @@ the manifest and plays the rest; an interrupted sweep loses at most the
 variant in flight (its file is written under a temporary name).
 """
 
+import dataclasses
 import hashlib
 import itertools
 import json
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from simcore import __version__, runs
+from simcore import __version__, runs, writing
 from simcore import config as cfg
 
 SWEEP_KEYS = cfg.TOP_KEYS + ("axes", "variants")
@@ -102,7 +102,7 @@ def _explicit(entries):
 def load(path, games=None, seed=None):
     """Read and validate a sweep file: every variant is resolved before anything is played."""
     path = Path(path)
-    table = cfg.load_file(path)
+    table = cfg.load_file(path, "sweep file")
     for key in table:
         if key not in SWEEP_KEYS:
             raise cfg.unknown("sweep key", key, SWEEP_KEYS)
@@ -137,37 +137,94 @@ def load(path, games=None, seed=None):
     return Sweep(path, variants[0].config.game, variants)
 
 
-def sha256(path):
-    """The SHA-256 of a file, read in blocks."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def read_manifest(folder):
     """The manifest of a sweep folder, or an empty one (a damaged manifest is as good as none)."""
-    try:
-        with open(Path(folder) / MANIFEST) as f:
-            manifest = json.load(f)
-        if isinstance(manifest, dict) and isinstance(manifest.get("variants"), dict):
-            return manifest
-    except (OSError, ValueError):
-        pass
+    manifest = _manifest_file(folder)
+    if isinstance(manifest, dict) and isinstance(manifest.get("variants"), dict):
+        return manifest
     return {"variants": {}}
 
 
-def write_atomic(path, write):
-    """``write(temporary path)``, then rename it to ``path``: a crash leaves no half-written file there."""
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    write(tmp)
-    os.replace(tmp, path)
+def _manifest_file(folder):
+    try:
+        return json.loads((Path(folder) / MANIFEST).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+LADDER_KEYS = {"strong", "weak", "seat"}     # a ladder's variants: one per rung and seat
+
+
+def manifest_kind(manifest):
+    """What wrote a manifest: "sweep", "ladder" or "tune" (a manifest written before it said so: by its keys)."""
+    if "kind" in manifest:
+        return manifest["kind"]
+    if "tune" in manifest:
+        return "tune"
+    entries = manifest.get("variants")
+    if isinstance(entries, dict) and entries and all(
+            isinstance(e, dict) and set(e.get("overrides", ())) == LADDER_KEYS for e in entries.values()):
+        return "ladder"
+    return "sweep"
+
+
+def check_folder(folder, kind, game):
+    """Raise OSError in one line unless ``folder`` can take a run of ``kind`` ("sweep", "ladder" or "tune")
+    of ``game``: not a file, and not holding another game's or another kind's run (its manifest says whose
+    it is), which this run would orphan."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise OSError(f"cannot write the {kind} to {folder}: it is a file; give a folder")
+    manifest = _manifest_file(folder)
+    if isinstance(manifest, dict):
+        held, held_game = manifest_kind(manifest), manifest.get("game")
+        if held != kind or (held_game is not None and held_game != game):
+            whose = f"a {held} of {held_game}" if held_game else f"a {held} run"
+            raise OSError(f"cannot write the {kind} of {game} to {folder}: it holds {whose} ({MANIFEST}); "
+                          f"allowed: a new folder, or a folder of a {kind} of {game}")
+
+
+def open_folder(folder, kind, game):
+    """The folder for a run of ``kind`` of ``game``, checked (:func:`check_folder`) and created."""
+    check_folder(folder, kind, game)
+    folder = Path(folder)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise OSError(f"cannot write the {kind} to {folder}: {writing.reason(e)}") from None
+    return folder
+
+
+def plan_status(sweep, folder):
+    """What a run of ``sweep`` in ``folder`` does with each variant: ``{name: (status, why)}``, status
+    "skipped" (complete), "played" (new) or "played again" (its finished file is replaced), ``why`` saying
+    for the last why (its games or its config changed, or the file is missing or damaged)."""
+    manifest = read_manifest(folder)
+    out = {}
+    for v in sweep.variants:
+        entry = manifest["variants"].get(v.name)
+        if complete(folder, v, manifest):
+            out[v.name] = ("skipped", "")
+        elif entry is None and not (Path(folder) / v.file).exists():
+            out[v.name] = ("played", "")
+        else:
+            out[v.name] = ("played again", _why_again(folder, v, entry))
+    return out
+
+
+def _why_again(folder, variant, entry):
+    if entry is None:
+        return "a file of that name is not in the manifest"
+    old = entry.get("config")
+    if old == variant.config.to_toml():
+        return "its file is missing or damaged"
+    if old == dataclasses.replace(variant.config, games=entry.get("games")).to_toml():
+        return f"--games changed: its finished file has {entry.get('games'):,} games, this run {variant.config.games:,}"
+    return "its config changed"
 
 
 def write_manifest(folder, manifest):
-    write_atomic(Path(folder) / MANIFEST, lambda path: path.write_text(json.dumps(manifest, indent=2) + "\n"))
+    writing.write_atomic(Path(folder) / MANIFEST, lambda path: path.write_text(json.dumps(manifest, indent=2) + "\n"))
 
 
 def complete(folder, variant, manifest):
@@ -177,44 +234,43 @@ def complete(folder, variant, manifest):
     if not entry or entry.get("config") != variant.config.to_toml() or not path.is_file():
         return False
     try:
-        return (sha256(path) == entry.get("sha256")
+        return (writing.sha256(path) == entry.get("sha256")
                 and pq.ParquetFile(path).metadata.num_rows == entry.get("rows") == variant.config.games)
     except (OSError, ValueError):
         return False
 
 
-def run(sweep, folder, on_block=None, on_variant=None, executor=None):
-    """Play every variant that is not complete in ``folder``; return ``{name: "played"|"replayed"|"skipped"}``."""
-    folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise OSError(f"cannot write sweep to {folder}: it is a file; give a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise OSError(f"cannot write sweep to {folder}: {e.strerror or e}") from None
+def run(sweep, folder, on_block=None, on_variant=None, executor=None, kind="sweep", planned=None):
+    """Play every variant that is not complete in ``folder``; return ``{name: "played"|"played again"|
+    "skipped"}``. The folder is locked while it runs; manifest entries of variants that are not in ``sweep``
+    are kept (their files are finished results). ``planned``: :func:`plan_status` if the caller has it."""
+    folder = open_folder(folder, kind, sweep.game)
+    with writing.Lock(folder):
+        writing.remove_stale(folder)
+        return _run(sweep, folder, on_block, on_variant, executor, kind, planned or plan_status(sweep, folder))
+
+
+def _run(sweep, folder, on_block, on_variant, executor, kind, planned):
     manifest = read_manifest(folder)
-    entries = manifest["variants"]
-    manifest = {"simcore_version": __version__, "sweep": str(sweep.path), "game": sweep.game,
-                "variants": {v.name: entries[v.name] for v in sweep.variants if v.name in entries}}
+    manifest = {"simcore_version": __version__, "kind": kind, "sweep": str(sweep.path), "game": sweep.game,
+                "variants": manifest["variants"]}
     status = {}
-    todo = [v for v in sweep.variants if not complete(folder, v, manifest)]
+    todo = [v for v in sweep.variants if planned[v.name][0] != "skipped"]
     for v in sweep.variants:
+        status[v.name] = planned[v.name][0]
         if v not in todo:
-            status[v.name] = "skipped"
             if on_variant:
                 on_variant(v, "skipped", None)
             continue
         following = todo.index(v) + 1
         if executor is not None and following < len(todo):
             executor.prepare(todo[following].config)   # a cluster starts on the next variant meanwhile
-        status[v.name] = "replayed" if (v.name in manifest["variants"] or (folder / v.file).exists()) \
-            else "played"
         manifest["variants"].pop(v.name, None)
         tally = runs.run_to_file(v.config, folder / v.file, on_block, executor)
         manifest["variants"][v.name] = {
             "file": v.file, "overrides": v.overrides, "policies": v.config.policies,
             "games": v.config.games, "seed": v.config.seed, "rows": tally.games,
-            "sha256": sha256(folder / v.file), "config": v.config.to_toml(),
+            "sha256": writing.sha256(folder / v.file), "config": v.config.to_toml(),
         }
         write_manifest(folder, manifest)
         if on_variant:

@@ -5,7 +5,8 @@ A tune file is a config (``game``, ``seed``, ``[policies]``, base ``[params]``) 
 ``[space]``      parameters to search, each a list of values or an integer range ``{low = 0, high = 4}``;
                  the candidates are every combination.
 ``[objective]``  what "good" means, terms that add up (lower is better):
-                 ``balance = W``: W x the largest gap between a seat's win share and 1/players;
+                 ``gap = W``: W x the seat gap, the largest gap between two seats' win shares (what
+                 ``simcore analyze`` reports as the gap);
                  ``timeout = {max = M, weight = W}``: W x how far the timeout share exceeds M;
                  ``mean_turns`` (the column ``n_turns``) or any result column: ``{target = [LOW, HIGH],
                  weight = W}`` or just ``[LOW, HIGH]`` (weight 1), W x how far the column's mean lies
@@ -37,7 +38,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcore import __version__, results, sweep
+from simcore import __version__, results, sweep, writing
 from simcore import config as cfg
 
 TUNE_KEYS = cfg.TOP_KEYS + ("space", "objective", "search")
@@ -53,27 +54,29 @@ MAX_CANDIDATES = {"race": 5000, "ntbea": 1_000_000}
 
 @dataclass(frozen=True)
 class Term:
-    """One term of the objective: ``balance``, ``timeout`` (with ``high`` its ceiling) or a column's mean
-    with a target interval [low, high]."""
+    """One term of the objective: ``gap``, ``timeout`` (with ``high`` its ceiling) or a column's mean
+    with a target interval [low, high]; ``key`` is what the tune file calls it (``mean_turns`` for the column
+    ``n_turns``)."""
 
     name: str
     weight: float
     low: float = -math.inf
     high: float = math.inf
+    key: str = ""
 
     def value(self, means, players):
         """The term (before its weight) from the means of its columns, vectorised over leading axes."""
-        if self.name == "balance":
-            return np.abs(means - 1 / players).max(axis=-1)
+        if self.name == "gap":
+            return means.max(axis=-1) - means.min(axis=-1)
         mean = means[..., 0]
         return np.maximum(0.0, self.low - mean) + np.maximum(0.0, mean - self.high)
 
     def columns(self, players):
-        return [f"win_{i}" for i in range(players)] if self.name == "balance" else [self.name]
+        return [f"win_{i}" for i in range(players)] if self.name == "gap" else [self.name]
 
     def describe(self):
-        if self.name == "balance":
-            return f"{self.weight:g} x largest gap |seat win share - 1/players|"
+        if self.name == "gap":
+            return f"{self.weight:g} x the seat gap (highest seat win share - lowest)"
         if self.name == "timeout":
             return f"{self.weight:g} x timeout share above {self.high:g}"
         return f"{self.weight:g} x distance of mean {self.name} from [{self.low:g}, {self.high:g}]"
@@ -112,38 +115,51 @@ def _weight(name, spec):
     return weight
 
 
+OBJECTIVE_FORMS = "gap = W, timeout = {max = M, weight = W}, COLUMN = {target = [LOW, HIGH], weight = W}"
+
+
 def parse_objective(table, columns, players):
     """The ``[objective]`` table -> :class:`Objective`; ``columns``: the result columns a target may name."""
     if not isinstance(table, dict) or not table:
-        raise cfg.ConfigError("[objective] is empty; allowed: balance = W, timeout = {max = M, weight = W}, "
-                              "COLUMN = {target = [LOW, HIGH], weight = W}")
+        raise cfg.ConfigError(f"[objective] is empty; allowed: {OBJECTIVE_FORMS}")
     terms = []
-    for name, spec in table.items():
+    for key, spec in table.items():
         keys = set(spec) if isinstance(spec, dict) else set()
-        if name == "balance":
+        if key == "balance":
+            raise cfg.ConfigError("[objective] balance is now called gap (the largest gap between two seats' win "
+                                  "shares, as simcore analyze reports it); allowed: gap = W")
+        if key == "gap":
             if keys - {"weight"}:
-                raise cfg.ConfigError(f"[objective] balance has {sorted(keys - {'weight'})}; allowed: weight")
-            terms.append(Term("balance", _weight(name, spec)))
-        elif name == "timeout":
+                raise cfg.ConfigError(f"[objective] gap has {sorted(keys - {'weight'})}; allowed: weight")
+            terms.append(Term("gap", _weight(key, spec), key=key))
+        elif key == "timeout":
             if not isinstance(spec, dict) or "max" not in spec or keys - {"max", "weight"}:
                 raise cfg.ConfigError("[objective] timeout is not allowed; allowed: {max = M, weight = W}")
-            terms.append(Term("timeout", _weight(name, spec), high=_number("[objective] timeout max", spec["max"])))
+            ceiling = _number("[objective] timeout max", spec["max"])
+            if not 0 <= ceiling <= 1:
+                raise cfg.ConfigError(f"[objective] timeout max = {ceiling:g} is not allowed; allowed: a share "
+                                      "from 0 to 1")
+            terms.append(Term("timeout", _weight(key, spec), high=ceiling, key=key))
         else:
-            name = "n_turns" if name == "mean_turns" else name
-            spec = {"target": spec} if isinstance(spec, list) else spec
-            keys = set(spec) if isinstance(spec, dict) else set()
-            if name not in columns:
-                raise cfg.ConfigError(f"[objective] {name!r} is not a result column; allowed: balance, timeout, "
-                                      + ", ".join(columns))
-            target = spec.get("target") if isinstance(spec, dict) else None
-            if (not isinstance(target, list) or len(target) != 2 or keys - {"target", "weight"}):
-                raise cfg.ConfigError(f"[objective] {name} is not allowed; allowed: "
-                                      "{target = [LOW, HIGH], weight = W}")
-            low, high = (_number(f"[objective] {name} target", v) for v in target)
-            if low > high:
-                raise cfg.ConfigError(f"[objective] {name} target [{low:g}, {high:g}] is empty; allowed: LOW <= HIGH")
-            terms.append(Term(name, _weight(name, spec), low, high))
+            terms.append(_target_term(key, spec, columns))
     return Objective(tuple(terms), players)
+
+
+def _target_term(key, spec, columns):
+    """A column's mean with a target interval; messages name ``key`` as the tune file spells it."""
+    name = "n_turns" if key == "mean_turns" else key
+    spec = {"target": spec} if isinstance(spec, list) else spec
+    keys = set(spec) if isinstance(spec, dict) else set()
+    if name not in columns:
+        raise cfg.ConfigError(f"[objective] {key!r} is not a result column; allowed: gap, timeout, mean_turns, "
+                              + ", ".join(columns))
+    target = spec.get("target") if isinstance(spec, dict) else None
+    if not isinstance(target, list) or len(target) != 2 or keys - {"target", "weight"}:
+        raise cfg.ConfigError(f"[objective] {key} is not allowed; allowed: {{target = [LOW, HIGH], weight = W}}")
+    low, high = (_number(f"[objective] {key} target", v) for v in target)
+    if low > high:
+        raise cfg.ConfigError(f"[objective] {key} target [{low:g}, {high:g}] is empty; allowed: LOW <= HIGH")
+    return Term(name, _weight(key, spec), low, high, key=key)
 
 
 # --- the tune file ---------------------------------------------------------------------------------------
@@ -176,6 +192,7 @@ def _flatten_space(table, prefix=""):
 
 
 def _space(table):
+    """Parameter -> its candidate values; a range is checked for size before it is spelled out."""
     if not isinstance(table, dict) or not table:
         raise cfg.ConfigError("[space] is empty; allowed: PARAMETER = [values] or {low = L, high = H}")
     space = {}
@@ -185,6 +202,9 @@ def _space(table):
             if not all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)) or low > high:
                 raise cfg.ConfigError(f"[space] {name} = {values!r} is not allowed; allowed: {{low = L, high = H}} "
                                       "with integers L <= H")
+            if high - low + 1 > MAX_CANDIDATES["ntbea"]:
+                raise cfg.ConfigError(f"[space] {name} = {{low = {low}, high = {high}}} has {high - low + 1:.3g} "
+                                      f"values; allowed: at most {MAX_CANDIDATES['ntbea']:,}")
             values = list(range(low, high + 1))
         if not isinstance(values, list) or not values:
             raise cfg.ConfigError(f"[space] {name} = {values!r} is not allowed; allowed: a non-empty list of "
@@ -219,14 +239,21 @@ def _search(table, games_max):
             not 0 <= search["alpha"] < 0.5:
         raise cfg.ConfigError(f"[search] alpha = {search['alpha']!r} is not allowed; allowed: from 0 (drop nothing: "
                               "an exhaustive sweep on the same games) to below 0.5")
-    search["batch"] = min(search["batch"], search["games_max"])
+    if search["method"] == "race" and search["games_max"] < search["batch"]:
+        where = "--games-max" if games_max is not None else "[search] games_max"
+        raise cfg.ConfigError(f"{where} = {search['games_max']:,} is smaller than batch = {search['batch']:,}; "
+                              "allowed: games_max of at least one batch")
     return search
 
 
-def load(path, games_max=None):
-    """Read and validate a tune file: every candidate is resolved before anything is played."""
+def load(path, games_max=None, seed=None):
+    """Read and validate a tune file: every candidate is resolved before anything is played. ``games_max``
+    and ``seed`` override the file's."""
     path = Path(path)
-    table = cfg.load_file(path)
+    text = cfg.read_text(path, "tune file")
+    table = cfg.parse_toml(text, path, "tune file")
+    if seed is not None:
+        table["seed"] = seed
     for key in table:
         if key not in TUNE_KEYS:
             raise cfg.unknown("tune file key", key, TUNE_KEYS)
@@ -256,7 +283,7 @@ def load(path, games_max=None):
     objective = parse_objective(table.get("objective"), columns, players.pop())
     if search["confirm_seed"] is None:
         search["confirm_seed"] = candidates[0].config.seed + 1
-    return Plan(path, candidates[0].config.game, candidates, objective, search, path.read_text())
+    return Plan(path, candidates[0].config.game, candidates, objective, search, text)
 
 
 class Candidates:
@@ -517,7 +544,7 @@ def winners(confirmed):
 
 
 def _write_table(path, table):
-    sweep.write_atomic(path, lambda tmp: pq.write_table(table, tmp))
+    writing.write_atomic(path, lambda tmp: pq.write_table(table, tmp))
 
 
 def batch_table(plan, candidates, start, blocks):
@@ -575,16 +602,20 @@ class TuneResult:
 
 
 def run(plan, folder, executor=None, on_batch=None):
-    """Race, confirm and report into ``folder``; a re-run keeps every finished batch whose file is intact."""
-    folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise OSError(f"cannot write the tune run to {folder}: it is a file; give a folder")
-    folder.mkdir(parents=True, exist_ok=True)
+    """Race, confirm and report into ``folder``; a re-run keeps every finished batch whose file is intact.
+    The folder is locked while it runs. A space of one candidate has nothing to race: it is confirmed."""
+    folder = sweep.open_folder(folder, "tune", plan.game)
+    with writing.Lock(folder):
+        writing.remove_stale(folder)
+        return _run(plan, folder, executor, on_batch)
+
+
+def _run(plan, folder, executor, on_batch):
     manifest = _read_manifest(folder, plan)
     done = []
     for entry in manifest["batches"]:
         path = folder / entry["file"]
-        if not path.is_file() or sweep.sha256(path) != entry["sha256"]:
+        if not path.is_file() or writing.sha256(path) != entry["sha256"]:
             break
         done.append(table_blocks(plan, pq.read_table(path))[1])
     manifest["batches"] = manifest["batches"][:len(done)]
@@ -593,28 +624,30 @@ def run(plan, folder, executor=None, on_batch=None):
     def keep(step, alive, first, blocks, state):
         name = f"batch-{step:04d}.parquet"
         _write_table(folder / name, batch_table(plan, alive, first, blocks))
-        manifest["batches"].append({"file": name, "sha256": sweep.sha256(folder / name), "candidates": len(alive)})
+        manifest["batches"].append({"file": name, "sha256": writing.sha256(folder / name), "candidates": len(alive)})
         sweep.write_manifest(folder, manifest)
         if on_batch:
             on_batch(step, alive, state)
 
-    if plan.search["method"] == "ntbea":
+    if len(plan.candidates) == 1:
+        state = Race(1)
+    elif plan.search["method"] == "ntbea":
         state = ntbea(plan.candidates, evaluator(plan, executor, seed), plan.objective, plan.search, seed, done,
                       keep)
     else:
         state = race(len(plan.candidates), evaluator(plan, executor, seed), plan.objective, plan.search, seed,
                      done, keep)
-    last = state.history[-1][1]
-    finalists = sorted(state.alive, key=lambda c: (last[c][0], c))[:plan.search["finalists"]]
+    last = state.history[-1][1] if state.history else {}
+    finalists = sorted(state.alive, key=lambda c: (last[c][0], c) if last else c)[:plan.search["finalists"]]
     confirm_seed = plan.search["confirm_seed"]
     path = folder / "confirm.parquet"
     entry = manifest.get("confirm")
-    if entry and path.is_file() and sweep.sha256(path) == entry["sha256"] and entry["finalists"] == finalists:
+    if entry and path.is_file() and writing.sha256(path) == entry["sha256"] and entry["finalists"] == finalists:
         _, matrices = table_blocks(plan, pq.read_table(path))
     else:
         matrices = evaluator(plan, executor, confirm_seed)(finalists, 0, plan.search["confirm_games"])
         _write_table(path, batch_table(plan, finalists, 0, matrices))
-        manifest["confirm"] = {"file": path.name, "sha256": sweep.sha256(path), "finalists": finalists}
+        manifest["confirm"] = {"file": path.name, "sha256": writing.sha256(path), "finalists": finalists}
         sweep.write_manifest(folder, manifest)
     confirmed = confirm(finalists, matrices, plan.objective, plan.search["bootstrap"], confirm_seed)
     result = TuneResult(plan, state, confirmed, winners(confirmed))
@@ -624,12 +657,15 @@ def run(plan, folder, executor=None, on_batch=None):
 
 
 def _read_manifest(folder, plan):
-    fresh = {"simcore_version": __version__, "tune": str(plan.path), "plan": plan.text, "batches": []}
+    """The folder's manifest if it is of this tune file and seed (its batches can be kept), else a fresh one."""
+    seed = plan.candidates[0].config.seed
+    fresh = {"simcore_version": __version__, "kind": "tune", "game": plan.game, "tune": str(plan.path),
+             "plan": plan.text, "seed": seed, "batches": []}
     try:
         manifest = json.loads((folder / sweep.MANIFEST).read_text())
     except (OSError, ValueError):
         return fresh
     if not isinstance(manifest, dict) or manifest.get("plan") != plan.text or \
-            not isinstance(manifest.get("batches"), list):
+            manifest.get("seed", seed) != seed or not isinstance(manifest.get("batches"), list):
         return fresh
-    return manifest
+    return {**fresh, **manifest, "kind": "tune", "game": plan.game, "seed": seed}

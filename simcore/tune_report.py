@@ -2,6 +2,8 @@
 
 from pathlib import Path
 
+from simcore import writing
+
 REPORT, PLOT = "report.md", "race.png"
 
 
@@ -29,18 +31,42 @@ def lines(result):
     """The summary as text lines (the CLI's output)."""
     plan, race = result.plan, result.race
     names = _Names(plan)
-    spent, full = race.spent, exhaustive_games(result)
-    out = [f"{plan.search['method']}: {len(plan.candidates):,} candidates, {len(race.history)} batches, "
-           f"{spent:,} games "
-           f"(an exhaustive sweep at the same precision: {full:,}, {full / spent:.1f}x more)",
-           f"survivors: {', '.join(names[c] for c in race.alive)}",
+    out = [_search_line(result), f"survivors: {', '.join(names[c] for c in race.alive)}",
            "confirmed on fresh games (objective, 95% interval):"]
     for r in result.confirmed:
         out.append(f"  {names[r.candidate]:<32} {r.value:.4f} [{r.low:.4f}, {r.high:.4f}]")
     best = result.best
-    out.append(f"best: {names[best[0].candidate]}" if len(best) == 1 else
+    out.append(f"the one candidate: {names[best[0].candidate]}" if len(result.confirmed) == 1 else
+               f"best: {names[best[0].candidate]}" if len(best) == 1 else
                "tied (intervals overlap the best's): " + ", ".join(names[r.candidate] for r in best))
     return out
+
+
+def _search_line(result):
+    """What the search did, in one line."""
+    plan, race = result.plan, result.race
+    if not race.history:
+        return f"one candidate ({plan.candidates[0].name}): nothing to race, confirmed on fresh games"
+    spent, full = race.spent, exhaustive_games(result)
+    return (f"{plan.search['method']}: {len(plan.candidates):,} candidates, {len(race.history)} batches, "
+            f"{spent:,} games (an exhaustive sweep at the same precision: {full:,}, {full / spent:.1f}x more)")
+
+
+def _search_section(result, ranked):
+    """The report's section on the race or the NTBEA search (a single candidate has none)."""
+    plan, race, search = result.plan, result.race, result.plan.search
+    if not race.history:
+        return ["## The race", "", f"One candidate, `{plan.candidates[0].name}`: nothing to race.", ""]
+    full = exhaustive_games(result)
+    how = (f"Batches of {search['batch']:,} games, every candidate still racing on the same games; dropped when "
+           f"significantly worse than the leader (paired bootstrap over the shared games, Holm-adjusted, alpha "
+           f"{search['alpha']:g}), at most {search['games_max']:,} games each." if search["method"] == "race" else
+           f"{search['iterations']} evaluations of {search['batch']:,} games, each the neighbour (of "
+           f"{search['neighbours']} tried) with the best optimistic estimate of the n-tuple model (explore "
+           f"{search['explore']:g}); objective = the model's estimate.")
+    return ["## The race" if search["method"] == "race" else "## The search (NTBEA)", "",
+            how + f" Games played: {race.spent:,}; an exhaustive sweep of the grid at the precision of the finish: "
+            f"{full:,} ({full / race.spent:.1f}x more).", "", *ranked, "", f"![the race]({PLOT})", ""]
 
 
 def write(result, folder):
@@ -49,9 +75,10 @@ def write(result, folder):
     folder = Path(folder)
     plan, race = result.plan, result.race
     names = _Names(plan)
-    figure = race_plot([(games, {names[c]: v for c, v in intervals.items()}) for games, intervals, _ in race.history],
-                       title=f"{plan.game}: the race")
-    figure.savefig(folder / PLOT, dpi=110)
+    if race.history:
+        figure = race_plot([(games, {names[c]: v for c, v in intervals.items()})
+                            for games, intervals, _ in race.history], title=f"{plan.game}: the race")
+        writing.write_atomic(folder / PLOT, lambda tmp: figure.savefig(tmp, dpi=110, format="png"))
     last = last_estimates(race)
     ranked = ["| rank | candidate | games | objective | 95% interval | |", "|---:|---|---:|---:|---|---|"]
     for rank, c in enumerate(ranking(result, last), start=1):
@@ -67,7 +94,8 @@ def write(result, folder):
         confirmed.append(f"| `{names[r.candidate]}` | {r.value:.4f} [{r.low:.4f}, {r.high:.4f}] | "
                          + " | ".join(cells) + " |")
     best = result.best
-    verdict = (f"**Best: `{names[best[0].candidate]}`**: its interval does not overlap the runner-up's."
+    verdict = (f"**The one candidate: `{names[best[0].candidate]}`**." if len(result.confirmed) == 1 else
+               f"**Best: `{names[best[0].candidate]}`**: its interval does not overlap the runner-up's."
                if len(best) == 1 else "**Tied**: the intervals of " + ", ".join(f"`{names[r.candidate]}`"
                                                                              for r in best)
                + " overlap the best's; more confirmation games (or a narrower space) would separate them.")
@@ -80,21 +108,7 @@ def write(result, folder):
         "",
         "Objective (lower is better): " + "; ".join(t.describe() for t in plan.objective.terms) + ".",
         "",
-        "## The race" if search["method"] == "race" else "## The search (NTBEA)",
-        "",
-        (f"Batches of {search['batch']:,} games, every candidate still racing on the same games; dropped when "
-         f"significantly worse than the leader (paired bootstrap over the shared games, Holm-adjusted, alpha "
-         f"{search['alpha']:g}), at most {search['games_max']:,} games each." if search["method"] == "race" else
-         f"{search['iterations']} evaluations of {search['batch']:,} games, each the neighbour (of "
-         f"{search['neighbours']} tried) with the best optimistic estimate of the n-tuple model (explore "
-         f"{search['explore']:g}); objective = the model's estimate.")
-        + f" Games played: {race.spent:,}; an exhaustive sweep of the grid at the precision of the finish: "
-        f"{exhaustive_games(result):,} ({exhaustive_games(result) / race.spent:.1f}x more).",
-        "",
-        *ranked,
-        "",
-        f"![the race]({PLOT})",
-        "",
+        *_search_section(result, ranked),
         "## Confirmation",
         "",
         f"The best {len(result.confirmed)} survivors on {search['confirm_games']:,} fresh games (seed "
@@ -105,7 +119,7 @@ def write(result, folder):
         verdict,
         "",
     ]
-    (folder / REPORT).write_text("\n".join(text))
+    writing.write_atomic(folder / REPORT, lambda tmp: tmp.write_text("\n".join(text)))
 
 
 class _Names:

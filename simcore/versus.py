@@ -37,11 +37,21 @@ class VersusResult:
         return self.pvalue < 0.05
 
 
-def seatings(game, policy, against, sets=(), games=1000, seed=1):
-    """The runs of a contest: one per seat of A (validated configs, one-line ConfigError on bad input)."""
-    players = cfg.resolve(game, sets=list(sets)).players
-    return [cfg.resolve(game, sets=list(sets), policies=[("all", against), (str(seat), policy)], games=games,
-                        seed=seed, variant=f"seat{seat}") for seat in range(players)]
+DEALS = 1000           # deals of a contest unless --games or the config says otherwise
+
+
+def seatings(game, policy, against, sets=(), games=None, seed=None, table=None):
+    """The runs of a contest: one per seat of A (validated configs, one-line ConfigError on bad input).
+    ``table`` is a config file's table (its game, parameters, games and seed); the contest sets every seat's
+    policy itself, so the table may not."""
+    table = dict(table or {})
+    if "policies" in table:
+        raise cfg.ConfigError("the config sets [policies], but a contest seats A (--policy) and B (--against) "
+                              "itself; allowed: a config without [policies]")
+    games = table.get("games", DEALS) if games is None else games
+    players = cfg.resolve(game, table, sets=list(sets)).players
+    return [cfg.resolve(game, table, sets=list(sets), policies=[("all", against), (str(seat), policy)],
+                        games=games, seed=seed, variant=f"seat{seat}") for seat in range(players)]
 
 
 def a_returns(run, rows, seat):

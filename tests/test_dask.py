@@ -80,7 +80,7 @@ def test_an_interrupted_cluster_sweep_resumes_like_a_local_one(tmp_path, cluster
     sweep.run(sweep.load(path), out, executor=cluster)
     (out / "pro_players4.parquet").unlink()
     status = sweep.run(sweep.load(path), out, executor=cluster)
-    assert status["pro_players4"] == "replayed" and list(status.values()).count("skipped") == 3
+    assert status["pro_players4"] == "played again" and list(status.values()).count("skipped") == 3
 
 
 def test_a_ladder_on_the_cluster_writes_the_local_ladders_files(tmp_path, cluster):
@@ -102,7 +102,7 @@ def test_a_tune_run_on_the_cluster_writes_the_local_runs_files(tmp_path, cluster
 
     path = tmp_path / "t.toml"
     path.write_text('game = "zwai"\nseed = 3\n[policies]\nall = "greedy"\n[space]\nhand_size_2 = [10, 11, 12]\n'
-                    '[objective]\nbalance = 1.0\n[search]\nbatch = 500\ngames_max = 1500\nconfirm_games = 500\n')
+                    '[objective]\ngap = 1.0\n[search]\nbatch = 500\ngames_max = 1500\nconfirm_games = 500\n')
     plan = tune.load(path)
     local = tune.run(plan, tmp_path / "local")
     remote = tune.run(tune.load(path), tmp_path / "dask", executor=cluster)

@@ -42,3 +42,34 @@ def test_nothing_in_the_repository_points_outside_it():
     outside = re.compile(r"\.\./shared|shared/rules|/work/")
     pointing = [str(path.relative_to(REPO)) for path in _repository_files() if outside.search(path.read_text())]
     assert not pointing, f"these files point outside the repository: {pointing}"
+
+
+def _python_blocks(text):
+    return re.findall(r"```python\n(.*?)```", text, re.S)
+
+
+def test_the_readmes_python_examples_print_what_they_say():
+    """The README's Python examples run, and a comment that is a value (`# 0, [1, 2, 3, 4]: ...`) is what its
+    line gives (examples reading a sweep folder of the reader's are left out)."""
+    import ast
+
+    checked = 0
+    for block in _python_blocks((REPO / "README.md").read_text()):
+        if "runs/" in block:
+            continue
+        lines = block.splitlines()
+        namespace = {}
+        for statement in ast.parse(block).body:
+            code = ast.get_source_segment(block, statement)
+            comment = lines[statement.end_lineno - 1].partition("#")[2].strip()
+            if not isinstance(statement, ast.Expr):
+                exec(compile(code, "README.md", "exec"), namespace)
+                continue
+            value = eval(compile(code, "README.md", "eval"), namespace)
+            try:
+                expected = ast.literal_eval(comment.split(": ")[0])
+            except (ValueError, SyntaxError):
+                continue
+            assert value == expected, (code, value, comment)
+            checked += 1
+    assert checked >= 2

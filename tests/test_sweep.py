@@ -107,7 +107,7 @@ def test_same_game_index_shares_the_deal_across_variants(tmp_path):
 
 
 @pytest.mark.parametrize("damage", ["truncate", "edit", "delete"])
-def test_a_damaged_file_is_detected_and_replayed(tmp_path, damage):
+def test_a_damaged_file_is_detected_and_played_again(tmp_path, damage):
     plan = sweep.load(write(tmp_path, AXES))
     out = tmp_path / "runs"
     sweep.run(plan, out)
@@ -120,16 +120,16 @@ def test_a_damaged_file_is_detected_and_replayed(tmp_path, damage):
     else:
         victim.unlink()
     status = sweep.run(sweep.load(write(tmp_path, AXES)), out)
-    assert status["ring_players2"] == "replayed"
+    assert status["ring_players2"] == "played again"
     assert [s for n, s in status.items() if n != "ring_players2"] == ["skipped"] * 3
     assert victim.read_bytes() == good                 # the same seed plays the same games again
 
 
-def test_a_changed_config_replays_that_variant(tmp_path):
+def test_a_changed_config_plays_that_variant_again(tmp_path):
     out = tmp_path / "runs"
     sweep.run(sweep.load(write(tmp_path, AXES)), out)
     status = sweep.run(sweep.load(write(tmp_path, AXES), games=2000), out)
-    assert set(status.values()) == {"replayed"}
+    assert set(status.values()) == {"played again"}
 
 
 def test_an_interrupted_sweep_keeps_finished_variants_and_resumes(tmp_path, monkeypatch):
@@ -182,9 +182,9 @@ def test_sweep_command_runs_and_reruns(cli, tmp_path):
     out = tmp_path / "runs"
     first = cli("sweep", path, "--out", out)
     assert first.returncode == 0, first.stderr
-    assert "4 played, 0 replayed, 0 skipped" in first.stdout
+    assert "4 played, 0 played again, 0 skipped" in first.stdout
     again = cli("sweep", path, "--out", out)
-    assert "0 played, 0 replayed, 4 skipped" in again.stdout and "0 games to play" in again.stdout
+    assert "0 played, 0 played again, 4 skipped" in again.stdout and "0 games to play" in again.stdout
     bad = cli("sweep", write(tmp_path, AXES.replace('["square", "ring"]', "[]"), "bad.toml"), "--out",
               tmp_path / "other")
     assert bad.returncode != 0 and len(bad.stderr.strip().splitlines()) == 1

@@ -23,31 +23,31 @@ def synthetic(shares, seed=0):
     return evaluate
 
 
-BALANCE = tune.Objective((tune.Term("balance", 1.0),), players=2)
+GAP = tune.Objective((tune.Term("gap", 1.0),), players=2)
 
 
 def test_the_objective_adds_its_weighted_terms():
-    """balance: the largest gap |seat share - 1/players|; a target term: the distance outside [low, high];
-    timeout: the excess over its ceiling."""
-    objective = tune.parse_objective({"balance": 2.0, "mean_turns": {"target": [40, 45], "weight": 0.1},
+    """gap: the seat gap, highest seat share - lowest (the gap simcore analyze reports); a target term: the
+    distance outside [low, high]; timeout: the excess over its ceiling."""
+    objective = tune.parse_objective({"gap": 2.0, "mean_turns": {"target": [40, 45], "weight": 0.1},
                                       "timeout": {"max": 0.01, "weight": 10}},
                                      ["win_0", "win_1", "n_turns", "timeout"], 2)
     assert objective.columns == ["win_0", "win_1", "n_turns", "timeout"]
     means = np.array([0.56, 0.44, 37.0, 0.03])
     terms = objective.term_values(means)
-    assert terms == pytest.approx({"balance": 2 * 0.06, "n_turns": 0.1 * 3, "timeout": 10 * 0.02})
-    assert objective.value(means) == pytest.approx(0.12 + 0.3 + 0.2)
+    assert terms == pytest.approx({"gap": 2 * 0.12, "n_turns": 0.1 * 3, "timeout": 10 * 0.02})
+    assert objective.value(means) == pytest.approx(0.24 + 0.3 + 0.2)
     assert objective.value(np.array([0.5, 0.5, 44.0, 0.0])) == 0
 
 
 def test_racing_finds_the_known_optimum_and_drops_the_clearly_worse():
     """Six candidates whose seat 0 wins 50% to 70%: the fair one survives and wins the confirmation."""
     shares = [0.62, 0.5, 0.7, 0.55, 0.66, 0.58]
-    state = tune.race(6, synthetic(shares), BALANCE, SEARCH, seed=3)
+    state = tune.race(6, synthetic(shares), GAP, SEARCH, seed=3)
     assert 1 in state.alive and 2 not in state.alive and 4 not in state.alive
     assert state.spent < 6 * SEARCH["games_max"]
     matrices = synthetic(shares, seed=99)(state.alive, 0, 4000)
-    confirmed = tune.confirm(state.alive, matrices, BALANCE, 400, seed=9)
+    confirmed = tune.confirm(state.alive, matrices, GAP, 400, seed=9)
     assert confirmed[0].candidate == 1
     assert confirmed[0].low <= confirmed[0].value <= confirmed[0].high
 
@@ -58,7 +58,7 @@ def test_racing_rarely_drops_the_true_best():
     most alpha of them (plus binomial slack)."""
     shares = [0.5, 0.52, 0.53, 0.54, 0.56]
     search = dict(SEARCH, batch=100, games_max=1500, bootstrap=300)
-    dropped = sum(0 not in tune.race(5, synthetic(shares, seed=run), BALANCE, search, seed=run).alive
+    dropped = sum(0 not in tune.race(5, synthetic(shares, seed=run), GAP, search, seed=run).alive
                   for run in range(200))
     assert dropped <= 200 * 0.05 + 8
 
@@ -80,7 +80,7 @@ all = "greedy"
 swap_penalty = [0, 1]
 "deck.squirrel_3" = {low = 0, high = 2}
 [objective]
-balance = 1.0
+gap = 1.0
 mean_turns = [40, 45]
 [search]
 batch = 300
@@ -157,7 +157,7 @@ def test_the_cli_tune_and_a_bad_file(cli, tmp_path):
     done = cli("tune", path, "--out", tmp_path / "out", "--quiet")
     assert done.returncode == 0, done.stderr
     assert "race: 6 candidates" in done.stdout and (tmp_path / "out" / "report.md").is_file()
-    (tmp_path / "bad.toml").write_text(TUNE.replace("[objective]\nbalance = 1.0\nmean_turns = [40, 45]\n", ""))
+    (tmp_path / "bad.toml").write_text(TUNE.replace("[objective]\ngap = 1.0\nmean_turns = [40, 45]\n", ""))
     failed = cli("tune", tmp_path / "bad.toml", "--out", tmp_path / "bad")
     assert failed.returncode != 0 and "[objective] is empty" in failed.stderr
     assert len(failed.stderr.strip().splitlines()) == 1 and not (tmp_path / "bad").exists()
@@ -170,7 +170,7 @@ def test_ntbea_finds_the_optimum_of_a_noisy_grid():
     grid.shape, grid.resolved = (12, 12), {}
     shares = {grid.index((a, b)): 0.5 + 0.02 * (abs(a - 7) + abs(b - 3)) for a in range(12) for b in range(12)}
     search = dict(SEARCH, batch=400, iterations=200, neighbours=20, explore=0.05, finalists=3)
-    state = tune.ntbea(grid, synthetic(shares), BALANCE, search, seed=2)
+    state = tune.ntbea(grid, synthetic(shares), GAP, search, seed=2)
     assert len(state.data) < 144                           # it came back to promising points
     best = [grid.point(c) for c in state.alive]
     assert any(abs(a - 7) + abs(b - 3) <= 1 for a, b in best)

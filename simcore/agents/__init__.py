@@ -76,13 +76,18 @@ def parse(text, allowed):
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"policy {text!r} is not a spec; allowed: NAME[:KEY=VALUE,...] with NAME one of "
                          f"{', '.join(allowed)}")
-    name, _, rest = text.strip().partition(":")
+    name, colon, rest = text.strip().partition(":")
     name = name.strip()
     if name not in allowed:
         raise ValueError(f"unknown policy {name!r}; allowed: {', '.join(allowed)}")
     agent = AGENTS[name]
     values = agent.defaults()
-    for item in filter(None, (part.strip() for part in rest.split(","))):
+    given = set()
+    items = [part.strip() for part in rest.split(",")] if colon else []
+    if "" in items:     # "mc:" or "mc:rollouts=4,,": refused rather than guessed at
+        raise ValueError(f"policy {text.strip()!r} has an empty parameter; allowed: {name} alone or "
+                         f"{name}:KEY=VALUE[,KEY=VALUE...]")
+    for item in items:
         key, sep, raw = item.partition("=")
         key = key.strip()
         known = {p.name: p for p in agent.params}
@@ -91,6 +96,9 @@ def parse(text, allowed):
             raise ValueError(f"policy {name} has no parameter {key!r}; allowed: {keys}")
         if not sep:
             raise ValueError(f"policy {name}: {item!r} has no value; allowed: {key}=VALUE")
+        if key in given:
+            raise ValueError(f"policy {text.strip()!r} sets {key} twice; allowed: each parameter once")
+        given.add(key)
         values[key] = _value(name, known[key], raw.strip())
     return Spec(name, tuple(values.items()))
 

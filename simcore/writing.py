@@ -1,0 +1,149 @@
+"""Writing results safely: a file appears whole or not at all, one writer per target, nothing left behind.
+
+* A file is written under a temporary name beside it (``.NAME.PID.tmp``) and renamed when complete, so a
+  crash, a full disk or an interrupt never leaves a partial file under the final name, and never damages an
+  earlier file of that name.
+* A process killed outright (SIGKILL, a power cut) cannot remove its temporary file: the next writer in that
+  folder removes the temporary files of processes that no longer run.
+* Two writers of one target (a result file, or a sweep, tune or ladder folder) would overwrite each other's
+  work: a writer holds a lock on its target, a lock file beside it (``.NAME.lock``; ``.simcore.lock`` inside a
+  folder) naming its process. The lock is the kernel's ``flock``, so it ends with its process however that
+  ends; a lock file left behind by a killed process is taken over by the next writer.
+"""
+
+import errno as errnos
+import fcntl
+import hashlib
+import os
+import re
+import sys
+from pathlib import Path
+
+_TEMPORARY = re.compile(r"^\..+\.(\d+)\.tmp$")
+FOLDER_LOCK = ".simcore.lock"
+_held = {}       # lock file -> [open descriptor, depth]: a process may take its own lock again (a ladder's sweep)
+
+
+class LockedError(OSError):
+    """Another process writes the target (one-line message)."""
+
+
+def temporary(path):
+    """The temporary name a file is written under before it is renamed to ``path``."""
+    path = Path(path)
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def write_atomic(path, write):
+    """``write(temporary path)``, then rename it to ``path``: a crash leaves no half-written file there."""
+    path = Path(path)
+    tmp = temporary(path)
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+def sha256(path):
+    """The SHA-256 of a file, read in blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def reason(error, tmp=None, path=None):
+    """What went wrong writing, in a few words, naming the user's ``path`` and never the temporary file."""
+    code = getattr(error, "errno", None)
+    if code is None:     # pyarrow's errors carry the code in their text: "... [errno 28] No space left ..."
+        found = re.search(r"errno (\d+)", str(error))
+        code = int(found.group(1)) if found else None
+    if code:
+        return os.strerror(code)
+    text = str(error).splitlines()[0] if str(error) else type(error).__name__
+    return text.replace(str(tmp), str(path)) if tmp is not None else text
+
+
+def alive(pid):
+    """Does process ``pid`` run (on this machine)?"""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:      # it runs, as another user
+        return True
+    return True
+
+
+def remove_stale(folder):
+    """Remove the temporary files in ``folder`` left by processes that no longer run; returns their names."""
+    removed = []
+    try:
+        entries = list(Path(folder).iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        found = _TEMPORARY.match(entry.name)
+        if found and int(found.group(1)) != os.getpid() and not alive(int(found.group(1))):
+            try:
+                entry.unlink()
+                removed.append(entry.name)
+            except OSError:
+                pass             # another writer removed it first, or it is not ours to remove
+    return removed
+
+
+def lock_path(target):
+    """The lock file of a target: beside a file, inside a folder."""
+    target = Path(target)
+    return target / FOLDER_LOCK if target.is_dir() else target.with_name(f".{target.name}.lock")
+
+
+class Lock:
+    """``with Lock(target):`` this process alone writes ``target`` (a file, or a folder that exists), or
+    :class:`LockedError` names the process that does."""
+
+    def __init__(self, target):
+        self.target = Path(target)
+        self.path = lock_path(target)
+
+    def __enter__(self):
+        key = str(self.path.resolve())
+        if key in _held:
+            _held[key][1] += 1
+            return self
+        while True:
+            fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as e:
+                holder = os.read(fd, 4096).decode(errors="replace").strip()
+                os.close(fd)
+                if e.errno not in (errnos.EAGAIN, errnos.EACCES):
+                    raise
+                raise LockedError(f"{self.target} is being written by another simcore process "
+                                  f"({holder or 'starting'}); "
+                                  "allowed: wait until it ends or stop it, or write elsewhere") from None
+            # the holder before us may have removed the file between our open and our lock: lock the file anew
+            if os.path.exists(self.path) and os.fstat(fd).st_ino == os.stat(self.path).st_ino:
+                break
+            os.close(fd)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"pid {os.getpid()}: {' '.join(['simcore', *sys.argv[1:]])}".encode())
+        _held[key] = [fd, 1]
+        return self
+
+    def __exit__(self, *exc):
+        key = str(self.path.resolve())
+        _held[key][1] -= 1
+        if _held[key][1] == 0:
+            fd = _held.pop(key)[0]
+            try:
+                os.unlink(self.path)
+            except OSError:
+                pass
+            os.close(fd)
+        return False

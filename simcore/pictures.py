@@ -256,26 +256,26 @@ def _skirmish(state, params):
 
     moving = int(v.gnome) if v.phase == skirmish.PH_MOVE and v.winner == skirmish.NO_WINNER else -1
     mover = (v.first + v.turn) % 2                   # as skirmish.mover: turns alternate from the first player
-    for player in range(2):
+    for seat in range(2):
         for k in range(int(params[skirmish.P_GNOMES])):
-            cell = int(v.pos[player, k])
+            cell = int(v.pos[seat, k])
             if cell < 0:
                 continue
             x, y = corner(cell)
             letter = skirmish.GNOME_LETTERS[int(params[skirmish.P_TYPES + k])]
-            shapes.append(f'<circle class="gnome s{player}" cx="{x + 6}" cy="{y + 6}" r="6"/>'
-                          + _text(x + 6, y + 9, letter.upper() if player else letter, "c gl"))
-            if player == mover and k == moving:
+            shapes.append(f'<circle class="gnome s{seat}" cx="{x + 6}" cy="{y + 6}" r="6"/>'
+                          + _text(x + 6, y + 9, letter.upper() if seat else letter, "c gl"))
+            if seat == mover and k == moving:
                 shapes.append(f'<circle class="sel" cx="{x + 6}" cy="{y + 6}" r="8"/>')
-            if v.flag[player, k] >= 0:
-                shapes.append(_flag(x + 8, y, int(v.flag[player, k])))
+            if v.flag[seat, k] >= 0:
+                shapes.append(_flag(x + 8, y, int(v.flag[seat, k])))
     for f in range(2):
         if v.flag_at[f] >= 0:
             shapes.append(_flag(*corner(int(v.flag_at[f])), f))
     panel_x = x0 + width * PACE + 10
-    for player in range(2):
-        shapes += _out_of_action(v, params, player, panel_x, y0 + 10 + 40 * player)
-    return _svg("skirmish", panel_x + 150, max(y0 + height * PACE + 8, y0 + 90), SKIRMISH_STYLE, shapes)
+    for seat in range(2):
+        shapes += _seat_panel(state, params, seat, panel_x, y0 + 10 + 40 * seat)
+    return _svg("skirmish", panel_x + 170, max(y0 + height * PACE + 8, y0 + 90), SKIRMISH_STYLE, shapes)
 
 
 def _skirmish_caption(state, params):
@@ -306,14 +306,17 @@ def _terrain(params, width, height, x0, y0):
 
 
 def _flag(x, y, owner):
-    """Player ``owner``'s flag (flag p is player p's): a pennant in that player's colour."""
+    """Seat ``owner``'s flag (flag p is seat p's): a pennant in that seat's colour."""
     return f'<path class="flag s{owner}" d="M{x} {y + 11}V{y + 1}l7 3-7 3"/>'
 
 
-def _out_of_action(v, params, player, x, y):
+def _seat_panel(state, params, seat, x, y):
+    """The seat, its edge, its gnomes in action (the score of the result row) and the types out of action."""
+    v = skirmish.View(state)
     out = [skirmish.TYPES[int(params[skirmish.P_TYPES + k])] for k in range(int(params[skirmish.P_GNOMES]))
-           if v.pos[player, k] < 0]
-    return [_seat_label(x, y, player, f"player {player} ({('top', 'bottom')[player]} edge)"),
+           if v.pos[seat, k] < 0]
+    return [_seat_label(x, y, seat, f"seat {seat} ({('top', 'bottom')[seat]} edge): "
+                        f"{skirmish.alive(state, params, seat)} in action"),
             _text(x, y + 14, "out of action: " + (", ".join(out) or "none"))]
 
 

@@ -1716,6 +1716,22 @@ def round_of(state):
     return View(state).n_rounds
 
 
+def table_at_round_end(state, params, action, streams):
+    """The village square and the retinues as a round ends, scored: ``state`` (before the round's last decision)
+    with every seat's total and title as the rules score them at the round end, before the next round is dealt,
+    which ``apply_action`` does in the same step. A replay draws it, so that the retinues can be seen beside the
+    totals they gave. A game that runs out of turns ends unscored: its table is the state after the decision."""
+    scored = state.copy()
+    apply_action(scored, params, np.int64(action), streams.copy())   # the round end on copies: draws nothing
+    if state[S_PHASE] != PH_END_ROUND or action != A_END_YES:
+        return scored                                                 # out of turns: nothing scored or dealt
+    table = state.copy()
+    for at in (S_TOTALS, S_TOTALS + N_WIDE):                          # the totals' low words, then high words
+        table[at:at + MAX_SEATS] = scored[at:at + MAX_SEATS]
+    table[S_TITLES:S_TITLES + MAX_SEATS] = scored[S_TITLES:S_TITLES + MAX_SEATS]
+    return table
+
+
 def action_to_string(state, params, action):
     """The action in words, e.g. 'exchange HF with seat 2', 'bribe r4', 'put FA into slot 1'."""
     v = View(state)

@@ -882,12 +882,15 @@ def round_of(state):
 
 
 def table_at_round_end(state, params, action, streams):
-    """The shoal as a round ends: ``state`` (before the round's last placement) with that card placed, before
-    the sharks eat their row and column and the shoal is cleared, all of which ``apply_action`` does in one
-    step. A replay draws it, so that the sharks' catch can be seen."""
-    table = state.copy()
+    """The shoal as a round ends, scored: ``state`` (before the round's last placement) with that card placed and
+    each seat's fish and cards counted as the rules count them at the round end, before the sharks' row and
+    column go back and the shoal is cleared, all of which ``apply_action`` does in one step. A replay draws it,
+    so that the sharks' catch can be seen beside the scores it gave."""
+    table, scored = state.copy(), state.copy()
     if action >= MAX_FISH:
         put_card(table, params, np.int64(state[S_SEAT]), np.int64(action))
+    apply_action(scored, params, np.int64(action), streams.copy())   # the round end on copies: draws nothing
+    table[S_SCORE:S_REMOVED] = scored[S_SCORE:S_REMOVED]             # every seat's fish, then its cards
     return table
 
 

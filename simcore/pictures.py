@@ -137,7 +137,7 @@ def _zwergen(state, params):
         return 8 + (at + reach) * SPACE
 
     y = 24
-    shapes = [_text(8, 12, _zwergen_caption(v, params)),
+    shapes = [_text(8, 12, _zwergen_caption(state, params)),
               _rect(left(-half), y, half * SPACE, 32, "sp"), _rect(left(1), y, half * SPACE, 32, "sp"),
               '<path class="sp" d="' + "".join(f"M{left(at)} {y}v32" for at in range(-half + 1, half + 1) if at
                                                not in (0, 1)) + '"/>',
@@ -152,8 +152,13 @@ def _zwergen(state, params):
     return _svg("zwergen", max(left(reach + 1) + 8, 240), y + 100, ZWERGEN_STYLE, shapes)
 
 
-def _zwergen_caption(v, params):
+def _zwergen_caption(state, params):
+    """The round, the rope and the phase; with a team in the fence (the round has ended), who won the round."""
+    v = zwergen.View(state)
     rope = f"rope {v.rope:+d}" + (" (toward A)" if v.rope > 0 else " (toward B)" if v.rope < 0 else "")
+    result = zwergen.round_result(state, params)
+    if result:
+        return f"{result}; {rope}"
     phase = ("picking starting gnomes; ", "", "", "match over; ")[v.phase]
     return f"{phase}round {v.n_rounds}, {rope}"
 
@@ -168,7 +173,7 @@ def _zwergen_legend(v, params, teams, y):
         line = y + 16 * team
         shapes += [_rect(8 + 12 * k, line - 9, 10, 10, f"s{seat}") for k, seat in enumerate(seats)]
         fence = " - in the fence" if teams[team] and teams[team][0][0] <= 0 else ""
-        shapes.append(_text(10 + 12 * len(seats), line, f"team {'AB'[team]} (seat {', '.join(map(str, seats))}): "
+        shapes.append(_text(10 + 12 * len(seats), line, f"{zwergen.team_name(params, team)}: "
                             f"rounds won {v.rounds[team]}, gnomes {len(teams[team])}{fence}"))
     shapes.append(_text(8, y + 36, "supply"))
     for c in range(zwergen.N_COLOURS):

@@ -93,8 +93,8 @@ def test_zwergen_track_and_teams():
             spaces = [(int(re.match(r"M(-?\d+)", h.get("d")).group(1)) - 2 - fence) // pictures.SPACE
                       for h in hats]
             assert sorted(side * at for at in spaces) == list(range(front, front + n))
-        assert f"team A (seat 0, 2): rounds won {v.rounds[0]}, gnomes {v.teams[0].sum()}" in svg
-        assert f"team B (seat 1, 3): rounds won {v.rounds[1]}, gnomes {v.teams[1].sum()}" in svg
+        assert f"team A (seats 0, 2): rounds won {v.rounds[0]}, gnomes {v.teams[0].sum()}" in svg
+        assert f"team B (seats 1, 3): rounds won {v.rounds[1]}, gnomes {v.teams[1].sum()}" in svg
 
 
 def test_zwergen_track_line():

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from simcore import config as cfg
-from simcore import replay, runs
+from simcore import pictures, replay, runs
 from simcore.games import wichtel, zwai, zwergen
 from simcore.handle import load_game
 
@@ -107,6 +107,9 @@ def test_zwergen_shows_the_team_in_the_fence_as_the_round_ends():
     assert zwergen.loser(table, params) >= 0 and zwergen.loser(before.state, params) < 0
     assert list(zwergen.View(table).rounds) == list(zwergen.View(after.state).rounds)
     assert zwergen.View(after.state).rope == 0
+    won = f"team {'AB'[1 - zwergen.loser(table, params)]} wins round 1"   # rounds_to_win 2: the match goes on
+    for words in (pictures.board_svg(zwergen, table, params), zwergen.state_to_string(table, params)):
+        assert won in words and "match over" not in words and ", over;" not in words
 
 
 def scores_in_picture(svg, game, players):

@@ -905,22 +905,26 @@ def _hand_text(counts):
     return " ".join(str(fish) for fish, k in enumerate(counts) for _ in range(k)) or "-"
 
 
+SHOAL_LEGEND = "the shoal (0:3 = a 3-fish card of seat 0; cell (row, column) from the centre; > and v: the sharks)"
+
+
 def _shoal_lines(state):
-    """The shoal as a picture: owner letter and fish per card, sharks marked > and v."""
+    """The shoal as a picture: seat and fish per card, rows and columns numbered as the actions name cells
+    ("cell (2, -4)", from the centre), the sharks' row and column marked > and v."""
     view = View(state)
     cells = view.shoal()
     if not cells:
         return ["(empty shoal)"]
     rows = range(min(r for r, _ in cells), max(r for r, _ in cells) + 1)
     cols = range(min(c for _, c in cells), max(c for _, c in cells) + 1)
-    head = "   " + "".join(" v " if c == state[S_SHARK_COL] else "   " for c in cols)
-    lines = [head]
+    lines = [SHOAL_LEGEND, ("       " + "".join(f"{c - CENTRE:>3} " for c in cols)).rstrip(),
+             ("       " + "".join("  v " if c == state[S_SHARK_COL] else "    " for c in cols)).rstrip()]
     for r in rows:
-        line = " > " if r == state[S_SHARK_ROW] else "   "
+        line = (" > " if r == state[S_SHARK_ROW] else "   ") + f"{r - CENTRE:>3} "
         for c in cols:
             owner, fish = cells.get((r, c), (None, None))
-            line += " . " if owner is None else f" {'abcd'[owner]}{fish}"
-        lines.append(line)
+            line += "  . " if owner is None else f" {owner}:{fish}"
+        lines.append(line.rstrip())
     return lines
 
 

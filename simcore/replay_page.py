@@ -17,7 +17,7 @@ code { background: #f3f3f3; padding: .1rem .3rem; border-radius: 3px; font-size:
 main { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: flex-start; }
 #board { flex: 1 1 560px; min-width: 320px; border: 1px solid #ddd; border-radius: 6px; padding: .5rem; }
 #board svg { width: 100%; height: auto; max-height: 78vh; }
-aside { flex: 0 0 440px; }
+aside { flex: 0 0 440px; min-width: 0; }   /* a wide text board scrolls in its box, it does not push the board away */
 #scores td:first-child { white-space: nowrap; }
 #scores td:nth-child(2) { font-size: .8rem; overflow-wrap: anywhere; }
 .controls { display: flex; gap: .4rem; align-items: center; }

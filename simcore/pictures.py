@@ -11,7 +11,9 @@ because the styles of an SVG written into an HTML page apply to the whole page.
 Each game has one drawing function, reading the state only through the game's ``View`` and its ``S_*``/``P_*``
 offsets, and drawing what its rulebook (``docs/<game>.md``) names: Zwai's shoal and sharks, Zwergen Ziehen's
 track and fence, the village square of Der Herr der Wichtel, the skirmish's yard. Every picture shows the
-seats in :data:`SEAT_COLOURS`, the same in every game, with a legend saying who is who.
+seats in :data:`SEAT_COLOURS`, the same in every game, with a legend saying who is who ("seat 0", ...) and each
+seat's score as the result row counts it, and numbers what the actions name (Zwai's and the skirmish's rows and
+columns, Wichtel's slots), so that "cell (2, -4)" can be found on it.
 """
 
 import html
@@ -22,9 +24,9 @@ from simcore.games import skirmish, wichtel, zwai, zwergen
 # Okabe-Ito colours, told apart with any colour vision; the fifth for Der Herr der Wichtel's fifth seat
 SEAT_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
 
-# Every picture's styles: text, centred text, white text, a seat's fill (s0, s1, ...).
+# Every picture's styles: text, centred text, right-aligned text, white text, a seat's fill (s0, s1, ...).
 BASE_STYLE = (
-    "text{font:10px sans-serif;fill:#222}.c{text-anchor:middle}.w{fill:#fff}"
+    "text{font:10px sans-serif;fill:#222}.c{text-anchor:middle}.e{text-anchor:end}.w{fill:#fff}"
     + "".join(f".s{seat}{{fill:{colour}}}" for seat, colour in enumerate(SEAT_COLOURS))
 )
 
@@ -65,20 +67,24 @@ def _seat_label(x, y, seat, words):
 
 CELL = 24                     # a card's square on the grid
 ZWAI_STYLE = (".sh{fill:#dbeef6}.card{stroke:#fff}.band{fill:#333;opacity:.12}.shark{fill:#555}"
-              ".f{font-size:13px;font-weight:bold;fill:#fff}")
+              ".f{font-size:13px;font-weight:bold;fill:#fff}.k{font-size:9px;fill:#777}")
 
 
 def _zwai(state, params):
-    """The shoal's placed cards (bounding box and a margin of one cell), the sharks' fins at the ends of the
-    row and the column they mark, and a panel per seat: hand, pile, scoring pile."""
+    """The shoal's placed cards (bounding box and a margin of one cell), its rows and columns numbered as the
+    actions name cells ("cell (2, -4)": row, column from the centre), the sharks' fins at the ends of the row
+    and the column they mark, and a panel per seat: hand, pile, scoring pile."""
     v = zwai.View(state)
     cards = v.shoal()
     rows = [r for r, _ in cards] or [zwai.CENTRE]    # an empty shoal: the centre, where the first card goes
     cols = [c for _, c in cards] or [zwai.CENTRE]
     r0, c0 = min(rows) - 1, min(cols) - 1
-    height, width = (max(rows) - r0 + 2) * CELL, (max(cols) - c0 + 2) * CELL
-    x0, y0 = 14, 32                                  # room for the fins left of and above the shoal
+    n_rows, n_cols = max(rows) - r0 + 2, max(cols) - c0 + 2
+    height, width = n_rows * CELL, n_cols * CELL
+    x0, y0 = 32, 44                                  # room for the numbers, then the fins, left of and above
     shapes = [_text(2, 12, _zwai_caption(v, params)), _rect(x0, y0, width, height, "sh", ' rx="6"')]
+    shapes += [_text(x0 - 15, y0 + k * CELL + 15, r0 + k - zwai.CENTRE, "k e") for k in range(n_rows)]
+    shapes += [_text(x0 + k * CELL + 12, y0 - 17, c0 + k - zwai.CENTRE, "k c") for k in range(n_cols)]
     if v.shark_row >= 0:
         shapes += _sharks(v.shark_row - r0, v.shark_col - c0, x0, y0, width, height, v)
     for (r, c), (owner, fish) in sorted(cards.items()):
@@ -137,7 +143,7 @@ def _zwergen(state, params):
         return 8 + (at + reach) * SPACE
 
     y = 24
-    shapes = [_text(8, 12, _zwergen_caption(v, params)),
+    shapes = [_text(8, 12, _zwergen_caption(state, params)),
               _rect(left(-half), y, half * SPACE, 32, "sp"), _rect(left(1), y, half * SPACE, 32, "sp"),
               '<path class="sp" d="' + "".join(f"M{left(at)} {y}v32" for at in range(-half + 1, half + 1) if at
                                                not in (0, 1)) + '"/>',
@@ -152,8 +158,13 @@ def _zwergen(state, params):
     return _svg("zwergen", max(left(reach + 1) + 8, 240), y + 100, ZWERGEN_STYLE, shapes)
 
 
-def _zwergen_caption(v, params):
+def _zwergen_caption(state, params):
+    """The round, the rope and the phase; with a team in the fence (the round has ended), who won the round."""
+    v = zwergen.View(state)
     rope = f"rope {v.rope:+d}" + (" (toward A)" if v.rope > 0 else " (toward B)" if v.rope < 0 else "")
+    result = zwergen.round_result(state, params)
+    if result:
+        return f"{result}; {rope}"
     phase = ("picking starting gnomes; ", "", "", "match over; ")[v.phase]
     return f"{phase}round {v.n_rounds}, {rope}"
 
@@ -168,7 +179,7 @@ def _zwergen_legend(v, params, teams, y):
         line = y + 16 * team
         shapes += [_rect(8 + 12 * k, line - 9, 10, 10, f"s{seat}") for k, seat in enumerate(seats)]
         fence = " - in the fence" if teams[team] and teams[team][0][0] <= 0 else ""
-        shapes.append(_text(10 + 12 * len(seats), line, f"team {'AB'[team]} (seat {', '.join(map(str, seats))}): "
+        shapes.append(_text(10 + 12 * len(seats), line, f"{zwergen.team_name(params, team)}: "
                             f"rounds won {v.rounds[team]}, gnomes {len(teams[team])}{fence}"))
     shapes.append(_text(8, y + 36, "supply"))
     for c in range(zwergen.N_COLOURS):
@@ -180,12 +191,13 @@ def _zwergen_legend(v, params, teams, y):
 # --- Der Herr der Wichtel: the village square, the stacks, the retinues (docs/wichtel.md) -----
 
 WICHTEL_STYLE = (".card{fill:#fffbe8;stroke:#7a6a3a}.back{fill:#6d4c8d;stroke:#fff}.nm{font-weight:bold}"
-                 ".tied{fill:#c00}.free{fill:#3a9a3a}")
+                 ".tied{fill:#c00}.free{fill:#3a9a3a}.k{font-size:8px;fill:#777}")
 
 
 def _wichtel(state, params):
     """The village square between stack A and stack B (face down, with their sizes; the arrow shows the
-    walk from the drawing stack), the Wahlleiter (tied or free), and per seat its retinue, total and title."""
+    walk from the drawing stack), its slots numbered as the actions name them ("enlist slot 2"), the
+    Wahlleiter (tied or free), and per seat its retinue, total and title."""
     v = wichtel.View(state)
     players = int(params[wichtel.P_PLAYERS])
     shapes = [_text(8, 12, _wichtel_caption(v))]
@@ -195,7 +207,7 @@ def _wichtel(state, params):
     for slot in range(players):
         card = int(v.square[slot])
         x = 52 + 40 * slot
-        shapes.append(_rect(x, y, 34, 46, "card slot", ' rx="4"')
+        shapes.append(_rect(x, y, 34, 46, "card slot", ' rx="4"') + _text(x + 17, y + 11, f"slot {slot}", "c k")
                       + _text(x + 17, y + 28, wichtel.CARDS[card] if card >= 0 else "-", "c nm"))
     arrow = "→" if v.draw_side == 0 else "←"
     shapes.append(_text((48 + x_b) // 2, y + 60, f"{arrow} walk from stack {'AB'[v.draw_side]} {arrow}", "c"))
@@ -236,19 +248,21 @@ PACE = 12                     # a cell of the yard
 TERRAIN_COLOURS = ("#d8c08c", "#a6d38a", "#6f9a4f", "#9fd3ee", "#2f6fae")   # skirmish.TERRAIN: = . * ~ W
 SKIRMISH_STYLE = ("".join(f".t{k}{{fill:{colour}}}" for k, colour in enumerate(TERRAIN_COLOURS))
                   + ".yd{shape-rendering:crispEdges}.gnome{stroke:#fff}.gl{font-size:8px;fill:#fff}.flag{stroke:#000}"
-                  ".sel{fill:none;stroke:#000}")
+                  ".sel{fill:none;stroke:#000}.k{font-size:7px;fill:#555}")
 
 
 def _skirmish(state, params):
-    """The yard's terrain (player 0's edge on top, player 1's at the bottom, marked in their colours), every
-    gnome in action as a circle in its player's colour with its type's letter, the flags (on a carrier, or
-    dropped on their cell), the gnome about to move ringed; beside the yard, each player's gnomes out of
-    action."""
+    """The yard's terrain (seat 0's edge on top, seat 1's at the bottom, marked in their colours), its rows and
+    columns numbered as the actions name cells ("moves to (3, 7)": row, column), every gnome in action as a
+    circle in its seat's colour with its type's letter, the flags (on a carrier, or dropped on their cell), the
+    gnome about to move ringed; beside the yard, each seat's gnomes in action (its score) and out of action."""
     v = skirmish.View(state)
     width, height = int(params[skirmish.P_WIDTH]), int(params[skirmish.P_HEIGHT])
-    x0, y0 = 4, 22
+    x0, y0 = 18, 32                                  # room for the row numbers, the caption, the column numbers
     shapes = [_text(4, 12, _skirmish_caption(state, params))]
     shapes += _terrain(params, width, height, x0, y0)
+    shapes += [_text(x0 - 3, y0 + r * PACE + 9, r, "k e") for r in range(height)]
+    shapes += [_text(x0 + c * PACE + 6, y0 - 7, c, "k c") for c in range(width)]
     shapes += [_rect(x0, y0 - 4, width * PACE, 3, "s0"), _rect(x0, y0 + height * PACE + 1, width * PACE, 3, "s1")]
 
     def corner(cell):                                # top-left corner of a cell
@@ -256,26 +270,26 @@ def _skirmish(state, params):
 
     moving = int(v.gnome) if v.phase == skirmish.PH_MOVE and v.winner == skirmish.NO_WINNER else -1
     mover = (v.first + v.turn) % 2                   # as skirmish.mover: turns alternate from the first player
-    for player in range(2):
+    for seat in range(2):
         for k in range(int(params[skirmish.P_GNOMES])):
-            cell = int(v.pos[player, k])
+            cell = int(v.pos[seat, k])
             if cell < 0:
                 continue
             x, y = corner(cell)
             letter = skirmish.GNOME_LETTERS[int(params[skirmish.P_TYPES + k])]
-            shapes.append(f'<circle class="gnome s{player}" cx="{x + 6}" cy="{y + 6}" r="6"/>'
-                          + _text(x + 6, y + 9, letter.upper() if player else letter, "c gl"))
-            if player == mover and k == moving:
+            shapes.append(f'<circle class="gnome s{seat}" cx="{x + 6}" cy="{y + 6}" r="6"/>'
+                          + _text(x + 6, y + 9, letter.upper() if seat else letter, "c gl"))
+            if seat == mover and k == moving:
                 shapes.append(f'<circle class="sel" cx="{x + 6}" cy="{y + 6}" r="8"/>')
-            if v.flag[player, k] >= 0:
-                shapes.append(_flag(x + 8, y, int(v.flag[player, k])))
+            if v.flag[seat, k] >= 0:
+                shapes.append(_flag(x + 8, y, int(v.flag[seat, k])))
     for f in range(2):
         if v.flag_at[f] >= 0:
             shapes.append(_flag(*corner(int(v.flag_at[f])), f))
     panel_x = x0 + width * PACE + 10
-    for player in range(2):
-        shapes += _out_of_action(v, params, player, panel_x, y0 + 10 + 40 * player)
-    return _svg("skirmish", panel_x + 150, max(y0 + height * PACE + 8, y0 + 90), SKIRMISH_STYLE, shapes)
+    for seat in range(2):
+        shapes += _seat_panel(state, params, seat, panel_x, y0 + 10 + 40 * seat)
+    return _svg("skirmish", panel_x + 170, max(y0 + height * PACE + 8, y0 + 90), SKIRMISH_STYLE, shapes)
 
 
 def _skirmish_caption(state, params):
@@ -284,7 +298,7 @@ def _skirmish_caption(state, params):
     if winner == skirmish.DRAW:
         return f"{scenario}: a draw after {turn} turns"
     if winner != skirmish.NO_WINNER:
-        return f"{scenario}: player {winner} wins after {turn} turns"
+        return f"{scenario}: seat {winner} wins after {turn} turns"
     return f"{scenario}, turn {turn} of {int(params[skirmish.P_MAX_TURNS])}"
 
 
@@ -306,14 +320,17 @@ def _terrain(params, width, height, x0, y0):
 
 
 def _flag(x, y, owner):
-    """Player ``owner``'s flag (flag p is player p's): a pennant in that player's colour."""
+    """Seat ``owner``'s flag (flag p is seat p's): a pennant in that seat's colour."""
     return f'<path class="flag s{owner}" d="M{x} {y + 11}V{y + 1}l7 3-7 3"/>'
 
 
-def _out_of_action(v, params, player, x, y):
+def _seat_panel(state, params, seat, x, y):
+    """The seat, its edge, its gnomes in action (the score of the result row) and the types out of action."""
+    v = skirmish.View(state)
     out = [skirmish.TYPES[int(params[skirmish.P_TYPES + k])] for k in range(int(params[skirmish.P_GNOMES]))
-           if v.pos[player, k] < 0]
-    return [_seat_label(x, y, player, f"player {player} ({('top', 'bottom')[player]} edge)"),
+           if v.pos[seat, k] < 0]
+    return [_seat_label(x, y, seat, f"seat {seat} ({('top', 'bottom')[seat]} edge): "
+                        f"{skirmish.alive(state, params, seat)} in action"),
             _text(x, y + 14, "out of action: " + (", ".join(out) or "none"))]
 
 

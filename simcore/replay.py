@@ -44,7 +44,7 @@ class Decision:
     to_move: int              # the seat to decide next, -1 when the game is over
     round_end: bool           # the decision ended a round (or the game)
     text: str = ""            # the state drawn as text, at a round end and at the end
-    before: str = ""          # ... and the table as the round ended, before the rules cleared it
+    before: str = ""          # ... and the table as the round ended, scored, where the rules then cleared it
     picture: str = ""         # the board as SVG, for the HTML page (at a round end: that table)
 
 
@@ -120,9 +120,10 @@ def play(config, index, pictures=False, on_compile=None):
                             _scores(config, state.state, game.params_array), to_move,
                             to_move < 0 or module.round_of(state.state) != last_round, picture=draw(state))
         if decision.round_end:
-            table = _table_at_round_end(module, before, action)
-            decision.text, decision.before = str(state), str(table)
-            decision.picture = draw(table)
+            decision.text = str(state)
+            if hasattr(module, "table_at_round_end"):
+                table = _table_at_round_end(module, before, action)
+                decision.before, decision.picture = str(table), draw(table)
         replay.decisions.append(decision)
         seat = to_move
     replay.row = _row(config, state.state, game.params_array, index)
@@ -142,16 +143,11 @@ def write_html(file_path, game_index, out_path):
     write_page(from_file(file_path, game_index, pictures=True), out_path)
 
 
-_TABLE_WORDS = ("the table before the round's last decision:", "the table as the round ended, before it was cleared:")
-
-
 def _table_at_round_end(module, before, action):
-    """The table as a round ended. Rules that clear the table in the same step as the round's last decision
-    say what it looked like (``table_at_round_end``: Zwai's shoal with the sharks' catch, Zwergen's track
-    with a team in the fence); for the others, the table before that decision (Wichtel's round ends by a
-    decision of its own)."""
-    if not hasattr(module, "table_at_round_end"):
-        return before
+    """The table as a round ended, scored, for rules that clear the table in the same step as the round's last
+    decision (``table_at_round_end``: Zwai's shoal with the sharks' catch, Zwergen's track with a team in the
+    fence, Wichtel's retinues before the next deal). The skirmish clears nothing: its table after the decision
+    is the table as the round ended."""
     table = before.clone()
     table.state = module.table_at_round_end(before.state, before.game.params_array, action, before.streams)
     return table
@@ -249,9 +245,11 @@ def _indent(text, by="    "):
 
 
 def round_end_text(replay, decision):
-    """The table as a round ended and after it, as text."""
-    words = _TABLE_WORDS[hasattr(replay.config.module, "table_at_round_end")]
-    return "\n".join([words, *_indent(decision.before), "the table after it:", *_indent(decision.text)])
+    """The table as a round ended and, where the rules then cleared it, after it, as text."""
+    if not decision.before:
+        return "\n".join(["the table as the round ended:", *_indent(decision.text)])
+    return "\n".join(["the table as the round ended, scored, before it was cleared:", *_indent(decision.before),
+                      "the table after it:", *_indent(decision.text)])
 
 
 def text_lines(replay):

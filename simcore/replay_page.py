@@ -1,6 +1,8 @@
 """A replay as one self-contained HTML page: the board of every position as inline SVG, a slider and
 previous/next buttons over the decisions, the scores so far and whose turn it is. No network, no files beside
-it: the positions travel in the page as JSON and a little plain JavaScript shows one at a time."""
+it: the positions travel in the page as JSON and a little plain JavaScript shows one at a time. Each decision
+has a URL anchor: ``game.html#move-12`` opens at decision 12, and stepping keeps the address at the decision
+shown, so that it can be copied and sent."""
 
 import html
 import json
@@ -15,7 +17,7 @@ code { background: #f3f3f3; padding: .1rem .3rem; border-radius: 3px; font-size:
 main { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: flex-start; }
 #board { flex: 1 1 560px; min-width: 320px; border: 1px solid #ddd; border-radius: 6px; padding: .5rem; }
 #board svg { width: 100%; height: auto; max-height: 78vh; }
-aside { flex: 0 0 440px; }
+aside { flex: 0 0 440px; min-width: 0; }   /* a wide text board scrolls in its box, it does not push the board away */
 #scores td:first-child { white-space: nowrap; }
 #scores td:nth-child(2) { font-size: .8rem; overflow-wrap: anywhere; }
 .controls { display: flex; gap: .4rem; align-items: center; }
@@ -31,7 +33,7 @@ tr.moved td { font-weight: bold; }
 pre { font-size: .75rem; background: #f8f8f8; padding: .5rem; overflow-x: auto; }
 """
 
-SCRIPT = """
+SCRIPT = r"""
 const frames = JSON.parse(document.getElementById('frames').textContent);
 const slider = document.getElementById('step');
 const $ = (id) => document.getElementById(id);
@@ -42,6 +44,10 @@ function show(i) {
   const f = frames[i];
   $('board').innerHTML = f.svg;
   $('counter').textContent = 'decision ' + i + ' of ' + (frames.length - 1);
+  const anchor = '#move-' + i;
+  $('anchor').textContent = anchor;
+  $('anchor').href = anchor;
+  history.replaceState(null, '', anchor);  // a link to this decision; replaced, so Back leaves the page
   $('move').textContent = f.move;
   $('turn').textContent = f.next;
   document.querySelectorAll('#scores tbody tr').forEach((row, seat) => {
@@ -73,7 +79,13 @@ document.addEventListener('keydown', (e) => {
   if (e.key === 'ArrowLeft') show(+slider.value - 1);
   if (e.key === 'ArrowRight') show(+slider.value + 1);
 });
-show(0);
+// game.html#move-12 opens at decision 12 (0: the start), and so does a hash typed into the address bar
+function fromHash() {
+  const m = /^#move-(\d+)$/.exec(location.hash);
+  return m ? +m[1] : 0;
+}
+window.addEventListener('hashchange', () => show(fromHash()));
+show(fromHash());
 """
 
 
@@ -119,7 +131,7 @@ def page(replay):
 <div class="controls"><button id="prev" title="previous (left arrow)">&#9664; previous</button>
 <input type="range" id="step" min="0" value="0" aria-label="decision">
 <button id="next" title="next (right arrow)">next &#9654;</button></div>
-<p id="counter"></p>
+<p><span id="counter"></span> &middot; link: <a id="anchor"></a></p>
 <p id="move"></p>
 <p id="turn"></p>
 <table id="scores"><thead><tr><th>seat</th><th>policy</th><th>score</th></tr></thead>

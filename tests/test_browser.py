@@ -119,3 +119,32 @@ def test_the_html_report_shows_its_plots_and_links_to_replays_that_open(page, tm
     assert page.locator("#board svg").count() == 1
     assert page.inner_text("#move") == "the start of the game"
     assert page.errors == []
+
+
+def test_a_decision_has_a_url_anchor_that_opens_it(page, tmp_path):
+    """Issue 21: page.html#move-N opens at decision N and names its anchor so that it can be copied; stepping
+    keeps the address at the decision shown, replacing it (Back leaves the page, it does not step back)."""
+    config = cfg.resolve("zwai", sets=[("players", 3)], policies=[("all", "greedy")], games=1, seed=4)
+    out = tmp_path / "game.html"
+    played = replay.play(config, 0, pictures=True)
+    replay.write_page(played, out)
+    page.goto(out.as_uri() + "#move-12")
+    assert page.inner_text("#counter").startswith("decision 12 of ")
+    assert page.inner_text("#move").startswith("12. seat ")
+    assert page.inner_text("#anchor") == "#move-12"
+    assert page.get_attribute("#anchor", "href") == "#move-12"
+    length = page.evaluate("history.length")
+    page.click("#next")
+    assert page.evaluate("location.hash") == "#move-13"
+    assert page.inner_text("#move").startswith("13. seat ")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    assert page.evaluate("location.hash") == "#move-11" and page.evaluate("history.length") == length
+    page.evaluate("location.hash = '#move-3'")        # a hash typed into the address bar
+    page.wait_for_function("document.getElementById('counter').textContent.startsWith('decision 3 of')")
+    end = next(d.move for d in played.decisions if d.round_end)
+    page.evaluate(f"location.hash = '#move-{end}'")   # a round end: its text board scrolls beside the board
+    page.wait_for_function(f"document.getElementById('counter').textContent.startsWith('decision {end} of')")
+    board, aside = page.locator("#board").bounding_box(), page.locator("aside").bounding_box()
+    assert page.is_visible("#text") and board["x"] + board["width"] <= aside["x"]
+    assert page.errors == []

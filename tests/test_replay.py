@@ -3,6 +3,7 @@
 import json
 import re
 import shlex
+import xml.etree.ElementTree as ET
 
 import numpy as np
 import pyarrow as pa
@@ -10,8 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from simcore import config as cfg
-from simcore import replay, runs
-from simcore.games import zwai, zwergen
+from simcore import pictures, replay, runs
+from simcore.games import wichtel, zwai, zwergen
 from simcore.handle import load_game
 
 # Every game, every kind of agent: (game, --set pairs, --policy pairs)
@@ -106,6 +107,47 @@ def test_zwergen_shows_the_team_in_the_fence_as_the_round_ends():
     assert zwergen.loser(table, params) >= 0 and zwergen.loser(before.state, params) < 0
     assert list(zwergen.View(table).rounds) == list(zwergen.View(after.state).rounds)
     assert zwergen.View(after.state).rope == 0
+    won = f"team {'AB'[1 - zwergen.loser(table, params)]} wins round 1"   # rounds_to_win 2: the match goes on
+    for words in (pictures.board_svg(zwergen, table, params), zwergen.state_to_string(table, params)):
+        assert won in words and "match over" not in words and ", over;" not in words
+
+
+def scores_in_picture(svg, game, players):
+    """Every seat's score as the picture writes it: Zwai's "scored N fish", Zwergen's rounds won per team (with
+    the team's seats), Wichtel's "total N", the skirmish's gnomes "in action"."""
+    words = [e.text for e in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+    if game == "zwergen":
+        teams = [re.match(r"team [AB] \(seats? ([\d, ]+)\): rounds won (\d+)", w) for w in words]
+        won = {int(seat): int(m.group(2)) for m in teams if m for seat in m.group(1).split(", ")}
+        return [won[seat] for seat in range(players)]
+    pattern = {"zwai": r"scored (-?\d+) fish", "wichtel": r"total (-?\d+)", "skirmish": r"\): (\d+) in action"}[game]
+    return [int(m.group(1)) for w in words if (m := re.search(pattern, w))]
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_the_picture_shows_the_scores_of_the_score_table(files, name):
+    """Issue 21: the page shows each decision's picture beside the score table (Decision.scores, the row's
+    scores so far); at a round end the picture is the table as the round ended, scored, so its scores are the
+    table's, never those before the round was scored ("scored 0 fish" beside 9)."""
+    r = replay.from_file(files[name], 1, pictures=True)
+    ends = [d for d in r.decisions if d.round_end]
+    assert ends
+    for d in r.decisions:
+        assert scores_in_picture(d.picture, r.config.game, r.config.players) == d.scores, (d.move, d.round_end)
+
+
+def test_wichtel_shows_the_retinues_that_were_scored_with_their_totals():
+    """docs/wichtel.md, Round end and game end: "Every retinue is scored; each seat's round score is added to its
+    total", then a new round starts. The rules deal the new round in the same step, so the replay's table at
+    the round end is the retinues as the round ended with the totals and titles they gave."""
+    before, action, after = _to_round_end(wichtel, {"players": 4})
+    params = before.game.params_array
+    table = wichtel.View(wichtel.table_at_round_end(before.state, params, action, before.streams))
+    old, new = wichtel.View(before.state), wichtel.View(after.state)
+    assert (table.retinues == old.retinues).all() and not (new.retinues == old.retinues).all()
+    assert list(table.totals) == list(new.totals) != list(old.totals)
+    titles = slice(wichtel.S_TITLES, wichtel.S_TITLES + 4)
+    assert list(table.state[titles]) == list(new.state[titles])
 
 
 def test_every_decision_is_listed_with_its_seat_policy_and_words(files):

@@ -1716,6 +1716,22 @@ def round_of(state):
     return View(state).n_rounds
 
 
+def table_at_round_end(state, params, action, streams):
+    """The village square and the retinues as a round ends, scored: ``state`` (before the round's last decision)
+    with every seat's total and title as the rules score them at the round end, before the next round is dealt,
+    which ``apply_action`` does in the same step. A replay draws it, so that the retinues can be seen beside the
+    totals they gave. A game that runs out of turns ends unscored: its table is the state after the decision."""
+    scored = state.copy()
+    apply_action(scored, params, np.int64(action), streams.copy())   # the round end on copies: draws nothing
+    if state[S_PHASE] != PH_END_ROUND or action != A_END_YES:
+        return scored                                                 # out of turns: nothing scored or dealt
+    table = state.copy()
+    for at in (S_TOTALS, S_TOTALS + N_WIDE):                          # the totals' low words, then high words
+        table[at:at + MAX_SEATS] = scored[at:at + MAX_SEATS]
+    table[S_TITLES:S_TITLES + MAX_SEATS] = scored[S_TITLES:S_TITLES + MAX_SEATS]
+    return table
+
+
 def action_to_string(state, params, action):
     """The action in words, e.g. 'exchange HF with seat 2', 'bribe r4', 'put FA into slot 1'."""
     v = View(state)
@@ -1745,15 +1761,15 @@ def _decision(v, seat):
     """The pending decision and what the table knows of the move around it (the exchanged card only to its
     giver, the face-down bribes only to their owners)."""
     phase = v.phase
-    words = [f"decision: {PHASES[phase]}" + ("" if phase == PH_OVER else f" by seat {v.actor}, mover {v.mover}")]
+    words = [f"decision: {PHASES[phase]}" + ("" if phase == PH_OVER else f" by seat {v.actor}, mover seat {v.mover}")]
     if phase == PH_REPLY:
         words.append(f"exchange with seat {v.partner}" + (f", giving {CARDS[v.give]}" if seat == v.mover else ""))
     if phase in (PH_BRIBE, PH_NIX, PH_GIFT, PH_REROLL, PH_FILL):
         words.append(f"enlisting slot {v.slot} ({CARDS[v.card]})")
     if phase == PH_BRIBE:
-        table = [f"{b}:" + (EVENTS[v.table[b]] if b == seat else "face down") for b in range(MAX_SEATS)
+        table = [f"seat {b} " + (EVENTS[v.table[b]] if b == seat else "face down") for b in range(MAX_SEATS)
                  if v.table[b] >= 0]
-        words.append("bribes on the table " + (" ".join(table) or "-"))
+        words.append("bribes on the table: " + (", ".join(table) or "-"))
     if phase in (PH_NIX, PH_GIFT, PH_REROLL, PH_FILL) and v.win_seat >= 0:
         negated = v.win_kind == NEGATED
         words.append(f"winning bribe of seat {v.win_seat}: " + ("negated" if negated else EVENTS[v.win_kind]))
@@ -1762,7 +1778,7 @@ def _decision(v, seat):
     if phase == PH_REROLL:
         words.append(f"needs {v.need}")
     if phase == PH_FILL:
-        words.append(f"receiver {v.receiver}")
+        words.append(f"receiver seat {v.receiver}")
     if phase == PH_END_ROUND:
         words.append("then the mover's own receipt" if v.after == AFTER_MOVER_RECEIVED else "then the end event")
     return "; ".join(words)
@@ -1781,17 +1797,25 @@ def _stack(v, side, seat):
     return " ".join(words) or "-"
 
 
+def _by_seat(words):
+    return ", ".join(f"seat {s} {w}" for s, w in enumerate(words))
+
+
+def _title(title):
+    return TITLE_NAMES[title] if title >= 0 else "none"
+
+
 def _public(v, players):
     """What the whole table saw this game: scores, the square, the stacks' sizes, the events played."""
     return [
-        f"players {players}; round {v.n_rounds + 1}; turn {v.turn}; starter {v.starter}; dice {v.dice}",
-        "totals " + " ".join(str(t) for t in v.totals[:players]),
-        "titles " + " ".join(str(int(v.state[S_TITLES + s])) for s in range(players)),
-        "bribes played/won " + " ".join(f"{v.bribes_played[s]}/{v.bribes_won[s]}" for s in range(players)),
+        f"players {players}; round {v.n_rounds + 1}; turn {v.turn}; starter seat {v.starter}; dice {v.dice}",
+        "totals: " + _by_seat(v.totals[:players]),
+        "titles: " + _by_seat(_title(int(v.state[S_TITLES + s])) for s in range(players)),
+        "bribes played/won: " + _by_seat(f"{v.bribes_played[s]}/{v.bribes_won[s]}" for s in range(players)),
         f"Wahlleiter {'free' if v.free else 'tied'}; Komm mal zurück {v.back}; Stehenbleiben {v.stand}",
-        "square " + " ".join(CARDS[c] for c in v.square[:players]),
+        "square: " + ", ".join(f"slot {k} {CARDS[c]}" for k, c in enumerate(v.square[:players])),
         f"draws from {'AB'[v.draw_side]}; events played {_events(v.spent)}; set aside {v.aside}",
-        "everybody is sure of " + "; ".join(f"{o}: {_cards(v.sure_of(PUBLIC, o))}" for o in range(players))
+        "everybody is sure of: " + _by_seat(_cards(v.sure_of(PUBLIC, o)) for o in range(players))
         + f"; shuffled: {_cards(v.sure_of(PUBLIC, SHUFFLED))}",
     ]
 
@@ -1802,6 +1826,7 @@ def information_state_string(state, params, seat):
     players = int(params[P_PLAYERS])
     lines = [f"seat {seat}", _decision(v, seat), *_public(v, players),
              f"retinue {_cards(v.retinues[seat])}; events {_events(v.events[seat])}",
+             "the stacks, bottom first (?12: a card only seats 1 and 2 know)",
              f"stack A {_stack(v, 'A', seat)}", f"stack B {_stack(v, 'B', seat)}",
              f"sure of in the shuffled stack {_cards(v.sure_of(seat, SHUFFLED))}"]
     for q in range(players):

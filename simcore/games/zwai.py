@@ -882,12 +882,15 @@ def round_of(state):
 
 
 def table_at_round_end(state, params, action, streams):
-    """The shoal as a round ends: ``state`` (before the round's last placement) with that card placed, before
-    the sharks eat their row and column and the shoal is cleared, all of which ``apply_action`` does in one
-    step. A replay draws it, so that the sharks' catch can be seen."""
-    table = state.copy()
+    """The shoal as a round ends, scored: ``state`` (before the round's last placement) with that card placed and
+    each seat's fish and cards counted as the rules count them at the round end, before the sharks' row and
+    column go back and the shoal is cleared, all of which ``apply_action`` does in one step. A replay draws it,
+    so that the sharks' catch can be seen beside the scores it gave."""
+    table, scored = state.copy(), state.copy()
     if action >= MAX_FISH:
         put_card(table, params, np.int64(state[S_SEAT]), np.int64(action))
+    apply_action(scored, params, np.int64(action), streams.copy())   # the round end on copies: draws nothing
+    table[S_SCORE:S_REMOVED] = scored[S_SCORE:S_REMOVED]             # every seat's fish, then its cards
     return table
 
 
@@ -902,22 +905,26 @@ def _hand_text(counts):
     return " ".join(str(fish) for fish, k in enumerate(counts) for _ in range(k)) or "-"
 
 
+SHOAL_LEGEND = "the shoal (0:3 = a 3-fish card of seat 0; cell (row, column) from the centre; > and v: the sharks)"
+
+
 def _shoal_lines(state):
-    """The shoal as a picture: owner letter and fish per card, sharks marked > and v."""
+    """The shoal as a picture: seat and fish per card, rows and columns numbered as the actions name cells
+    ("cell (2, -4)", from the centre), the sharks' row and column marked > and v."""
     view = View(state)
     cells = view.shoal()
     if not cells:
         return ["(empty shoal)"]
     rows = range(min(r for r, _ in cells), max(r for r, _ in cells) + 1)
     cols = range(min(c for _, c in cells), max(c for _, c in cells) + 1)
-    head = "   " + "".join(" v " if c == state[S_SHARK_COL] else "   " for c in cols)
-    lines = [head]
+    lines = [SHOAL_LEGEND, ("       " + "".join(f"{c - CENTRE:>3} " for c in cols)).rstrip(),
+             ("       " + "".join("  v " if c == state[S_SHARK_COL] else "    " for c in cols)).rstrip()]
     for r in rows:
-        line = " > " if r == state[S_SHARK_ROW] else "   "
+        line = (" > " if r == state[S_SHARK_ROW] else "   ") + f"{r - CENTRE:>3} "
         for c in cols:
             owner, fish = cells.get((r, c), (None, None))
-            line += " . " if owner is None else f" {'abcd'[owner]}{fish}"
-        lines.append(line)
+            line += "  . " if owner is None else f" {owner}:{fish}"
+        lines.append(line.rstrip())
     return lines
 
 

@@ -1127,22 +1127,44 @@ PHASES = ("starting colours", "move", "discard for a swap", "over")
 PENDING = ("none", "add", "Contra", "Re")
 
 
+def team_name(params, team):
+    """"team A (seats 0, 2)": the rulebook's teams, named with their seats (A: even seats, B: odd seats)."""
+    seats = range(team, int(params[P_PLAYERS]), 2)
+    return f"team {'AB'[team]} (seat{'s' if len(seats) > 1 else ''} {', '.join(map(str, seats))})"
+
+
+def round_result(state, params):
+    """Who won the round when a team is in the fence (a round's end: the replay's table at the round end, or the
+    match's last round), else ''."""
+    lost = int(loser(state, params))
+    if lost < 0:
+        return ""
+    match = " and the match" if state[S_ROUNDS + 1 - lost] >= params[P_ROUNDS_TO_WIN] else ""
+    return f"team {'AB'[1 - lost]} wins round {View(state).n_rounds}{match}, team {'AB'[lost]} is in the fence"
+
+
+def _by_seat(values):
+    return ", ".join(f"seat {s} {int(x)}" for s, x in enumerate(values))
+
+
 def _public_lines(state, params):
     """What every seat sees: the table (once the starting gnomes are revealed), the piles, the counters."""
     v = View(state)
     players = int(params[P_PLAYERS])
     phase = int(state[S_PHASE])
     lines = [
-        f"{players} players, {PHASES[phase]}; seat to move {v.seat}, picking {v.picker}",
+        f"{players} players, {round_result(state, params) or PHASES[phase]}; to move: seat {v.seat}, picking: "
+        f"seat {v.picker}",
         f"rope {v.rope}; pending {PENDING[v.pending]} (colour {v.pending_colour})",
-        f"turn {v.turn}, round {v.n_rounds}, rounds won A {v.rounds[0]} B {v.rounds[1]}",
+        f"turn {v.turn}, round {v.n_rounds}, rounds won: {team_name(params, 0)} {v.rounds[0]}, "
+        f"{team_name(params, 1)} {v.rounds[1]}",
         f"played: adds {v.adds}, pulls {v.pulls}, squirrels {v.squirrels}, swaps {v.swaps}, Contra {v.contras}, "
         f"Re {v.res}, Herbert {v.herberts}; lead changes {v.lead_changes} (last side {v.last_sign}), "
         f"largest team {v.max_team}",
-        "hand sizes: " + " ".join(str(int(v.hands[s].sum())) for s in range(players)),
+        "hand sizes: " + _by_seat(v.hands[s].sum() for s in range(players)),
         f"discard pile: {_cards_text(v.discard)}",
         f"draw pile: {v.draw_n} cards; at its last filling: {_cards_text(v.refill)}",
-        "drawn since: " + " ".join(str(int(v.drawn[s].sum())) for s in range(players)),
+        "drawn since: " + _by_seat(v.drawn[s].sum() for s in range(players)),
     ]
     if phase != PH_COLOUR:
         lines += [

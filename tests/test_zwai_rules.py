@@ -317,14 +317,14 @@ def test_greedy_plans_a_cell_for_a_card_it_did_not_choose():
 
 
 def _card_positions(players, games, seed=9):
-    """(state, streams) at the card decisions of greedy games, the card greedy chose, each position once."""
+    """(params, copies of the state at every card decision of greedy games with a choice of cards)."""
     values = {**z.GAME.defaults(), "players": players}
     params = z.params_array(values)
     found = []
 
     def keep(state, seat, actions):
         if state[z.S_PHASE] == z.CARD and len(set(actions.tolist())) > 1:
-            found.append(state)
+            found.append(state.copy())
 
     for game in range(games):
         play(z, params, ["greedy"] * players, seed, game, on_decision=keep)

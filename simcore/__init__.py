@@ -21,6 +21,10 @@ except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0+unknown"
 
 
+# A debug build: every action the agents and the game loop apply must be legal in its state, else AssertionError
+# (simcore.agents.core). Read once, here; the tests set it (tests/conftest.py).
+CHECK_LEGAL = os.environ.get("SIMCORE_CHECK_LEGAL", "") not in ("", "0")
+
 KEEP_CACHES = 4          # source versions whose numba cache folders are kept under the cache root
 PRUNE_AFTER_S = 3600     # ... and any folder used within the hour, which a running process may still write to
 
@@ -31,11 +35,12 @@ def cache_root():
 
 
 def _source_digest():
-    """A hash of simcore's own source and the numba version.
+    """A hash of simcore's own source, the numba version and the legality check's flag.
 
     numba judges a cache entry stale from the function's own file only, so a
     change in an imported module (rng.py, engine constants) would keep serving
-    old machine code; a folder per source hash cannot.
+    old machine code; a folder per source hash cannot. A checked build compiles
+    other machine code from the same source: it gets a folder of its own.
     """
     digest = hashlib.sha256()
     for path in sorted(Path(__file__).parent.rglob("*.py")):
@@ -44,6 +49,8 @@ def _source_digest():
         digest.update(version("numba").encode())
     except PackageNotFoundError:
         pass
+    if CHECK_LEGAL:
+        digest.update(b"SIMCORE_CHECK_LEGAL")
     return digest.hexdigest()[:16]
 
 

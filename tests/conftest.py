@@ -4,6 +4,11 @@ import sys
 
 import pytest
 
+# Every test runs the checked build: each action applied by the game loop and the agents, in the game and in
+# every search, must be legal in its state (simcore.agents.core). simcore reads the flag once on import, so it
+# is set before any test imports simcore; the simcore processes the tests start inherit it.
+os.environ["SIMCORE_CHECK_LEGAL"] = "1"
+
 
 def simcore_cli(*args, env=None, cwd=None):
     """Run the ``simcore`` command in a fresh process (as a user would); ``env`` values of None unset."""

@@ -73,7 +73,7 @@ def game_scratch(module, iterations, guard=8):
     """The chunk scratch of ``module`` with a node pool of the budget's size plus ``guard`` sentinel rows."""
     return dict(states=np.zeros((3, module.STATE_SIZE), module.STATE_DTYPE),
                 streams=np.zeros((3, rng.N_STREAMS), np.uint64),
-                actions=np.zeros((2, module.MAX_ACTIONS), np.int64),
+                actions=np.zeros((core.ACTION_ROWS, module.MAX_ACTIONS), np.int64),
                 floats=np.zeros(module.MAX_ACTIONS + module.MAX_SEATS),
                 work=np.zeros(module.WORK_SIZE, np.int64),
                 tree=np.full((iterations + 1 + guard, core.NODE_WIDTH), -7, np.int64),

@@ -8,6 +8,7 @@ first card; the jitted grid puts the first card on its centre cell.
 import numpy as np
 import pytest
 
+import simcore
 from simcore import config as cfg
 from simcore import engine, rng
 from simcore.games import zwai as z
@@ -300,6 +301,67 @@ def test_random_games_never_place_an_illegal_card(formation):
     for game in range(40):
         play(z, params, ["random", "random", "greedy"], 5, game, on_decision=check)
     assert placements[0] == 40 * 3 * 16
+
+
+GREEDY_TRAP = ("design.md, Known traps: 'A heuristic that plans across two decisions (Zwai's greedy picks the "
+               "card and remembers its cell) must re-plan when the first decision was not its own'")
+
+
+def test_greedy_plans_a_cell_for_a_card_it_did_not_choose():
+    """GREEDY_TRAP. Issue 21's case: the first card of game 0 of seed 1 laid by hand, so greedy kept no plan;
+    it played cell 10 of an empty work, where the only legal cell is the centre, 122."""
+    s = simcore.load_game("zwai").new_initial_state(seed=1, game_index=0)
+    s.apply_action(s.legal_actions()[0])
+    assert s.legal_actions() == [122]
+    assert s.agent_action("greedy") == 122
+
+
+def _card_positions(players, games, seed=9):
+    """(params, copies of the state at every card decision of greedy games with a choice of cards)."""
+    values = {**z.GAME.defaults(), "players": players}
+    params = z.params_array(values)
+    found = []
+
+    def keep(state, seat, actions):
+        if state[z.S_PHASE] == z.CARD and len(set(actions.tolist())) > 1:
+            found.append(state.copy())
+
+    for game in range(games):
+        play(z, params, ["greedy"] * players, seed, game, on_decision=keep)
+    return params, found
+
+
+def test_greedy_ignores_a_plan_made_in_another_position():
+    """GREEDY_TRAP: inside a search greedy's work holds the plan of another world or another line of play, each
+    played with streams of its own. A card laid in position B with the plan greedy made in position A gets
+    the cell a fresh greedy gives it (the same draws), and that cell is legal; greedy's own card in A keeps
+    its cell without a draw."""
+    params, positions = _card_positions(3, 6)
+    cells = np.zeros(z.N_GRID, np.int64)
+    replanned = 0
+    for a, b in zip(positions, positions[7:], strict=False):
+        seat_a, seat_b = int(a[z.S_SEAT]), int(b[z.S_SEAT])
+        streams = np.zeros(rng.N_STREAMS, np.uint64)
+        rng.seed_streams(streams, 4, int(a[z.S_TURN]))
+        work = np.zeros(z.WORK_SIZE, np.int64)
+        card = z.greedy_action(a, params, seat_a, streams, work)          # the plan of position A
+        kept = streams.copy()
+        own = a.copy()
+        z.apply_action(own, params, card, streams)
+        cell = z.greedy_action(own, params, seat_a, streams, work)
+        assert (streams == kept).all() and cell == z.MAX_FISH + work[z.W_PLAN]
+        if b[z.S_HAND + seat_b * z.MAX_FISH + card] == 0:
+            continue
+        other = b.copy()
+        rng.seed_streams(streams, 5, int(b[z.S_TURN]))
+        z.apply_action(other, params, card, streams)
+        fresh_streams = streams.copy()
+        stale = z.greedy_action(other, params, seat_b, streams, work)
+        fresh = z.greedy_action(other, params, seat_b, fresh_streams, np.zeros(z.WORK_SIZE, np.int64))
+        assert stale == fresh and (streams == fresh_streams).all()
+        assert stale - z.MAX_FISH in cells[:z.legal_cells(other, cells)]
+        replanned += 1
+    assert replanned > 50
 
 
 def _final(players, fish, cards):

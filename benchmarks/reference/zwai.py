@@ -29,7 +29,8 @@ per copy in hand), ``game.apply_action(action)``, ``game.returns()`` and
 ``game.resample(seat, streams)`` (``streams``: a family of streams as made by
 ``stream_family``; resample draws from its stream ``DECK``). ``play`` itself
 plays through this interface: ``random`` draws uniformly over the legal list,
-``greedy`` picks card and cell together and plays the kept cell next.
+``greedy`` picks card and cell together and plays the kept cell next (a
+card it did not choose gets a cell planned afresh).
 
 State
 -----
@@ -157,20 +158,28 @@ class GreedyPolicy:
     """The placement that would score most if the round ended right after it.
 
     It picks card and cell together at the card decision and plays the kept
-    cell at the cell decision that follows, without drawing again."""
+    cell at the cell decision that follows, without drawing again. A card it
+    did not choose here (a search's, or a plan made in another game) gets
+    the best cell for that card, drawn among the tied ones."""
 
     def __init__(self, rng):
         self.rng = rng
-        self.cell = None        # the cell chosen together with the card
+        self.plan = None        # ((card, placement, stream state after the draw), cell) of the card decision
 
     def act(self, game):
-        if game.chosen_card is not None:
-            return cell_action(self.cell)
-        fish, self.cell = self.choose(game)
-        return fish
+        if game.chosen_card is None:
+            fish, cell = self.choose(game)
+            self.plan = (fish, game.n_turns, self.rng.state), cell
+            return fish
+        if self.plan is not None:
+            made_for, cell = self.plan
+            # laying a card draws nothing: the stream still stands where the card's draw left it
+            if made_for == (game.chosen_card, game.n_turns, self.rng.state) and game.is_legal(cell):
+                return cell_action(cell)
+        return cell_action(self.choose(game, [game.chosen_card])[1])
 
-    def choose(self, game):
-        """The whole placement ``(fish, cell)``."""
+    def choose(self, game, fishes=None):
+        """The whole placement ``(fish, cell)``, the fish among ``fishes`` (default: the hand's values)."""
         seat = game.seat
         cells = game.legal_cells()
         # The mover's fish already in the shoal: in all, per row, per column.
@@ -185,10 +194,9 @@ class GreedyPolicy:
 
         candidates = []
         scores = []
-        hand = game.hands[seat]
-        for fish in range(len(hand)):            # distinct fish values, ascending
-            if not hand[fish]:
-                continue
+        if fishes is None:
+            fishes = [fish for fish, held in enumerate(game.hands[seat]) if held]   # distinct values, ascending
+        for fish in fishes:
             for cell in cells:                   # row-major
                 r, c = cell
                 shark_r, shark_c = game.sharks_after(cell, fish)

@@ -15,12 +15,20 @@ decision, iteration and rollout: nothing else here allocates.
 
 ``states``   [3, state size]  0: the game, 1: a world resampled from the mover's view, 2: a rollout in it
 ``streams``  [3, streams]     the same three
-``actions``  [2, MAX_ACTIONS] 0: a legal-action list, 1: the distinct candidates of a search
+``actions``  [3, MAX_ACTIONS] 0: a legal-action list, 1: the distinct candidates of a search, 2: the legality
+                              check's own list
 ``floats``   [MAX_ACTIONS + MAX_SEATS]  the candidates' summed returns, then one rollout's returns
 ``work``     the game's own scratch for ``greedy_action``
 ``tree``     [nodes, NODE_WIDTH]  ISMCTS's node pool: one node per iteration and the root, so the budget bounds it
 ``totals``   [nodes]              each node's summed return for the seat that chose its action
 ``marks``    [2, N_ACTION_CODES]  ISMCTS's stamps per action code: legal here, has a child here
+
+Every action the templates apply goes through ``play_action(state, params, action, streams, actions)``. With
+``SIMCORE_CHECK_LEGAL=1`` in the environment when simcore is imported (the tests set it) it is
+:func:`apply_checked`: the action must be among the state's legal actions, else ``AssertionError`` (inside
+``run_batch``'s ``prange`` numba turns it into ``SystemError``; ``search_batch`` and ``agent_action`` raise it
+as it is). Otherwise it is :func:`apply_unchecked`, the game's ``apply_action`` inlined: no cost. The flag is
+part of the cache folder's name (``simcore._source_digest``), so the two builds never share machine code.
 """
 
 import math
@@ -29,13 +37,14 @@ import types
 import numpy as np
 from numba import njit, prange
 
-from simcore import rng
+from simcore import CHECK_LEGAL, rng
 from simcore.agents import GREEDY, ISMCTS, MC, RANDOM
 from simcore.engine import CHUNK, SEARCH_CHUNK
 from simcore.jit import kernel
 
 GAME, WORLD, ROLLOUT = 0, 1, 2
-LIST, CANDIDATES = 0, 1
+LIST, CANDIDATES, CHECK = 0, 1, 2
+ACTION_ROWS = 3
 # a node of the ISMCTS tree: the action that leads to it, its parent, first child and next sibling, how often it
 # was chosen and how often it was available (legal in the world of an iteration that reached its parent), and
 # the seat that chose it (its totals are that seat's returns)
@@ -50,6 +59,7 @@ def _unbound(*args):
 
 # The decision interface of the game (see docs and simcore.games): each game's copy binds these names.
 begin = current_player = legal_actions = apply_action = returns = resample = greedy_action = write_row = _unbound
+play_action = _unbound      # how the templates apply an action: apply_checked or apply_unchecked, by instantiate()
 # The game's scratch sizes, for run_batch: bound by instantiate() too.
 STATE_SIZE = STATE_DTYPE = MAX_ACTIONS = MAX_SEATS = WORK_SIZE = N_ACTION_CODES = None
 
@@ -61,19 +71,37 @@ def random_action(state, params, seat, streams, actions):
     return actions[rng.randint(streams, rng.POLICY + seat, legal_actions(state, params, actions))]
 
 
+def apply_checked(state, params, action, streams, actions):
+    """``apply_action`` of an action that must be legal in ``state`` (``SIMCORE_CHECK_LEGAL=1``): the legal
+    actions are listed into ``actions[CHECK]``, a row nothing else uses, so the caller's lists survive."""
+    listed = actions[CHECK]
+    n = legal_actions(state, params, listed)
+    for i in range(n):
+        if listed[i] == action:
+            apply_action(state, params, action, streams)
+            return
+    raise AssertionError("illegal action applied: not among the legal actions of its state (SIMCORE_CHECK_LEGAL)")
+
+
+def apply_unchecked(state, params, action, streams, actions):
+    """``apply_action`` itself; inlined where called, so the unused ``actions`` costs nothing."""
+    apply_action(state, params, action, streams)
+
+
 def playout(state, params, streams, actions):
     """Random play to the end of the game (or its ``max_turns``)."""
+    listed = actions[LIST]
     seat = current_player(state, params)
     while seat >= 0:
-        apply_action(state, params, random_action(state, params, seat, streams, actions), streams)
+        play_action(state, params, random_action(state, params, seat, streams, listed), streams, actions)
         seat = current_player(state, params)
 
 
-def greedy_playout(state, params, streams, work):
+def greedy_playout(state, params, streams, actions, work):
     """Every seat plays the game's greedy to the end of the game (or its ``max_turns``)."""
     seat = current_player(state, params)
     while seat >= 0:
-        apply_action(state, params, greedy_action(state, params, seat, streams, work), streams)
+        play_action(state, params, greedy_action(state, params, seat, streams, work), streams, actions)
         seat = current_player(state, params)
 
 
@@ -138,8 +166,8 @@ def mc_action(params, seat, rollouts, states, streams, actions, floats):
         for i in range(m):
             copy(states[WORLD], states[ROLLOUT])
             copy(streams[WORLD], streams[ROLLOUT])
-            apply_action(states[ROLLOUT], params, candidates[i], streams[ROLLOUT])
-            playout(states[ROLLOUT], params, streams[ROLLOUT], actions[LIST])
+            play_action(states[ROLLOUT], params, candidates[i], streams[ROLLOUT], actions)
+            playout(states[ROLLOUT], params, streams[ROLLOUT], actions)
             returns(states[ROLLOUT], params, ret)
             values[i] += ret[seat]
     return candidates[best_of(values, m, streams[GAME], seat)]
@@ -266,15 +294,15 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, states, streams,
                 add_node(tree, totals, size, action, node, mover)
                 node = size
                 size += 1
-                apply_action(world, params, action, streams[WORLD])
+                play_action(world, params, action, streams[WORLD], actions)
                 break
             node = ucb_child(tree, totals, node, marks, epoch, c)
-            apply_action(world, params, tree[node, N_ACTION], streams[WORLD])
+            play_action(world, params, tree[node, N_ACTION], streams[WORLD], actions)
             mover = current_player(world, params)
         if greedy_rollouts:
-            greedy_playout(world, params, streams[WORLD], work)
+            greedy_playout(world, params, streams[WORLD], actions, work)
         else:
-            playout(world, params, streams[WORLD], listed)
+            playout(world, params, streams[WORLD], actions)
         returns(world, params, ret)
         while node > 0:
             tree[node, N_VISITS] += 1
@@ -338,14 +366,14 @@ def play(params, agents, seed, game_index, states, streams, actions, floats, wor
     rng.seed_streams(live, seed, game_index)
     begin(game, params, live)
     if all_random(agents):
-        playout(game, params, live, actions[LIST])   # the same draws, without asking each seat's agent
+        playout(game, params, live, actions)   # the same draws, without asking each seat's agent
     iterations = 0
     seat = current_player(game, params)
     while seat >= 0:
         tree[0, N_VISITS] = 0                        # a search counts its iterations at the root
         action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
         iterations += tree[0, N_VISITS]
-        apply_action(game, params, action, live)
+        play_action(game, params, action, live, actions)
         seat = current_player(game, params)
     return iterations
 
@@ -354,7 +382,7 @@ def scratch(agents):
     """The scratch arrays of one chunk (see the module docstring), the node pool sized for ``agents``."""
     nodes = tree_size(agents)
     return (np.zeros((3, STATE_SIZE), STATE_DTYPE), np.zeros((3, rng.N_STREAMS), np.uint64),
-            np.zeros((2, MAX_ACTIONS), np.int64), np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64),
+            np.zeros((ACTION_ROWS, MAX_ACTIONS), np.int64), np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64),
             np.zeros(WORK_SIZE, np.int64), np.zeros((nodes, NODE_WIDTH), np.int64), np.zeros(nodes, np.float64),
             np.zeros((2, N_ACTION_CODES), np.int64))
 
@@ -435,22 +463,30 @@ def instantiate(game_globals):
     interface names bound to the game's functions and the scratch sizes to its constants.
 
     Each copy is cached under the game's name (numba names a cache entry after the file and the qualified
-    name), so the games' copies never collide. ``run_batch`` allocates the scratch, so it is numba's plain
+    name), so the games' copies never collide. ``play_action`` is bound to :func:`apply_checked` or
+    :func:`apply_unchecked` (module docstring). ``run_batch`` allocates the scratch, so it is numba's plain
     ``njit(parallel=True)`` (with reference counting); everything it calls is a :func:`simcore.jit.kernel`."""
     namespace = dict(globals())
     namespace.update({name: game_globals[name] for name in INTERFACE + SIZES})
     game = game_globals["__name__"].rpartition(".")[2]
+    # the checked build's entries are named apart too, should a user's NUMBA_CACHE_DIR hold both builds
+    prefix = f"{game}.checked" if CHECK_LEGAL else game
     compiled = {}
     for name in OWN:
         if name in game_globals:
             namespace[name] = compiled[name] = game_globals[name]
 
-    def bind(template, compile_):
+    def bind(template, compile_, name=None):
+        name = name or template.__name__
         function = types.FunctionType(template.__code__, namespace, template.__name__)
-        function.__qualname__ = f"{game}.{template.__name__}"
+        function.__qualname__ = f"{prefix}.{template.__name__}"
         function.__module__ = game_globals["__name__"]
-        namespace[template.__name__] = compiled[template.__name__] = compile_(function)
+        namespace[name] = compiled[name] = compile_(function)
 
+    if CHECK_LEGAL:
+        bind(apply_checked, kernel, "play_action")
+    else:
+        bind(apply_unchecked, kernel(inline="always"), "play_action")
     for template in TEMPLATES:
         if template.__name__ not in compiled:
             bind(template, kernel(inline="always") if template.__name__ in INLINE else kernel)

@@ -48,10 +48,10 @@ bit each; ``params`` holds per grid cell the mask of translations covering it. A
 ``feasible &= covers[cell]``; a cell is legal when it is on the frontier and ``feasible & covers[cell]``.
 
 Speed: what runs on every decision is inlined where it is called (``inline="always"``: apply_action,
-random_action, random_cell, legal_actions, legal_cells, list_hand, place, greedy_choice, greedy_scores). A numba
-call passes each array as seven values on the stack; inlining apply_action, random_action and random_cell into
-the game loop and the playouts made random play 1.36x faster (``benchmarks/direct.py``), for about a second
-more of cold compile.
+random_action, random_cell, legal_actions, legal_cells, list_hand, place, greedy_choice, greedy_scores and the
+other helpers of greedy_action). A numba call passes each array as seven values on the stack; inlining
+apply_action, random_action and random_cell into the game loop and the playouts made random play 1.36x faster
+(``benchmarks/direct.py``), for about a second more of cold compile.
 
 A move is two decisions (the decision interface, ``docs/zwai.md``): the card,
 then its cell. Action codes: a card is its fish value (listed once per copy in
@@ -629,15 +629,15 @@ def own_fish_at(state, seat, r, c):
 
 
 @kernel(inline="always")
-def greedy_scores(state, params, seat, cells, n, scores):
-    """Score every (fish value in hand, legal cell): the mover's fish in the shoal outside the sharks' row
-    and column as they would stand after that placement (what it would score if the round ended now).
+def greedy_scores(state, params, seat, cells, n, fishes, scores):
+    """Score every (fish value of the bit mask ``fishes``, legal cell): the mover's fish in the shoal outside
+    the sharks' row and column as they would stand after that placement (what it would score if the round
+    ended now).
 
     Writes ``scores[fish * N_GRID + k]`` and returns (best score, number of candidates with it). The
     sharks' current lines are read once; per candidate only the moved lines change (inclusion-exclusion:
     the card on both marked lines is subtracted twice, so it is added back once).
     """
-    hand = S_HAND + seat * MAX_FISH
     sr0 = state[S_SHARK_ROW]
     sc0 = state[S_SHARK_COL]
     tie = params[P_SHARK_TIE] == 1
@@ -664,7 +664,7 @@ def greedy_scores(state, params, seat, cells, n, scores):
             own_r_sc0 = own_fish_at(state, seat, r, sc0)
             own_sr0_c = own_fish_at(state, seat, sr0, c)
         for fish in range(MAX_FISH):
-            if state[hand + fish] == 0:
+            if (fishes >> fish) & 1 == 0:
                 continue
             if first:
                 s = 0             # both sharks mark the first card
@@ -692,15 +692,25 @@ def greedy_scores(state, params, seat, cells, n, scores):
 
 
 @kernel(inline="always")
+def hand_fishes(state, seat):
+    """The fish values in the seat's hand as a bit mask (bit v: a card showing v fish)."""
+    fishes = 0
+    for fish in range(MAX_FISH):
+        if state[S_HAND + seat * MAX_FISH + fish] > 0:
+            fishes |= 1 << fish
+    return fishes
+
+
+@kernel(inline="always")
 def greedy_choice(state, params, seat, cells, scores, streams):
     """Greedy's placement (fish value, cell): the best candidate; ties drawn among them in listing order (fish
     ascending, then cells). ``cells`` and ``scores`` are scratch."""
     n = legal_cells(state, cells)
-    hand = S_HAND + seat * MAX_FISH
-    best, tied = greedy_scores(state, params, seat, cells, n, scores)
+    fishes = hand_fishes(state, seat)
+    best, tied = greedy_scores(state, params, seat, cells, n, fishes, scores)
     pick = rng.randint(streams, rng.POLICY + seat, tied)
     for fish in range(MAX_FISH):
-        if state[hand + fish] > 0:
+        if (fishes >> fish) & 1:
             for k in range(n):
                 if scores[fish * N_GRID + k] == best:
                     if pick == 0:
@@ -709,19 +719,65 @@ def greedy_choice(state, params, seat, cells, scores, streams):
     return -1, -1
 
 
-W_PLAN = 0                       # greedy_action's scratch: the cell chosen with the card,
-W_CELLS = 1                      # the legal cells,
-W_SCORES = W_CELLS + N_GRID      # the candidates' scores
+@kernel(inline="always")
+def greedy_cell(state, params, seat, cells, scores, streams):
+    """Greedy's cell for the card being laid, planned afresh: the best cell for that card by the score of
+    :func:`greedy_scores`, ties drawn among them row-major."""
+    fish = state[S_PENDING]
+    n = legal_cells(state, cells)
+    best, tied = greedy_scores(state, params, seat, cells, n, 1 << fish, scores)
+    pick = rng.randint(streams, rng.POLICY + seat, tied)
+    for k in range(n):
+        if scores[fish * N_GRID + k] == best:
+            if pick == 0:
+                return cells[k]
+            pick -= 1
+    return -1
+
+
+@kernel(inline="always")
+def is_legal_cell(state, cell):
+    """Whether :func:`legal_cells` lists ``cell`` (one bit of frontier AND reach)."""
+    r = cell // GRID
+    b = r * 16 + cell - r * GRID
+    return (legal_word(state, b >> 6) >> (b & 63)) & 1 == 1
+
+
+# greedy_action's scratch: the plan made at the card decision (the cell; the card, the turn and the seat's policy
+# stream just after its draw, which together name the position it was made in), the legal cells, their scores
+W_PLAN, W_FISH, W_TURN, W_TAG = range(4)
+W_CELLS = 4
+W_SCORES = W_CELLS + N_GRID
 WORK_SIZE = W_SCORES + MAX_FISH * N_GRID
+
+
+@kernel(inline="always")
+def planned_here(state, seat, streams, work):
+    """Whether greedy's plan was made for the card being laid in this very position, and its cell is legal.
+
+    Always so when greedy chose the card: laying a card draws nothing, so the seat's policy stream still
+    stands where greedy's draw left it. Not so inside a search that chose the card in its tree, or in another
+    world (design.md, Known traps): a world's streams are forked afresh, so a stale plan would need two 64-bit
+    stream states to coincide, and its cell is checked for legality all the same."""
+    return (work[W_FISH] == state[S_PENDING] and work[W_TURN] == state[S_TURN]
+            and work[W_TAG] == np.int64(streams[rng.POLICY + seat]) and is_legal_cell(state, work[W_PLAN]))
 
 
 @kernel
 def greedy_action(state, params, seat, streams, work):
-    """Greedy picks card and cell together at the card decision and plays the kept cell at the next."""
+    """Greedy picks card and cell together at the card decision and plays the kept cell at the next, when that
+    plan was made there (:func:`planned_here`); otherwise it plans the cell for the card being laid."""
+    cells = work[W_CELLS:W_SCORES]
+    scores = work[W_SCORES:]
     if state[S_PHASE] == CELL:
-        return MAX_FISH + work[W_PLAN]
-    fish, cell = greedy_choice(state, params, seat, work[W_CELLS:W_SCORES], work[W_SCORES:], streams)
+        if planned_here(state, seat, streams, work):
+            return MAX_FISH + work[W_PLAN]
+        return MAX_FISH + greedy_cell(state, params, seat, cells, scores, streams)
+    fish, cell = greedy_choice(state, params, seat, cells, scores, streams)
     work[W_PLAN] = cell
+    work[W_FISH] = fish
+    work[W_TURN] = state[S_TURN]
+    work[W_TAG] = np.int64(streams[rng.POLICY + seat])
     return fish
 
 

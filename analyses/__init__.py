@@ -12,7 +12,7 @@ _HOMES = {
     "paired": ("PairedBinaryResult", "PairedNumericResult", "UnpairedBinaryResult", "UnpairedNumericResult",
                "holm", "paired_binary", "paired_numeric", "unpaired_binary", "unpaired_numeric"),
     "shape": ("GameShapeResult", "game_shape"),
-    "sprt": ("SPRT", "TwoSidedSPRT", "sprt_first_crossing"),
+    "sprt": ("SPRT", "TwoSidedSPRT", "GSPRT", "sprt_first_crossing"),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 

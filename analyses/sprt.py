@@ -112,6 +112,59 @@ class TwoSidedSPRT:
         return self
 
 
+class GSPRT:
+    """Generalised SPRT of H0: mean = mu0 against H1: mean = mu1 for observations of unknown distribution: the
+    chess-engine testers' test on game pairs (Fishtest's pentanomial GSPRT), generalised to any observation in a
+    bounded range, such as a deal's mean score over its seatings.
+
+    The LLR is the normal approximation of the generalised likelihood ratio (Van den Bergh, "A practical
+    introduction to the GSPRT"): ``n / (2 var) * ((mean - mu0)^2 - (mean - mu1)^2)``, with the observations'
+    mean and variance so far. The variance is estimated with the two hypotheses' means as two extra pseudo-
+    observations: it stays above 0 when every deal so far ended alike (a strong player winning them all), where
+    the plain estimate would make the LLR infinite after one deal. Observations come in batches of whole units
+    (``update(values)``) and the test decides only after a batch, so the unit is never split; once decided, the
+    decision stays. Wald's boundaries as in :class:`SPRT`."""
+
+    def __init__(self, mu0: float, mu1: float, alpha: float = 0.05, beta: float = 0.05):
+        if mu0 == mu1:
+            raise ValueError(f"need distinct mu0, mu1, got {mu0}, {mu1}")
+        self.mu0, self.mu1, self.alpha, self.beta = mu0, mu1, alpha, beta
+        self.lower, self.upper = _boundaries(alpha, beta)
+        self.n = 0
+        self.total = 0.0
+        self.squares = 0.0
+        self.decision: str | None = None
+
+    @property
+    def mean(self) -> float:
+        """The mean of the observations so far (nan before the first)."""
+        return self.total / self.n if self.n else math.nan
+
+    @property
+    def llr(self) -> float:
+        """Log-likelihood ratio of H1 against H0 for all observations so far (0 before the first)."""
+        if not self.n:
+            return 0.0
+        mean = self.mean
+        spread = self.squares - self.n * mean * mean + (self.mu0 - mean) ** 2 + (self.mu1 - mean) ** 2
+        variance = max(spread, 0.0) / (self.n + 2)
+        return self.n * ((mean - self.mu0) ** 2 - (mean - self.mu1) ** 2) / (2 * variance)
+
+    def update(self, values) -> GSPRT:
+        """Add a batch of observations (whole units: deals, game pairs), then decide if still undecided."""
+        x = np.asarray(values, dtype=float)
+        self.n += x.size
+        self.total += float(x.sum())
+        self.squares += float((x * x).sum())
+        if self.decision is None and self.n:
+            llr = self.llr
+            if llr >= self.upper:
+                self.decision = "H1"
+            elif llr <= self.lower:
+                self.decision = "H0"
+        return self
+
+
 def sprt_first_crossing(samples, p0: float, p1: float, alpha: float = 0.05, beta: float = 0.05):
     """Run the game-by-game SPRT on each row of a (runs, steps) array of 0/1 outcomes at once.
 

@@ -10,6 +10,21 @@ import pytest
 os.environ["SIMCORE_CHECK_LEGAL"] = "1"
 
 
+# Each half of the games compiles in a process of its own, both at once: on a cold cache (CI) a game compiles for
+# half a minute or more on one core, and two processes use both cores (tests/warm_cache.py).
+WARM = (("wichtel", "zwergen"), ("skirmish", "zwai"))
+
+
+def pytest_sessionstart(session):
+    script = os.path.join(os.path.dirname(__file__), "warm_cache.py")
+    warming = [subprocess.Popen([sys.executable, script, *games], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True) for games in WARM]
+    for process in warming:
+        output, _ = process.communicate()
+        if process.returncode:      # the tests that use the game will fail with it; say so up front
+            print(f"warming the numba cache failed:\n{output}", file=sys.stderr)
+
+
 def simcore_cli(*args, env=None, cwd=None):
     """Run the ``simcore`` command in a fresh process (as a user would); ``env`` values of None unset."""
     full_env = {key: value for key, value in {**os.environ, **(env or {})}.items() if value is not None}

@@ -55,12 +55,7 @@ class SPRT:
             raise ValueError(f"need 0 <= successes <= trials, got {successes}, {trials}")
         self.successes += int(successes)
         self.trials += int(trials)
-        if self.decision is None:
-            llr = self.llr
-            if llr >= self.upper:
-                self.decision = "H1"
-            elif llr <= self.lower:
-                self.decision = "H0"
+        _decide(self)
         return self
 
 
@@ -156,13 +151,19 @@ class GSPRT:
         self.n += x.size
         self.total += float(x.sum())
         self.squares += float((x * x).sum())
-        if self.decision is None and self.n:
-            llr = self.llr
-            if llr >= self.upper:
-                self.decision = "H1"
-            elif llr <= self.lower:
-                self.decision = "H0"
+        if self.n:
+            _decide(self)
         return self
+
+
+def _decide(test) -> None:
+    """Accept H1 or H0 once the test's LLR crosses a Wald boundary; a decided test stays decided."""
+    if test.decision is None:
+        llr = test.llr
+        if llr >= test.upper:
+            test.decision = "H1"
+        elif llr <= test.lower:
+            test.decision = "H0"
 
 
 def sprt_first_crossing(samples, p0: float, p1: float, alpha: float = 0.05, beta: float = 0.05):

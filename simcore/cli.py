@@ -303,7 +303,9 @@ def _variant_spec(text):
 @click.option("--delta", type=float, default=0.05, show_default=True,
               help="SPRT effect: two variants: share of the games where only one of them scores the metric that "
                    "go to one side (0.5 + delta); one variant: distance of its rate from --p0.")
-@click.option("--p0", type=float, help="One variant: the rate under H0 (default 1/players for win_i, else 0.5).")
+@click.option("--p0", type=float,
+              help="One variant: the rate under H0 (win_i without it: the seat's share of the games with one "
+                   "winner against 1/players; any other metric needs it).")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="SPRT false-positive rate.")
 @click.option("--beta", type=float, default=0.05, show_default=True, help="SPRT false-negative rate.")
 @_options(THREADS, QUIET)
@@ -367,10 +369,11 @@ def versus_command(game, policy, against, config_path, sets, games, seed, thread
               help="Deals per rung (with --sprt: at most), each played from every seat (default: the config's, "
                    "else 200).")
 @SEED
-@click.option("--sprt", is_flag=True, help="Play each rung in batches until Wald's SPRT decides.")
+@click.option("--sprt", is_flag=True,
+              help="Play each rung in batches of whole deals until a sequential test (GSPRT) decides.")
 @click.option("--batch", type=int, default=50, show_default=True, help="Deals per SPRT step.")
 @click.option("--delta", type=float, default=0.05, show_default=True,
-              help="SPRT effect: the larger budget wins 1/players + delta.")
+              help="SPRT effect: the larger budget scores 1/players + delta.")
 @click.option("--out", "folder", required=True, type=click.Path(),
               help="Folder for the games (one Parquet file per rung and seat), ladder.parquet, .md and .png.")
 @_options(THREADS, SCHEDULER, QUIET)
@@ -399,7 +402,12 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
     _load(plan.rungs[0][2][0], quiet, scheduler)
     try:
         if sprt:
-            result = ladder.climb_sprt(plan, folder, batch=batch, delta=delta, on_rung=rung_done)
+            def batch_done(strong, weak, played, test):
+                _note(f"    {strong} vs {weak}: {played:,} deals, score {test.mean:.4f}, LLR {test.llr:+.2f} in "
+                      f"[{test.lower:.2f}, {test.upper:.2f}]", quiet)
+
+            result = ladder.climb_sprt(plan, folder, batch=batch, delta=delta, on_rung=rung_done,
+                                       on_batch=batch_done)
         else:
             where = _executor(scheduler)
             try:

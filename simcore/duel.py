@@ -4,7 +4,13 @@ Two variants are paired game by game (common random numbers). With ``sprt``
 the games come in batches and a two-sided sequential probability ratio test
 decides as soon as the evidence allows: on the discordant games (the metric
 true for one variant and not the other), H0 "each side half of them" against
-"one side 0.5 + delta". One variant tests its rate against ``p0``.
+"one side 0.5 + delta". Without it, McNemar's exact test.
+
+One variant tests its rate against ``p0``. For a seat's wins (``win_i``) without
+``p0``, the test counts the decisive games only, those with one winner, where a
+fair game gives every seat 1/players: a shared win or a game nobody wins says
+nothing about which seat is favoured, and counting them as wins or losses would
+make a fair game look unfair. Any other metric needs its ``p0``.
 """
 
 import numpy as np
@@ -34,14 +40,22 @@ class Duel:
             if not 0 < value < 0.5:
                 raise ValueError(f"{name} {value} is not allowed; allowed: between 0 and 0.5")
         self._check_metric()
+        self.decisive = len(runs) == 1 and metric.startswith("win_") and p0 is None
         if len(runs) == 2:
             self.p0 = 0.5
+        elif self.decisive:
+            self.p0 = 1 / runs[0].players
+        elif p0 is None:
+            raise ValueError(f"--metric {metric} of one variant needs --p0, its rate under H0; allowed: --p0 "
+                             "between 0 and 1, or a win_i metric (tested among the games with one winner)")
         else:
-            self.p0 = p0 if p0 is not None else (1 / runs[0].players if metric.startswith("win_") else 0.5)
+            self.p0 = p0
         if not (0 < self.p0 - delta and self.p0 + delta < 1):
-            raise ValueError(f"--p0 {self.p0} +- --delta {delta} leaves (0, 1); allowed: a rate inside it")
+            raise ValueError(f"--p0 {self.p0:g} +- --delta {delta} leaves (0, 1); allowed: a rate inside it")
+        self.delta, self.alpha, self.beta = delta, alpha, beta
         self.test = TwoSidedSPRT(self.p0, delta, alpha, beta)
         self.values = [[] for _ in runs]
+        self.counted = []          # one variant: per batch, the games the test counts (all, or the decisive)
 
     def _check_metric(self):
         for run in self.runs:
@@ -54,8 +68,11 @@ class Duel:
                 raise ValueError(f"--metric {self.metric!r} is not a yes/no column; allowed: win_i, timeout, ...")
 
     def _batch(self, run, start, n):
+        """The metric of games start..start+n-1, and which of them had exactly one winner."""
         rows = engine.run(run.module, run.params_array(), run.policies_array(), run.seed, n, start)
-        return results.table(run, start, rows)[self.metric].to_numpy()
+        table = results.table(run, start, rows)
+        winners = sum(table[f"win_{i}"].to_numpy().astype(np.int64) for i in range(run.players))
+        return table[self.metric].to_numpy(), winners == 1
 
     def play(self, progress=print):
         """Play until the test decides (or the budget / the fixed number of games is used); yield lines."""
@@ -64,19 +81,25 @@ class Duel:
         while start < self.max_games:
             n = min(step, self.max_games - start)
             batch = [self._batch(run, start, n) for run in self.runs]
-            for store, values in zip(self.values, batch, strict=True):
-                store.append(values)
             start += n
-            if len(batch) == 2:
-                a, b = batch
-                self.test.update(int(np.sum(a & ~b)), int(np.sum(a ^ b)))
-            else:
-                self.test.update(int(np.sum(batch[0])), n)
+            self.observe([values for values, _ in batch], batch[0][1])
             if self.sprt:
                 progress(f"  {start:>10,} games per variant: LLR {self._llr()}, decision {self.test.decision}")
                 if self.test.decision is not None:
                     break
         yield from self.summary(start)
+
+    def observe(self, batch, decisive):
+        """Add one batch: the metric per variant (aligned game by game) and the games with one winner."""
+        for store, values in zip(self.values, batch, strict=True):
+            store.append(values)
+        if len(batch) == 2:
+            a, b = batch
+            self.test.update(int(np.sum(a & ~b)), int(np.sum(a ^ b)))
+            return
+        counted = decisive if self.decisive else np.ones(len(decisive), dtype=bool)
+        self.counted.append(counted)
+        self.test.update(int(np.sum(batch[0] & counted)), int(counted.sum()))
 
     def _llr(self):
         sides = (self.test.sprt_greater, self.test.sprt_less)
@@ -92,15 +115,36 @@ class Duel:
             lines.append(f"  rate {names[0]} {r.mean_a:.4f}, {names[1]} {r.mean_b:.4f}; difference {r.statistic:+.4f} "
                          f"[{r.low:+.4f}, {r.high:+.4f}] (95%, paired), McNemar p = {r.pvalue:.3g}")
             lines.append(f"  games where only {names[0]} scores it: {r.n10:,}; only {names[1]}: {r.n01:,}")
+            if not self.sprt:
+                lines.append("  test: McNemar's exact test on those games, two-sided, false positive 5%")
         else:
-            k = int(values[0].sum())
-            ci = proportion_interval(k, len(values[0]))
-            lines.append(f"  rate {k / len(values[0]):.4f} [{ci.low:.4f}, {ci.high:.4f}] (95% Wilson), "
-                         f"H0 rate {self.p0:g}")
+            lines += self._one_variant(values[0], np.concatenate(self.counted))
         if self.sprt:
+            on = " of the games only one variant scores it" if len(names) == 2 else ""
+            lines.append(f"  test: two one-sided SPRTs, H0 share{on} {self.p0:g} against {self.p0:g} +- "
+                         f"{self.delta:g}, false positive {self.alpha:g}, false negative {self.beta:g}")
             verdict = {None: "undecided: the game budget ran out first",
                        "H0": "H0 accepted: no difference of delta or more",
                        "greater": f"H1 accepted: {names[0]} higher" if len(names) == 2 else "H1: above p0",
                        "less": f"H1 accepted: {names[0]} lower" if len(names) == 2 else "H1: below p0"}
             lines.append(f"  SPRT: {verdict[self.test.decision]} after {games:,} games per variant")
+        return lines
+
+    def _one_variant(self, values, counted):
+        """The rate of the counted games with its interval, and the exact binomial test against p0."""
+        from scipy import stats
+
+        k, n = int(np.sum(values & counted)), int(counted.sum())
+        if self.decisive:
+            what = (f"  {self.metric}: {k:,} of the {n:,} games with one winner ({len(values) - n:,} shared or "
+                    "without a winner left out)")
+        else:
+            what = f"  {self.metric}: {k:,} of {n:,} games"
+        if n == 0:
+            return [what, "  no game with one winner, so nothing to test; allowed: --p0 to test the raw rate"]
+        ci = proportion_interval(k, n)
+        lines = [what, f"  rate {k / n:.4f} [{ci.low:.4f}, {ci.high:.4f}] (95% Wilson), H0 rate {self.p0:g}"]
+        if not self.sprt:
+            p = float(stats.binomtest(k, n, self.p0).pvalue)
+            lines.append(f"  test: exact binomial test against {self.p0:g}, two-sided, false positive 5%: p = {p:.3g}")
         return lines

@@ -2,11 +2,18 @@
 
 Each rung plays a searching policy with the larger budget (A) against the same policy with the smaller one (B)
 on the same deals, A taking every seat in turn and B the others (``simcore.versus``: each deal is played once
-from each seat, as chess engine testing pairs its openings). A's score is its mean return (1 win, 1/k shared,
-0 loss or timeout); 1/players is fair. A rung is *significant* when A's score is above fair at the 5% level:
-the t test over deals with a fixed number of deals, or Wald's SPRT on A's outright wins (H0: 1/players against
-H1: 1/players + delta) when the deals come in batches until it decides. The *skill depth* is the largest
-budget whose rung is significant: where doubling the budget still wins more.
+from each seat, as chess engine testing pairs its openings). A's score is its mean points (``analyses.scoring``:
+1 win, 1/k of a k-way shared win, 0 loss, 1/players when nobody wins); 1/players is fair. A rung is
+*significant* when A's score is above fair: the t test over the deals' mean scores at 5% (two-sided, and above
+fair) with a fixed number of deals, or, with ``--sprt``, a generalised SPRT on the deals' mean scores (H0: fair
+against H1: fair + delta) that looks only after a batch of whole deals, every seating of each deal played. The
+deal is the unit of both tests, as Fishtest makes the game pair its unit: the seatings of one deal share its
+luck, and a seat's edge cancels within the deal.
+
+The *skill depth* comes from fixed-sequence testing: the rungs are taken in order of budget and the climb stops
+at the first rung that is not significant; the depth is the last budget before it. Testing in a fixed order
+keeps the chance of overstating the depth at the rungs' level without any adjustment; the largest significant
+rung anywhere would not.
 
 Fixed-count ladders are a sweep (one Parquet file per rung and seating, ``manifest.json``, resumable, on Dask
 with an executor); SPRT ladders play on this machine and write the same files with the deals they played.
@@ -21,6 +28,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from analyses.scoring import points
 from simcore import agents, engine, results, sweep, versus, writing
 from simcore import config as cfg
 
@@ -55,9 +63,24 @@ class LadderResult:
 
     @property
     def depth(self):
-        """The largest budget still significantly better than the one below it (None: no rung is)."""
-        budgets = [r.strong_budget for r in self.rungs if r.significant]
-        return max(budgets) if budgets else None
+        """The skill depth: the last budget of the unbroken run of significant rungs from the bottom (None:
+        the first rung is not significant)."""
+        return skill_depth([r.strong_budget for r in self.rungs], [r.significant for r in self.rungs])
+
+    @property
+    def sequential(self):
+        return any(r.sprt is not None for r in self.rungs)
+
+
+def skill_depth(budgets, significant):
+    """Fixed-sequence testing of the rungs in order of budget: stop at the first rung that is not significant
+    and return the budget of the rung before it (None when the first is not)."""
+    depth = None
+    for budget, better in zip(budgets, significant, strict=True):
+        if not better:
+            break
+        depth = budget
+    return depth
 
 
 def base_spec(text, game):
@@ -149,12 +172,16 @@ def _climb(plan_, folder, executor, on_block, on_rung):
 
 
 def climb_sprt(plan_, folder, batch=100, delta=0.05, alpha=0.05, beta=0.05, on_rung=None, on_batch=None):
-    """Play each rung in batches of ``batch`` deals until Wald's SPRT decides (or the rung's deals run out)."""
+    """Play each rung in batches of ``batch`` deals until the GSPRT on the deals' mean scores decides (or the
+    rung's deals run out)."""
     for name, value in (("--delta", delta), ("--alpha", alpha), ("--beta", beta)):
         if not 0 < value < 0.5:
             raise cfg.ConfigError(f"{name} {value} is not allowed; allowed: between 0 and 0.5")
     if batch < 1:
         raise cfg.ConfigError(f"--batch {batch} is not allowed; allowed: 1 or more deals")
+    fair = 1 / len(plan_.rungs[0][2])
+    if fair + delta >= 1:
+        raise cfg.ConfigError(f"--delta {delta} leaves no room above fair {fair:g}; allowed: below {1 - fair:g}")
     folder = sweep.open_folder(folder, "ladder", plan_.game)
     with writing.Lock(folder):
         writing.remove_stale(folder)
@@ -162,36 +189,55 @@ def climb_sprt(plan_, folder, batch=100, delta=0.05, alpha=0.05, beta=0.05, on_r
 
 
 def _climb_sprt(plan_, folder, batch, delta, alpha, beta, on_rung, on_batch):
-    from analyses.sprt import SPRT
+    from analyses.sprt import GSPRT
 
     rungs = []
     for weak, strong, runs in plan_.rungs:
         fair = 1 / len(runs)
-        if fair + delta >= 1:
-            raise cfg.ConfigError(f"--delta {delta} leaves no room above fair {fair:g}; allowed: below {1 - fair:g}")
-        test = SPRT(fair, fair + delta, alpha, beta)
-        rows = [[] for _ in runs]
-        played = 0
-        while played < runs[0].games and test.decision is None:
-            n = min(batch, runs[0].games - played)
-            for seat, run in enumerate(runs):
-                block = engine.run(run.module, run.params_array(), run.policies_array(), run.seed, n, played)
-                rows[seat].append(block)
-                won = block[:, engine.O_WIN:engine.O_WIN + run.players]
-                outright = won.sum(axis=1) == 1
-                test.update(int((outright & won[:, seat].astype(bool)).sum()), int(outright.sum()))
-            played += n
-            if on_batch:
-                on_batch(strong, weak, played, test)
+        test = GSPRT(fair, fair + delta, alpha, beta)
+
+        def play(seat, start, n, runs=runs):
+            run = runs[seat]
+            return engine.run(run.module, run.params_array(), run.policies_array(), run.seed, n, start)
+
+        report = (lambda played, test, strong=strong, weak=weak: on_batch(strong, weak, played, test)) \
+            if on_batch else None
+        score = a_points(len(runs))
+        rows, played = sequential_rung(play, len(runs), runs[0].games, batch, test, score, report)
         for seat, run in enumerate(runs):
             done = dataclasses.replace(run, games=played)
             with results.ResultWriter(Path(folder) / f"{run.variant}.parquet", done) as writer:
-                writer.add(0, np.concatenate(rows[seat]))
-        scores = [versus.a_returns(run, np.concatenate(rows[seat]), seat) for seat, run in enumerate(runs)]
+                writer.add(0, rows[seat])
+        scores = [score(seat, rows[seat]) for seat in range(len(runs))]
         rungs.append(Rung(weak, strong, versus.score(runs, scores), test.decision or "undecided"))
         if on_rung:
             on_rung(rungs[-1])
     return finish(plan_, folder, rungs)
+
+
+def a_points(players):
+    """score(seat, rows): A's points in each game of engine ``rows`` when it sits in ``seat``."""
+    return lambda seat, rows: points(rows[:, engine.O_WIN:engine.O_WIN + players])[:, seat]
+
+
+def sequential_rung(play, seats, deals, batch, test, score, on_batch=None):
+    """Play a rung's deals in batches of whole deals until ``test`` (a GSPRT) decides or ``deals`` are played.
+
+    ``play(seat, start, n)`` plays deals start..start+n-1 with A in ``seat`` and ``score(seat, rows)`` gives
+    A's points per game. Every seating of a batch is played before the test sees it, one observation per deal
+    (A's mean points over its seatings), so the test never stops with the seats unbalanced and a seat's edge
+    cancels within each deal. Returns each seating's rows and the deals played."""
+    blocks = [[] for _ in range(seats)]
+    played = 0
+    while played < deals and test.decision is None:
+        n = min(batch, deals - played)
+        for seat in range(seats):
+            blocks[seat].append(play(seat, played, n))
+        played += n
+        test.update(np.mean([score(seat, blocks[seat][-1]) for seat in range(seats)], axis=0))
+        if on_batch:
+            on_batch(played, test)
+    return [np.concatenate(b) for b in blocks], played
 
 
 def finish(plan_, folder, rungs):
@@ -228,6 +274,18 @@ def summary_table(result):
     }, metadata={"simcore.game": result.game, "simcore.base": result.base})
 
 
+def method(result):
+    """One line naming each rung's test and the error it controls, and how the depth is read."""
+    if result.sequential:
+        test = ("each rung: a GSPRT on the deals' mean scores, H0 fair against fair + delta, stopping after whole "
+                "batches of deals (false positive 5%, false negative 5%); the intervals are not adjusted for the "
+                "sequential stop")
+    else:
+        test = "each rung: a t test over the deals' mean scores at 5% (better when significant and above fair)"
+    return (f"{test}; skill depth by fixed-sequence testing (the climb stops at the first rung without a "
+            "significant gain), so it is overstated at most 5% of the time")
+
+
 def lines(result):
     """The rungs as text lines (the CLI's output and the report's table)."""
     out = [f"{'rung':<16} {'deals':>7} {'score':>8} {'95% interval':>18} {'p':>9} {'':>12}"]
@@ -236,11 +294,20 @@ def lines(result):
         test = f"SPRT {r.sprt}" if r.sprt else f"{r.result.pvalue:.2g}"
         out.append(f"{r.strong_budget:>6} vs {r.weak_budget:<6} {r.result.deals:>7,} {r.result.score:>8.4f} "
                    f"[{r.result.low:.4f}, {r.result.high:.4f}] {test:>9} {mark:>13}")
-    depth = result.depth
-    out.append(f"skill depth: {depth if depth is not None else 'none'} ("
-               + ("the largest budget still significantly better than half of it)" if depth is not None
-                  else "no rung is significantly better than the one below)"))
+    out.append(SCORING)
+    out.append(method(result))
+    out.append(f"skill depth: {_depth_text(result)}")
     return out
+
+
+SCORING = "score: A's mean points (a win 1, a k-way shared win 1/k, a game nobody wins 1/players, a loss 0)"
+
+
+def _depth_text(result):
+    depth = result.depth
+    if depth is None:
+        return "none (the first rung is not significantly better than the one below)"
+    return f"{depth} (every rung up to it is significantly better than half its budget)"
 
 
 def report(result, plan_):
@@ -253,19 +320,19 @@ def report(result, plan_):
             f"{'yes' if r.significant else 'no'} |" for r in result.rungs]
     params = plan_.rungs[0][2][0].params
     sets = ", ".join(f"{k} = {v}" for k, v in params.items()) or "defaults"
-    depth = result.depth
     return "\n".join([
         f"# Skill ladder: {result.game}, {result.base}",
         "",
         f"Each rung plays the larger budget against the smaller on the same deals, taking every seat in turn "
-        f"(seed {plan_.rungs[0][2][0].seed}). Score: the larger budget's mean return; fair is {fair:.4g}.",
+        f"(seed {plan_.rungs[0][2][0].seed}). Score: the larger budget's mean points; fair is {fair:.4g}.",
         "",
         f"Parameters: {sets}.",
         "",
         head, *rows,
         "",
-        f"**Skill depth: {depth}** (the largest budget still significantly better than the budget below it)."
-        if depth is not None else "**No rung is significantly better than the one below it.**",
+        f"**Skill depth: {_depth_text(result)}.**",
+        "",
+        f"The {SCORING}. The test: {method(result)}.",
         "",
         f"![score against budget]({PLOT})",
         "",

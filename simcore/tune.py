@@ -495,37 +495,34 @@ def look(objective, sums, squares, counts, alive, delta):
 
 @dataclass
 class Race:
-    """The state of a race: every candidate's games so far (one row per game, the objective's columns) and
-    their sums and sums of squares per column; ``delta``: each mean's interval error at each look."""
+    """The state of a race: every candidate's games so far as all a look needs, their count and the sums and
+    sums of squares of the objective's columns; ``delta``: each mean's interval error at each look."""
 
     n: int
-    data: dict = field(default_factory=dict)         # candidate -> list of (games, columns) blocks
+    data: dict = field(default_factory=dict)         # candidate -> (games, sums, sums of squares)
     alive: list = field(default_factory=list)
     dropped_at: dict = field(default_factory=dict)    # candidate -> games played when dropped
     history: list = field(default_factory=list)       # per batch: (games, {candidate: (estimate, low, high)},
     spent: int = 0                                    # and the race's threshold, or NTBEA's candidate)
     delta: float = math.nan
-    sums: dict = field(default_factory=dict)          # candidate -> (sums, sums of squares) of its columns
 
     def __post_init__(self):
         self.alive = list(range(self.n))
-        self.data = {c: [] for c in self.alive}
 
     def add(self, candidate, values):
         """A block of the candidate's games, (games, columns) values."""
-        self.data.setdefault(candidate, []).append(values)
-        sums, squares = self.sums.get(candidate, (0.0, 0.0))
-        self.sums[candidate] = (sums + values.sum(axis=0), squares + (values ** 2).sum(axis=0))
+        games, sums, squares = self.data.get(candidate, (0, 0.0, 0.0))
+        self.data[candidate] = (games + len(values), sums + values.sum(axis=0), squares + (values ** 2).sum(axis=0))
 
     def games(self, candidate):
-        return sum(block.shape[0] for block in self.data.get(candidate, ()))
+        return self.data.get(candidate, (0,))[0]
 
 
 def eliminate(state, objective, drop):
     """A look at the candidates racing: their objectives' bounds into the history and, if ``drop``, every
     candidate whose lower bound is above the smallest upper bound out of the race."""
     games = state.games(state.alive[0])
-    sums, squares = (np.stack(s) for s in zip(*(state.sums[c] for c in state.alive), strict=True))
+    sums, squares = (np.stack([state.data[c][i] for c in state.alive]) for i in (1, 2))
     alive = np.ones(len(state.alive), bool)
     seen = look(objective, sums, squares, np.full(alive.shape, games), alive, state.delta)
     state.history.append((games, {c: (float(seen.estimate[i]), float(seen.low[i]), float(seen.high[i]))
@@ -537,7 +534,12 @@ def eliminate(state, objective, drop):
 
 
 def race(n, evaluate, objective, search, done=(), on_batch=None):
-    """Run the race over candidates ``0..n-1``. ``evaluate(candidates, start, games)`` returns one (games,
+    """Run the race over candidates ``0..n-1``: batches of common games, and after each a :func:`look` that
+    drops every candidate whose objective's lower bound is above the smallest upper bound among those racing,
+    each mean's interval of error :func:`race_delta` (alpha over candidates, planned looks and means). The
+    chance that it ever drops a candidate that is not worse than a survivor is at most alpha (union bound).
+
+    ``evaluate(candidates, start, games)`` returns one (games,
     :attr:`~Objective.sources`) matrix per candidate for games ``start..start+games-1``; ``done``: batches
     already played (from a resumed run), each (candidates, matrices), kept where they are of the candidates
     racing at that step; ``on_batch(step, candidates, start, blocks, state)`` after each batch newly played.
@@ -723,15 +725,14 @@ def worse_than_best(resampled):
     return p, holm(p)
 
 
-def seat_edges(objective, values):
-    """Per finalist: the decisive games' single-winner counts per seat and the chi-square test of equal
-    shares (``values``: (finalists, games, columns)); a seat's points are 1 only for a single winner."""
+def decisive_tests(objective, values):
+    """Per finalist (``values``: (finalists, games, columns)): its decisive games (a single winner; a seat's
+    points are 1 only then) and the chi-square test (statistic, p-value) of equal shares of their winners,
+    nan without any (a team game) or without seats."""
     from analyses.balance import _equal_shares_test
 
-    seats = objective.seats
-    single = (values[:, :, seats] == 1).sum(axis=1) if seats else np.zeros((len(values), 0), np.int64)
-    tests = [_equal_shares_test(counts) if seats else (math.nan, math.nan) for counts in single]
-    return single.sum(axis=1), tests
+    single = (values[:, :, objective.seats] == 1).sum(axis=1)
+    return single.sum(axis=1), [_equal_shares_test(counts) for counts in single]
 
 
 def confirm(candidates, matrices, objective, draws, seed):
@@ -749,7 +750,7 @@ def confirm(candidates, matrices, objective, draws, seed):
     term_bounds = objective.term_bounds(low, high)
     resampled = objective.value(resampled_means(np.random.default_rng([seed, 1 << 20]), values, draws))
     p_worse, adjusted = worse_than_best(resampled)
-    decisive, tests = seat_edges(objective, values)
+    decisive, tests = decisive_tests(objective, values)
     seats, fair = objective.seats, 1 / objective.players
     rows = []
     for f, c in enumerate(candidates):

@@ -195,12 +195,13 @@ def paired_outcomes(probs, finalists, correlation):
 POINTS2_MERGED = POINTS2[:3]
 
 
-@pytest.mark.parametrize("edge", [0.0, 0.01])
+@pytest.mark.parametrize("edge", [0.0, 0.05])
 def test_the_best_is_named_alone_among_equal_finalists_at_most_alpha(edge):
     """Three equal finalists on 2000 shared confirmation games (outcomes correlated by the shared seeds; a true
-    gap of 0, where the objective has its kink, and 0.02): the paired bootstrap with Holm calls any finalist
-    worse than the best at most LEVEL of the time (so names the best alone at most that often). Resampling the
-    games is resampling the cells of their joint outcomes: a multinomial of the cells' counts."""
+    gap of 0, where the objective has its kink and the test is conservative, and of 0.1, where it is smooth
+    and the test near its level): the paired bootstrap with Holm calls any finalist worse than the best at
+    most LEVEL of the time (so names the best alone at most that often). Resampling the games is resampling
+    the cells of their joint outcomes: a multinomial of the cells' counts."""
     rng = np.random.default_rng(7)
     finalists, games, draws = 3, 2000, 200
     probs = two_player(edge)
@@ -231,7 +232,7 @@ def test_defect_7_racing_keeps_ten_equally_good_candidates():
     """Defect 7: ten equal candidates at a gap of 0.02 (with ties) lost one in 55% of the races (measured: 34
     of 40 on the old code). The race now drops one in at most alpha of them."""
     search = {"batch": 1000, "games_max": 20_000, "alpha": ALPHA, "bootstrap": 400}
-    races = 200
+    races = 150
     dropped = sum(len(tune.race(10, synthetic_two_player(two_player(0.01), run), GAP2, search).alive) < 10
                   for run in range(races))
     assert dropped / races <= ALPHA + slack(ALPHA, races)

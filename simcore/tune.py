@@ -5,26 +5,45 @@ A tune file is a config (``game``, ``seed``, ``[policies]``, base ``[params]``) 
 ``[space]``      parameters to search, each a list of values or an integer range ``{low = 0, high = 4}``;
                  the candidates are every combination.
 ``[objective]``  what "good" means, terms that add up (lower is better):
-                 ``gap = W``: W x the seat gap, the largest gap between two seats' win shares (what
-                 ``simcore analyze`` reports as the gap);
+                 ``gap = W``: W x the seat gap, the highest seat's mean points minus the lowest's, where a game
+                 gives a seat 1 point for a win, 1/k of a k-way shared win, 0 for a loss and 1/players when
+                 nobody wins (:func:`analyses.scoring.points`): a tie, a timeout or a team's shared win is not
+                 an imbalance, and a fair game has a gap of 0;
                  ``timeout = {max = M, weight = W}``: W x how far the timeout share exceeds M;
                  ``mean_turns`` (the column ``n_turns``) or any result column: ``{target = [LOW, HIGH],
                  weight = W}`` or just ``[LOW, HIGH]`` (weight 1), W x how far the column's mean lies
                  outside [LOW, HIGH].
 ``[search]``     ``method = "race"``, ``batch`` (games per candidate per step), ``games_max`` (per
-                 candidate), ``alpha`` (0: drop nothing, an exhaustive sweep on the same games),
-                 ``finalists``, ``confirm_games``, ``confirm_seed``; ``method = "ntbea"`` with ``iterations``,
-                 ``neighbours`` and ``explore``.
+                 candidate), ``alpha`` (the race's error; 0: drop nothing, an exhaustive sweep on the same
+                 games), ``finalists``, ``confirm_games``, ``confirm_seed``, ``bootstrap`` (resamples of the
+                 confirmation's paired test); ``method = "ntbea"`` with ``iterations``, ``neighbours`` and
+                 ``explore``.
 
-Racing: every candidate still in the race plays the same games (seed, game indices) in growing batches, so
-that candidates are compared on common random numbers. After each batch the candidate with the lowest
-objective leads; every other candidate's objective minus the leader's is bootstrapped over the games they
-share (one resample of game indices for all candidates, so the comparison stays paired), and a candidate
-whose difference is above 0 with a Holm-adjusted one-sided p-value below ``alpha`` is dropped (the p-value
-from the difference over its bootstrap standard deviation). The race ends
-when one candidate is left or every survivor has played ``games_max``. The best ``finalists`` survivors are
-then confirmed on ``confirm_games`` fresh games (``confirm_seed``): each objective term with a 95% bootstrap
-interval; the best is named only when its interval does not overlap the runner-up's, else the tied set.
+The objective reads *means*: each seat's points share, the timeout share, a column's mean. The batch files
+keep the result columns (``win_i``, ...); the points are derived from the ``win_i`` when a batch is read.
+
+Racing: every candidate still in the race plays the same games (seed, game indices) in batches. At every look
+(after each batch) each candidate gets an interval for each of the M means its objective reads, of two-sided
+level 1 - delta with delta = alpha / (K T M) (K candidates, T = ceil(games_max / batch) planned looks):
+Clopper-Pearson bounds at the fractional count for means of [0, 1]-valued games (points, bool columns), a
+Student t interval for other columns. Interval arithmetic over the terms gives each candidate's objective an
+interval, and a candidate whose lower bound is above the smallest upper bound among those racing is dropped.
+By the union bound every interval of every look holds at once with probability at least 1 - alpha; then each
+dropped candidate is truly worse than one still racing (hence than a survivor) and the truly best is never
+dropped. So the chance that the race ever drops a candidate that is not worse is at most alpha, over all looks
+and candidates. The drops depend only on the games, so a resumed race drops the same. The race ends when one
+candidate is left or every survivor has played ``games_max``.
+
+Confirmation: the best ``finalists`` survivors (by the race's last estimate; NTBEA: by its model) play
+``confirm_games`` fresh games (``confirm_seed``). Each finalist's means get intervals simultaneous at
+1 - LEVEL over every finalist and mean (Bonferroni), its objective and terms their intervals by the same
+interval arithmetic, each seat its signed edge (points share - 1/players) and the chi-square test of equal
+shares among the decisive games' single winners. The best is the race's first finalist, chosen on games
+independent of the confirmation's; every other finalist is compared with it on the shared confirmation games
+(paired: the same seeds): a one-sided paired bootstrap p-value of "its objective minus the best's <= 0",
+Holm-adjusted across the finalists; one with an adjusted p below LEVEL is *worse*, any other *tied with the
+best*. The chance of calling any finalist worse that is not is at most LEVEL (family-wise, as far as the
+bootstrap is accurate). The best is named alone only when every other finalist is worse.
 """
 
 import dataclasses
@@ -38,15 +57,19 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from analyses.scoring import points
 from simcore import __version__, results, sweep, writing
 from simcore import config as cfg
 
 TUNE_KEYS = cfg.TOP_KEYS + ("space", "objective", "search")
 SEARCH = {"method": "race", "batch": 1000, "games_max": 20_000, "alpha": 0.05, "finalists": 5,
-          "confirm_games": 20_000, "confirm_seed": None, "bootstrap": 400,
+          "confirm_games": 20_000, "confirm_seed": None, "bootstrap": 2000,
           "iterations": 200, "neighbours": 50, "explore": 0.1}
 METHODS = ("race", "ntbea")
 MAX_CANDIDATES = {"race": 5000, "ntbea": 1_000_000}
+# The confirmation's error: its intervals are simultaneous at 1 - LEVEL, its "worse" claims family-wise at LEVEL.
+# The race's intervals with alpha = 0 (which drops nothing) are shown at this level too.
+LEVEL = 0.05
 
 
 # --- the objective ---------------------------------------------------------------------------------------
@@ -54,29 +77,56 @@ MAX_CANDIDATES = {"race": 5000, "ntbea": 1_000_000}
 
 @dataclass(frozen=True)
 class Term:
-    """One term of the objective: ``gap``, ``timeout`` (with ``high`` its ceiling) or a column's mean
-    with a target interval [low, high]; ``key`` is what the tune file calls it (``mean_turns`` for the column
-    ``n_turns``)."""
+    """One term of the objective: ``gap`` (of the seats' points shares), ``timeout`` (with ``high`` its ceiling)
+    or a column's mean with a target interval [low, high]; ``key`` is what the tune file calls it
+    (``mean_turns`` for the column ``n_turns``); ``boolean``: the column is a bool column (its mean a share)."""
 
     name: str
     weight: float
     low: float = -math.inf
     high: float = math.inf
     key: str = ""
+    boolean: bool = False
 
-    def value(self, means, players):
+    @property
+    def unit(self):
+        """Its per-game values lie in [0, 1] (points, the timeout flag, a bool column): Clopper-Pearson bounds."""
+        return self.name in ("gap", "timeout") or self.boolean
+
+    def columns(self, players):
+        """The per-game values whose means the term reads."""
+        return [f"points_{i}" for i in range(players)] if self.name == "gap" else [self.name]
+
+    def sources(self, players):
+        """The result columns those values come from (a seat's points from every seat's win flag)."""
+        return [f"win_{i}" for i in range(players)] if self.name == "gap" else [self.name]
+
+    def value(self, means):
         """The term (before its weight) from the means of its columns, vectorised over leading axes."""
         if self.name == "gap":
             return means.max(axis=-1) - means.min(axis=-1)
-        mean = means[..., 0]
+        return self._distance(means[..., 0])
+
+    def _distance(self, mean):
         return np.maximum(0.0, self.low - mean) + np.maximum(0.0, mean - self.high)
 
-    def columns(self, players):
-        return [f"win_{i}" for i in range(players)] if self.name == "gap" else [self.name]
+    def bounds(self, low, high):
+        """The term's (lower, upper) bounds (before its weight) when each mean lies in [low, high], by interval
+        arithmetic, vectorised over leading axes. The gap's lower bound is 0 when the seats' intervals share a
+        point, and its upper bound pairs two different seats; a target term is lowest at the point of
+        [low, high] nearest its target and highest at one of the ends (it is convex)."""
+        if self.name == "gap":
+            lower = np.maximum(0.0, low.max(axis=-1) - high.min(axis=-1))
+            pairs = high[..., :, None] - low[..., None, :]
+            return lower, np.where(np.eye(low.shape[-1], dtype=bool), -np.inf, pairs).max(axis=(-2, -1))
+        low, high = low[..., 0], high[..., 0]
+        lower = np.maximum(0.0, self.low - high) + np.maximum(0.0, low - self.high)
+        return lower, np.maximum(self._distance(low), self._distance(high))
 
     def describe(self):
         if self.name == "gap":
-            return f"{self.weight:g} x the seat gap (highest seat win share - lowest)"
+            return (f"{self.weight:g} x the seat gap (highest seat's mean points - lowest's; a win scores 1, a "
+                    "k-way shared win 1/k, a game nobody wins 1/players per seat)")
         if self.name == "timeout":
             return f"{self.weight:g} x timeout share above {self.high:g}"
         return f"{self.weight:g} x distance of mean {self.name} from [{self.low:g}, {self.high:g}]"
@@ -89,17 +139,55 @@ class Objective:
 
     @property
     def columns(self):
-        """The per-game columns the terms read, in a fixed order (the columns of a candidate's games)."""
+        """The per-game values the terms read, in a fixed order (the columns of a candidate's matrices)."""
         return list(dict.fromkeys(c for t in self.terms for c in t.columns(self.players)))
+
+    @property
+    def sources(self):
+        """The result columns those values come from, in a fixed order (the columns of the batch files)."""
+        return list(dict.fromkeys(c for t in self.terms for c in t.sources(self.players)))
+
+    @property
+    def unit(self):
+        """Per column of :attr:`columns`: are its values in [0, 1]?"""
+        unit = {c: t.unit for t in self.terms for c in t.columns(self.players)}
+        return np.array([unit[c] for c in self.columns])
+
+    @property
+    def seats(self):
+        """The indices in :attr:`columns` of the seats' points (empty when no term reads the seats)."""
+        return [i for i, c in enumerate(self.columns) if c.startswith("points_")]
+
+    def values(self, raw):
+        """A (games, :attr:`sources`) matrix of result columns -> the (games, :attr:`columns`) per-game values."""
+        index = {c: i for i, c in enumerate(self.sources)}
+        derived = {}
+        if self.seats:
+            seat_points = points(raw[:, [index[f"win_{i}"] for i in range(self.players)]])
+            derived = {f"points_{i}": seat_points[:, i] for i in range(self.players)}
+        return np.column_stack([derived[c] if c in derived else raw[:, index[c]] for c in self.columns])
+
+    def _split(self, per_column):
+        """Per term, its columns' part of ``per_column`` (last axis: :attr:`columns`)."""
+        index = {c: i for i, c in enumerate(self.columns)}
+        return [(t, per_column[..., [index[c] for c in t.columns(self.players)]]) for t in self.terms]
 
     def term_values(self, means):
         """{term name: weighted value} from the means of :attr:`columns` (last axis)."""
-        index = {c: i for i, c in enumerate(self.columns)}
-        return {t.name: t.weight * t.value(means[..., [index[c] for c in t.columns(self.players)]], self.players)
-                for t in self.terms}
+        return {t.name: t.weight * t.value(m) for t, m in self._split(means)}
 
     def value(self, means):
         return sum(self.term_values(means).values())
+
+    def term_bounds(self, low, high):
+        """{term name: weighted (lower, upper)} when each mean of :attr:`columns` lies in [low, high]."""
+        return {t.name: tuple(t.weight * b for b in t.bounds(lo, hi))
+                for (t, lo), (_, hi) in zip(self._split(low), self._split(high), strict=True)}
+
+    def bounds(self, low, high):
+        """The objective's (lower, upper) bounds: the weights are positive, so the sums of the terms'."""
+        terms = self.term_bounds(low, high).values()
+        return sum(lo for lo, _ in terms), sum(hi for _, hi in terms)
 
 
 def _number(where, value):
@@ -118,16 +206,17 @@ def _weight(name, spec):
 OBJECTIVE_FORMS = "gap = W, timeout = {max = M, weight = W}, COLUMN = {target = [LOW, HIGH], weight = W}"
 
 
-def parse_objective(table, columns, players):
-    """The ``[objective]`` table -> :class:`Objective`; ``columns``: the result columns a target may name."""
+def parse_objective(table, columns, players, booleans=()):
+    """The ``[objective]`` table -> :class:`Objective`; ``columns``: the result columns a target may name,
+    ``booleans`` those of them that are bool columns."""
     if not isinstance(table, dict) or not table:
         raise cfg.ConfigError(f"[objective] is empty; allowed: {OBJECTIVE_FORMS}")
     terms = []
     for key, spec in table.items():
         keys = set(spec) if isinstance(spec, dict) else set()
         if key == "balance":
-            raise cfg.ConfigError("[objective] balance is now called gap (the largest gap between two seats' win "
-                                  "shares, as simcore analyze reports it); allowed: gap = W")
+            raise cfg.ConfigError("[objective] balance is now called gap (the largest gap between two seats' "
+                                  "points shares); allowed: gap = W")
         if key == "gap":
             if keys - {"weight"}:
                 raise cfg.ConfigError(f"[objective] gap has {sorted(keys - {'weight'})}; allowed: weight")
@@ -141,11 +230,11 @@ def parse_objective(table, columns, players):
                                       "from 0 to 1")
             terms.append(Term("timeout", _weight(key, spec), high=ceiling, key=key))
         else:
-            terms.append(_target_term(key, spec, columns))
+            terms.append(_target_term(key, spec, columns, booleans))
     return Objective(tuple(terms), players)
 
 
-def _target_term(key, spec, columns):
+def _target_term(key, spec, columns, booleans):
     """A column's mean with a target interval; messages name ``key`` as the tune file spells it."""
     name = "n_turns" if key == "mean_turns" else key
     spec = {"target": spec} if isinstance(spec, list) else spec
@@ -159,7 +248,7 @@ def _target_term(key, spec, columns):
     low, high = (_number(f"[objective] {key} target", v) for v in target)
     if low > high:
         raise cfg.ConfigError(f"[objective] {key} target [{low:g}, {high:g}] is empty; allowed: LOW <= HIGH")
-    return Term(name, _weight(key, spec), low, high, key=key)
+    return Term(name, _weight(key, spec), low, high, key=key, boolean=name in booleans)
 
 
 # --- the tune file ---------------------------------------------------------------------------------------
@@ -239,6 +328,10 @@ def _search(table, games_max):
             not 0 <= search["alpha"] < 0.5:
         raise cfg.ConfigError(f"[search] alpha = {search['alpha']!r} is not allowed; allowed: from 0 (drop nothing: "
                               "an exhaustive sweep on the same games) to below 0.5")
+    if (search["finalists"] - 1) / (search["bootstrap"] + 1) >= LEVEL:
+        raise cfg.ConfigError(f"[search] bootstrap = {search['bootstrap']:,} is too few for finalists = "
+                              f"{search['finalists']:,}: no finalist could be shown worse than the best; allowed: "
+                              f"bootstrap of at least {math.ceil((search['finalists'] - 1) / LEVEL):,}")
     if search["method"] == "race" and search["games_max"] < search["batch"]:
         where = "--games-max" if games_max is not None else "[search] games_max"
         raise cfg.ConfigError(f"{where} = {search['games_max']:,} is smaller than batch = {search['batch']:,}; "
@@ -279,8 +372,10 @@ def load(path, games_max=None, seed=None):
         else {candidates[0].config.players}
     if len(players) != 1:
         raise cfg.ConfigError("[space] changes the number of players; allowed: candidates of one player count")
-    columns = [n for n in results.schema(candidates[0].config).names if n not in ("game", "variant")]
-    objective = parse_objective(table.get("objective"), columns, players.pop())
+    schema = results.schema(candidates[0].config)
+    columns = [n for n in schema.names if n not in ("game", "variant")]
+    booleans = [f.name for f in schema if pa.types.is_boolean(f.type)]
+    objective = parse_objective(table.get("objective"), columns, players.pop(), booleans)
     if search["confirm_seed"] is None:
         search["confirm_seed"] = candidates[0].config.seed + 1
     return Plan(path, candidates[0].config.game, candidates, objective, search, text)
@@ -320,100 +415,150 @@ class Candidates:
         return (self[i] for i in range(len(self)))
 
 
+# --- intervals of means ----------------------------------------------------------------------------------
+
+
+def unit_bounds(sums, counts, delta):
+    """Clopper-Pearson bounds of the means of [0, 1]-valued games from their ``sums`` (the count of successes,
+    fractional for points) and ``counts`` (broadcast against ``sums``), vectorised: each two-sided interval
+    misses the true mean with probability at most ``delta``. Exact, and conservative, for 0/1 values; for other
+    values in [0, 1] (points) conservative in the calibration tests, as such a game's variance is at most the
+    0/1 game's of the same mean."""
+    from scipy import stats
+
+    counts = np.broadcast_to(np.asarray(counts, np.float64), np.shape(sums))
+    k = np.clip(sums, 0.0, counts)
+    # beta's parameters must be positive: where a bound is 0 or 1 outright, a placeholder of 1 stands in
+    low = np.where(k > 0, stats.beta.ppf(delta / 2, np.where(k > 0, k, 1.0), counts - k + 1), 0.0)
+    high = np.where(k < counts, stats.beta.ppf(1 - delta / 2, k + 1, np.where(k < counts, counts - k, 1.0)), 1.0)
+    return low, high
+
+
+def t_bounds(sums, squares, counts, delta):
+    """Student t bounds of means from the games' ``sums``, sums of ``squares`` and ``counts`` (broadcast against
+    ``sums``), vectorised, each two-sided interval of level 1 - ``delta``; unbounded below two games."""
+    from scipy import stats
+
+    counts = np.broadcast_to(np.asarray(counts, np.float64), np.shape(sums))
+    mean = sums / counts
+    spread = np.sqrt(np.maximum(squares - sums * mean, 0.0) / np.maximum(counts - 1, 1) / counts)
+    quantile = stats.t.ppf(1 - delta / 2, np.maximum(counts - 1, 1))
+    # a spread of 0 (every game alike) gives a point even where the quantile is infinite (delta = 0)
+    half = np.where(counts >= 2, np.where(spread > 0, quantile * spread, 0.0), np.inf)
+    return mean - half, mean + half
+
+
+def mean_bounds(sums, squares, counts, delta, unit):
+    """Each mean's two-sided (1 - ``delta``) bounds: :func:`unit_bounds` for the columns where ``unit`` (a bool
+    per column, the last axis), :func:`t_bounds` for the others."""
+    sums, squares = np.asarray(sums, np.float64), np.asarray(squares, np.float64)
+    counts = np.broadcast_to(np.asarray(counts, np.float64), sums.shape)
+    low, high = np.empty_like(sums), np.empty_like(sums)
+    low[..., unit], high[..., unit] = unit_bounds(sums[..., unit], counts[..., unit], delta)
+    low[..., ~unit], high[..., ~unit] = t_bounds(sums[..., ~unit], squares[..., ~unit], counts[..., ~unit], delta)
+    return low, high
+
+
 # --- racing ----------------------------------------------------------------------------------------------
+
+
+def race_delta(alpha, candidates, looks, means):
+    """Each interval's error in a race of ``candidates`` over ``looks`` planned looks with ``means`` means per
+    candidate: alpha split evenly (the union bound), so all hold at once with probability >= 1 - alpha."""
+    return alpha / (candidates * looks * means)
+
+
+@dataclass(frozen=True, eq=False)  # eq=False: the fields hold arrays, whose == is elementwise
+class Look:
+    """One look of the race, per candidate: the objective's ``estimate`` and its ``low`` and ``high`` bounds;
+    ``threshold``: the smallest upper bound among the candidates racing; ``dropped``: the racing candidates
+    whose lower bound is above it."""
+
+    estimate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    threshold: np.ndarray
+    dropped: np.ndarray
+
+
+def look(objective, sums, squares, counts, alive, delta):
+    """One look of the race from each candidate's per-game ``sums`` and sums of ``squares`` of the objective's
+    :attr:`~Objective.columns` (..., candidates, columns), its games ``counts`` and whether it is ``alive``
+    (..., candidates), each mean's interval of error ``delta``; vectorised over the leading axes (many races at
+    once). Returns a :class:`Look`."""
+    counts = np.asarray(counts, np.float64)[..., None]
+    low, high = mean_bounds(sums, squares, counts, delta, objective.unit)
+    lower, upper = objective.bounds(low, high)
+    threshold = np.where(alive, upper, np.inf).min(axis=-1)
+    return Look(objective.value(sums / counts), lower, upper, threshold, alive & (lower > threshold[..., None]))
 
 
 @dataclass
 class Race:
-    """The state of a race: every candidate's games so far (one row per game, the objective's columns)."""
+    """The state of a race: every candidate's games so far as all a look needs, their count and the sums and
+    sums of squares of the objective's columns; ``delta``: each mean's interval error at each look."""
 
     n: int
-    data: dict = field(default_factory=dict)         # candidate -> list of (games, columns) blocks
+    data: dict = field(default_factory=dict)         # candidate -> (games, sums, sums of squares)
     alive: list = field(default_factory=list)
     dropped_at: dict = field(default_factory=dict)    # candidate -> games played when dropped
-    history: list = field(default_factory=list)       # per batch: (games, {candidate: (estimate, low, high)})
-    spent: int = 0
+    history: list = field(default_factory=list)       # per batch: (games, {candidate: (estimate, low, high)},
+    spent: int = 0                                    # and the race's threshold, or NTBEA's candidate)
+    delta: float = math.nan
 
     def __post_init__(self):
         self.alive = list(range(self.n))
-        self.data = {c: [] for c in self.alive}
+
+    def add(self, candidate, values):
+        """A block of the candidate's games, (games, columns) values."""
+        games, sums, squares = self.data.get(candidate, (0, 0.0, 0.0))
+        self.data[candidate] = (games + len(values), sums + values.sum(axis=0), squares + (values ** 2).sum(axis=0))
 
     def games(self, candidate):
-        return sum(block.shape[0] for block in self.data.get(candidate, ()))
-
-    def matrix(self, candidate):
-        return np.concatenate(self.data[candidate])
+        return self.data.get(candidate, (0,))[0]
 
 
-def poisson_weights(rng, draws, games):
-    """Poisson(1) bootstrap weights: one resample of the games per row, shared by every candidate."""
-    return rng.poisson(1.0, size=(draws, games)).astype(np.float64)
+def eliminate(state, objective, drop):
+    """A look at the candidates racing: their objectives' bounds into the history and, if ``drop``, every
+    candidate whose lower bound is above the smallest upper bound out of the race."""
+    games = state.games(state.alive[0])
+    sums, squares = (np.stack([state.data[c][i] for c in state.alive]) for i in (1, 2))
+    alive = np.ones(len(state.alive), bool)
+    seen = look(objective, sums, squares, np.full(alive.shape, games), alive, state.delta)
+    state.history.append((games, {c: (float(seen.estimate[i]), float(seen.low[i]), float(seen.high[i]))
+                                  for i, c in enumerate(state.alive)}, float(seen.threshold)))
+    if drop:
+        for c in [c for c, out in zip(state.alive, seen.dropped, strict=True) if out]:
+            state.alive.remove(c)
+            state.dropped_at[c] = games
 
 
-def bootstrap_means(matrix, weights):
-    """The column means of one candidate's games on each bootstrap resample (rows of ``weights``)."""
-    return (weights @ matrix) / np.maximum(weights.sum(axis=1, keepdims=True), 1.0)
+def race(n, evaluate, objective, search, done=(), on_batch=None):
+    """Run the race over candidates ``0..n-1``: batches of common games, and after each a :func:`look` that
+    drops every candidate whose objective's lower bound is above the smallest upper bound among those racing,
+    each mean's interval of error :func:`race_delta` (alpha over candidates, planned looks and means). The
+    chance that it ever drops a candidate that is not worse than a survivor is at most alpha (union bound).
 
-
-def bootstrap_values(objective, matrix, weights):
-    """The objective on each bootstrap resample (rows of ``weights``) of one candidate's games."""
-    return objective.value(bootstrap_means(matrix, weights))
-
-
-def eliminate(race, objective, alpha, draws, seed, step):
-    """Drop every candidate significantly worse than the leader (paired bootstrap over the shared games,
-    Holm-adjusted one-sided p-values). Deterministic in (seed, step), so a resumed race drops the same."""
-    from analyses.paired import holm
-
-    games = race.games(race.alive[0])
-    matrices = {c: race.matrix(c) for c in race.alive}
-    estimates = {c: float(objective.value(matrices[c].mean(axis=0))) for c in race.alive}
-    weights = poisson_weights(np.random.default_rng([seed, step]), draws, games)
-    boot = {c: bootstrap_values(objective, matrices[c], weights) for c in race.alive}
-    leader = min(race.alive, key=lambda c: (estimates[c], c))
-    intervals = {c: (estimates[c], *np.quantile(boot[c], [0.025, 0.975])) for c in race.alive}
-    race.history.append((games, intervals, leader))
-    others = [c for c in race.alive if c != leader]
-    if not others:
-        return
-    pvalues = [_worse_pvalue(estimates[c] - estimates[leader], boot[c] - boot[leader]) for c in others]
-    adjusted = holm(pvalues)
-    for c, p in zip(others, adjusted, strict=True):
-        if p < alpha:
-            race.alive.remove(c)
-            race.dropped_at[c] = games
-
-
-def _worse_pvalue(difference, resampled):
-    """One-sided p-value of "no worse than the leader" from the paired difference and its bootstrap spread
-    (normal approximation: a count of resamples could not go below 1 / draws, too coarse for Holm over
-    dozens of candidates)."""
-    from scipy import stats
-
-    sd = float(np.std(resampled, ddof=1))
-    if sd == 0:
-        return 0.0 if difference > 0 else 1.0
-    return float(stats.norm.sf(difference / sd))
-
-
-def race(n, evaluate, objective, search, seed, done=(), on_batch=None):
-    """Run the race over candidates ``0..n-1``. ``evaluate(candidates, start, games)`` returns one (games,
-    columns) matrix per candidate for games ``start..start+games-1``; ``done``: batches already played
-    (from a resumed run) as lists of such matrices for the candidates alive then; ``on_batch(step,
-    candidates, start, blocks, state)`` after each batch newly played."""
+    ``evaluate(candidates, start, games)`` returns one (games,
+    :attr:`~Objective.sources`) matrix per candidate for games ``start..start+games-1``; ``done``: batches
+    already played (from a resumed run), each (candidates, matrices), kept where they are of the candidates
+    racing at that step; ``on_batch(step, candidates, start, blocks, state)`` after each batch newly played.
+    ``alpha`` = 0 drops nothing (the intervals are those of alpha = LEVEL)."""
     state = Race(n)
+    batch, games_max, alpha = search["batch"], search["games_max"], search["alpha"]
+    state.delta = race_delta(alpha if alpha > 0 else LEVEL, n, math.ceil(games_max / batch), len(objective.columns))
     step = 0
-    batch, games_max = search["batch"], search["games_max"]
     while len(state.alive) > 1 and state.games(state.alive[0]) < games_max:
         start = state.games(state.alive[0])
         size = min(batch, games_max - start)
         alive = list(state.alive)
-        blocks = done[step] if step < len(done) else evaluate(alive, start, size)
+        kept = step < len(done) and list(done[step][0]) == alive
+        blocks = done[step][1] if kept else evaluate(alive, start, size)
         for c, block in zip(alive, blocks, strict=True):
-            state.data[c].append(block)
+            state.add(c, objective.values(block))
         state.spent += size * len(alive)
-        eliminate(state, objective, search["alpha"], search["bootstrap"], seed, step)
-        if on_batch and step >= len(done):
+        eliminate(state, objective, alpha > 0)
+        if on_batch and not kept:
             on_batch(step, alive, start, blocks, state)
         step += 1
     return state
@@ -486,14 +631,16 @@ def ntbea(candidates, evaluate, objective, search, seed, done=(), on_batch=None)
     batch = search["batch"]
     for step in range(search["iterations"]):
         c = candidates.index(point)
-        blocks = done[step] if step < len(done) else evaluate([c], step * batch, batch)
-        state.data.setdefault(c, []).append(blocks[0])
+        kept = step < len(done) and list(done[step][0]) == [c]
+        blocks = done[step][1] if kept else evaluate([c], step * batch, batch)
+        values = objective.values(blocks[0])
+        state.add(c, values)
         state.spent += batch
-        value = float(objective.value(blocks[0].mean(axis=0)))
+        value = float(objective.value(values.mean(axis=0)))
         model.add(point, value)
         estimates = {e: model.estimate(candidates.point(e)) for e in state.data}
         state.history.append((state.spent, {e: (v, v, v) for e, v in estimates.items()}, c))
-        if on_batch and step >= len(done):
+        if on_batch and not kept:
             on_batch(step, [c], step * batch, blocks, state)
         options = neighbours(rng, point, shape, search["neighbours"]) or [point]
         scores = [model.estimate(o, search["explore"]) for o in options]
@@ -507,37 +654,120 @@ def ntbea(candidates, evaluate, objective, search, seed, done=(), on_batch=None)
 
 # --- confirmation ----------------------------------------------------------------------------------------
 
+# Game indices drawn at once by the bootstrap (32 MB of int64), to bound its memory for long confirmations.
+_BATCH_ELEMENTS = 1 << 22
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, eq=False)  # eq=False: the fields hold arrays, whose == is elementwise
 class Confirmed:
+    """One finalist on the confirmation games.
+
+    ``value``, ``low``, ``high``: its objective with an interval, and ``terms`` each weighted term's (value,
+    low, high), by interval arithmetic from intervals of the means that hold at once with probability
+    >= 1 - LEVEL over every finalist and mean (Bonferroni). ``edge``, ``edge_low``, ``edge_high``: per seat its
+    points share - 1/players, on those same intervals (empty when the objective reads no seats);
+    ``statistic``, ``pvalue``: the chi-square test of equal shares of the ``decisive`` games' single winners
+    (nan without any, as in a team game, or without seats). ``difference``: its objective minus the best's on
+    the same games; ``p_worse``, ``adjusted``: the paired bootstrap p-value of "not worse than the best" and its
+    Holm adjustment (nan for the best); ``verdict``: "best", "worse" or "tied" (with the best).
+    """
+
     candidate: int
+    games: int
     value: float
     low: float
     high: float
-    terms: dict               # name -> (value, low, high)
+    terms: dict
+    edge: np.ndarray
+    edge_low: np.ndarray
+    edge_high: np.ndarray
+    decisive: int
+    statistic: float
+    pvalue: float
+    difference: float
+    p_worse: float
+    adjusted: float
+    verdict: str
+
+
+def resampled_means(rng, values, draws):
+    """The means of ``values`` (finalists, games, columns) on ``draws`` resamples of the game indices, one
+    resample shared by every finalist (their games share seeds: the comparison stays paired): (draws,
+    finalists, columns)."""
+    finalists, games, columns = values.shape
+    flat = values.transpose(1, 0, 2).reshape(games, finalists * columns)
+    chunk = max(1, _BATCH_ELEMENTS // games)
+    out = []
+    for first in range(0, draws, chunk):
+        rows = min(chunk, draws - first)
+        picks = rng.integers(0, games, size=(rows, games)) + games * np.arange(rows)[:, None]
+        counts = np.bincount(picks.ravel(), minlength=rows * games).reshape(rows, games)
+        out.append(counts @ flat / games)
+    return np.concatenate(out).reshape(draws, finalists, columns)
+
+
+def simultaneous_bounds(objective, sums, squares, games):
+    """Bounds of the means of (..., finalists, columns) from their ``sums`` and sums of ``squares`` over
+    ``games`` games each, simultaneous: all hold at once with probability >= 1 - LEVEL (Bonferroni over every
+    finalist and column); vectorised over leading axes."""
+    finalists, columns = np.shape(sums)[-2:]
+    return mean_bounds(sums, squares, games, LEVEL / (finalists * columns), objective.unit)
+
+
+def worse_than_best(resampled):
+    """From the objective on each resample of the shared games (draws, finalists; the best first): per other
+    finalist the one-sided bootstrap p-value of "its objective - the best's <= 0", (1 + #{resampled difference
+    <= 0}) / (1 + draws) (never 0), and its Holm adjustment across the finalists."""
+    from analyses.paired import holm
+
+    differences = resampled[:, 1:] - resampled[:, :1]
+    p = (1 + (differences <= 0).sum(axis=0)) / (1 + len(resampled))
+    return p, holm(p)
+
+
+def decisive_tests(objective, values):
+    """Per finalist (``values``: (finalists, games, columns)): its decisive games (a single winner; a seat's
+    points are 1 only then) and the chi-square test (statistic, p-value) of equal shares of their winners,
+    nan without any (a team game) or without seats."""
+    from analyses.balance import _equal_shares_test
+
+    single = (values[:, :, objective.seats] == 1).sum(axis=1)
+    return single.sum(axis=1), [_equal_shares_test(counts) for counts in single]
 
 
 def confirm(candidates, matrices, objective, draws, seed):
-    """Each finalist's objective and terms with 95% bootstrap intervals on its fresh games, best first."""
-    games = matrices[0].shape[0]
-    weights = poisson_weights(np.random.default_rng([seed, 1 << 20]), draws, games)
+    """The finalists ``candidates`` (the race's ranking: the first is the best) on their fresh games
+    (``matrices``: (games, sources) each, the same game indices): a :class:`Confirmed` each, the best first,
+    the others by objective. A finalist is *worse* than the best when the paired bootstrap test says so at
+    family-wise error LEVEL (Holm), else *tied*."""
+    values = np.stack([objective.values(m) for m in matrices])
+    games = values.shape[1]
+    sums, squares = values.sum(axis=1), (values ** 2).sum(axis=1)
+    low, high = simultaneous_bounds(objective, sums, squares, games)
+    means = sums / games
+    estimate, terms = objective.value(means), objective.term_values(means)
+    lower, upper = objective.bounds(low, high)
+    term_bounds = objective.term_bounds(low, high)
+    resampled = objective.value(resampled_means(np.random.default_rng([seed, 1 << 20]), values, draws))
+    p_worse, adjusted = worse_than_best(resampled)
+    decisive, tests = decisive_tests(objective, values)
+    seats, fair = objective.seats, 1 / objective.players
     rows = []
-    for c, matrix in zip(candidates, matrices, strict=True):
-        point = objective.term_values(matrix.mean(axis=0))
-        boot = objective.term_values(bootstrap_means(matrix, weights))
-        terms = {name: (float(point[name]), *map(float, np.quantile(v, [0.025, 0.975]))) for name, v in boot.items()}
-        total = sum(boot.values())
-        rows.append(Confirmed(c, float(sum(point.values())), *map(float, np.quantile(total, [0.025, 0.975])),
-                              terms))
-    return sorted(rows, key=lambda r: (r.value, r.candidate))
+    for f, c in enumerate(candidates):
+        rows.append(Confirmed(
+            c, games, float(estimate[f]), float(lower[f]), float(upper[f]),
+            {name: (float(terms[name][f]), float(lo[f]), float(hi[f])) for name, (lo, hi) in term_bounds.items()},
+            means[f, seats] - fair, low[f, seats] - fair, high[f, seats] - fair, int(decisive[f]), *tests[f],
+            float(estimate[f] - estimate[0]), float(p_worse[f - 1]) if f else math.nan,
+            float(adjusted[f - 1]) if f else math.nan,
+            "best" if f == 0 else "worse" if adjusted[f - 1] < LEVEL else "tied"))
+    return [rows[0]] + sorted(rows[1:], key=lambda r: (r.value, r.candidate))
 
 
 def winners(confirmed):
-    """The best alone when its interval does not overlap the runner-up's, else every finalist whose interval
-    overlaps the best's (the tied set)."""
-    best = confirmed[0]
-    tied = [r for r in confirmed if r.low <= best.high]
-    return tied if len(tied) > 1 else [best]
+    """The best and every finalist tied with it (not shown worse by the paired test): the best alone when every
+    other finalist is worse."""
+    return [r for r in confirmed if r.verdict != "worse"]
 
 
 # --- running a tune file: files, resume --------------------------------------------------------------------
@@ -548,8 +778,8 @@ def _write_table(path, table):
 
 
 def batch_table(plan, candidates, start, blocks):
-    """A batch as Parquet rows: candidate, game_index and the objective's columns."""
-    columns = plan.objective.columns
+    """A batch as Parquet rows: candidate, game_index and the result columns the objective reads."""
+    columns = plan.objective.sources
     n = blocks[0].shape[0]
     data = {"candidate": pa.array(np.repeat([plan.candidates[c].name for c in candidates], n)),
             "candidate_index": pa.array(np.repeat(np.asarray(candidates, np.int64), n)),
@@ -561,20 +791,22 @@ def batch_table(plan, candidates, start, blocks):
 
 
 def table_blocks(plan, table):
-    """The blocks of a batch file, per candidate in file order: (candidate indices, matrices)."""
+    """The blocks of a batch file, per candidate in file order: (candidate indices, (games, sources)
+    matrices)."""
     index = table["candidate_index"].to_numpy()
     order = list(dict.fromkeys(index.tolist()))
-    matrix = np.column_stack([table[c].to_numpy().astype(np.float64) for c in plan.objective.columns])
+    matrix = np.column_stack([table[c].to_numpy().astype(np.float64) for c in plan.objective.sources])
     return order, [matrix[index == c] for c in order]
 
 
 def evaluator(plan, executor, seed):
-    """evaluate(candidates, start, games) -> per candidate the (games, columns) matrix, played by ``executor``
-    (its results are the rows of ``simcore run`` of each candidate's config)."""
+    """evaluate(candidates, start, games) -> per candidate the (games, sources) matrix of the result columns
+    the objective reads, played by ``executor`` (its results are the rows of ``simcore run`` of each
+    candidate's config)."""
     from simcore.executors import LocalExecutor
 
     executor = executor or LocalExecutor()
-    columns = plan.objective.columns
+    columns = plan.objective.sources
 
     def evaluate(candidates, start, games):
         configs = [_with(plan.candidates[c].config, games, seed) for c in candidates]
@@ -617,14 +849,16 @@ def _run(plan, folder, executor, on_batch):
         path = folder / entry["file"]
         if not path.is_file() or writing.sha256(path) != entry["sha256"]:
             break
-        done.append(table_blocks(plan, pq.read_table(path))[1])
+        done.append(table_blocks(plan, pq.read_table(path)))
     manifest["batches"] = manifest["batches"][:len(done)]
     seed = plan.candidates[0].config.seed
 
     def keep(step, alive, first, blocks, state):
         name = f"batch-{step:04d}.parquet"
         _write_table(folder / name, batch_table(plan, alive, first, blocks))
-        manifest["batches"].append({"file": name, "sha256": writing.sha256(folder / name), "candidates": len(alive)})
+        # a batch played again (its stored one was of other candidates) takes the place of the stored one
+        manifest["batches"][step:step + 1] = [{"file": name, "sha256": writing.sha256(folder / name),
+                                               "candidates": len(alive)}]
         sweep.write_manifest(folder, manifest)
         if on_batch:
             on_batch(step, alive, state)
@@ -635,9 +869,13 @@ def _run(plan, folder, executor, on_batch):
         state = ntbea(plan.candidates, evaluator(plan, executor, seed), plan.objective, plan.search, seed, done,
                       keep)
     else:
-        state = race(len(plan.candidates), evaluator(plan, executor, seed), plan.objective, plan.search, seed,
-                     done, keep)
+        state = race(len(plan.candidates), evaluator(plan, executor, seed), plan.objective, plan.search, done,
+                     keep)
+    if len(manifest["batches"]) > len(state.history):    # stored batches of a longer race than this one
+        del manifest["batches"][len(state.history):]
+        sweep.write_manifest(folder, manifest)
     last = state.history[-1][1] if state.history else {}
+    # ranked by the race's (or NTBEA's) estimate, on games independent of the confirmation's: the first is the best
     finalists = sorted(state.alive, key=lambda c: (last[c][0], c) if last else c)[:plan.search["finalists"]]
     confirm_seed = plan.search["confirm_seed"]
     path = folder / "confirm.parquet"

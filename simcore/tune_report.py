@@ -1,8 +1,10 @@
 """The report of a tune run: ``report.md`` and the plot of the race, ``race.png``."""
 
+import math
 from pathlib import Path
 
 from simcore import writing
+from simcore.tune import LEVEL
 
 REPORT, PLOT = "report.md", "race.png"
 
@@ -32,13 +34,12 @@ def lines(result):
     plan, race = result.plan, result.race
     names = _Names(plan)
     out = [_search_line(result), f"survivors: {', '.join(names[c] for c in race.alive)}",
-           "confirmed on fresh games (objective, 95% interval):"]
+           f"confirmed on fresh games (objective, simultaneous {1 - LEVEL:.0%} interval; against the best: "
+           "Holm-adjusted paired p):"]
     for r in result.confirmed:
-        out.append(f"  {names[r.candidate]:<32} {r.value:.4f} [{r.low:.4f}, {r.high:.4f}]")
-    best = result.best
-    out.append(f"the one candidate: {names[best[0].candidate]}" if len(result.confirmed) == 1 else
-               f"best: {names[best[0].candidate]}" if len(best) == 1 else
-               "tied (intervals overlap the best's): " + ", ".join(names[r.candidate] for r in best))
+        against = "the best" if r.verdict == "best" else f"{r.verdict}, p = {r.adjusted:.3g}"
+        out.append(f"  {names[r.candidate]:<32} {r.value:.4f} [{r.low:.4f}, {r.high:.4f}]  {against}")
+    out.append(_verdict(result, names, markdown=False))
     return out
 
 
@@ -52,21 +53,127 @@ def _search_line(result):
             f"{spent:,} games (an exhaustive sweep at the same precision: {full:,}, {full / spent:.1f}x more)")
 
 
+def _verdict(result, names, markdown):
+    """Which candidate is best, or which are tied with it, in one line."""
+    tick = "`" if markdown else ""
+    best = result.best
+    first = f"{tick}{names[best[0].candidate]}{tick}"
+    if len(result.confirmed) == 1:
+        text = (f"the one candidate: {first}" if not result.race.history else
+                f"best: {first}, the only finalist")
+    elif len(best) == 1:
+        text = f"best: {first}: every other finalist is worse (paired test)"
+    else:
+        text = (f"tied with the best ({first}): " + ", ".join(f"{tick}{names[r.candidate]}{tick}" for r in best[1:])
+                + " (not shown worse by the paired test)")
+    return f"**{text[0].upper()}{text[1:]}**." if markdown else text
+
+
+def _race_rule(result):
+    """The race's rule and the error it controls, in one line."""
+    search, race = result.plan.search, result.race
+    bounds = (f"each mean a two-sided interval of level 1 - {race.delta:.2g} (Clopper-Pearson for points and "
+              "shares, Student t for other columns), the objective's bounds by interval arithmetic over its terms")
+    if search["alpha"] == 0:
+        return (f"alpha = 0: nothing is dropped, an exhaustive sweep on the same games; the intervals shown are "
+                f"those a race of alpha = {LEVEL:g} would use ({bounds}).")
+    return (f"The race drops a candidate only when the lower bound of its objective is above the smallest upper "
+            f"bound among the candidates racing ({bounds}); the chance that it ever drops one that is not worse "
+            f"is at most alpha = {search['alpha']:g}, over all looks and candidates (union bound).")
+
+
 def _search_section(result, ranked):
     """The report's section on the race or the NTBEA search (a single candidate has none)."""
     plan, race, search = result.plan, result.race, result.plan.search
     if not race.history:
         return ["## The race", "", f"One candidate, `{plan.candidates[0].name}`: nothing to race.", ""]
     full = exhaustive_games(result)
-    how = (f"Batches of {search['batch']:,} games, every candidate still racing on the same games; dropped when "
-           f"significantly worse than the leader (paired bootstrap over the shared games, Holm-adjusted, alpha "
-           f"{search['alpha']:g}), at most {search['games_max']:,} games each." if search["method"] == "race" else
+    how = (f"Batches of {search['batch']:,} games, every candidate still racing on the same games, at most "
+           f"{search['games_max']:,} games each. " + _race_rule(result) if search["method"] == "race" else
            f"{search['iterations']} evaluations of {search['batch']:,} games, each the neighbour (of "
            f"{search['neighbours']} tried) with the best optimistic estimate of the n-tuple model (explore "
            f"{search['explore']:g}); objective = the model's estimate.")
     return ["## The race" if search["method"] == "race" else "## The search (NTBEA)", "",
             how + f" Games played: {race.spent:,}; an exhaustive sweep of the grid at the precision of the finish: "
             f"{full:,} ({full / race.spent:.1f}x more).", "", *ranked, "", f"![the race]({PLOT})", ""]
+
+
+def _ranked(result, names):
+    """The table of every candidate at the last look it played."""
+    plan, race = result.plan, result.race
+    last = last_estimates(race)
+    interval = "interval (race)" if plan.search["method"] == "race" else "interval"
+    ranked = [f"| rank | candidate | games | objective | {interval} | |", "|---:|---|---:|---:|---|---|"]
+    for rank, c in enumerate(ranking(result, last), start=1):
+        estimate, low, high = last[c]
+        status = ("finalist" if c in race.alive else "evaluated") if plan.search["method"] == "ntbea" else (
+            "survived" if c in race.alive else f"dropped after {race.dropped_at[c]:,} games")
+        ranked.append(f"| {rank} | `{names[c]}` | {race.games(c):,} | {estimate:.4f} | [{low:.4f}, {high:.4f}] | "
+                      f"{status} |")
+    return ranked
+
+
+def _confirmed_table(result, names):
+    """Each finalist's objective and terms with their simultaneous intervals, and its comparison with the best."""
+    terms = [t.name for t in result.plan.objective.terms]
+    table = ["| candidate | objective | " + " | ".join(terms) + " | minus the best's | adjusted p | |",
+             "|---|---|" + "---|" * len(terms) + "---:|---:|---|"]
+    for r in result.confirmed:
+        cells = [f"{v:.4f} [{lo:.4f}, {hi:.4f}]" for v, lo, hi in (r.terms[t] for t in terms)]
+        p = "" if math.isnan(r.adjusted) else f"{r.adjusted:.3g}"
+        table.append(f"| `{names[r.candidate]}` | {r.value:.4f} [{r.low:.4f}, {r.high:.4f}] | " + " | ".join(cells)
+                     + f" | {r.difference:+.4f} | {p} | {r.verdict} |")
+    return table
+
+
+def _edges_table(result, names):
+    """Each finalist's seat edges with their simultaneous intervals and the test of equal shares."""
+    players = result.plan.objective.players
+    if not result.plan.objective.seats:
+        return ["The objective reads no seats (no `gap` term): no seat edges."]
+    table = ["| candidate | " + " | ".join(f"seat {s}" for s in range(players)) + " | decisive games | "
+             "chi-square p |", "|---|" + "---|" * players + "---:|---:|"]
+    for r in result.confirmed:
+        cells = [f"{e:+.4f} [{lo:+.4f}, {hi:+.4f}]" for e, lo, hi in zip(r.edge, r.edge_low, r.edge_high,
+                                                                         strict=True)]
+        p = "nan" if math.isnan(r.pvalue) else f"{r.pvalue:.3g}"
+        table.append(f"| `{names[r.candidate]}` | " + " | ".join(cells) + f" | {r.decisive:,} | {p} |")
+    return table
+
+
+def _confirmation(result, names):
+    search = result.plan.search
+    finalists = len(result.confirmed)
+    means = len(result.plan.objective.columns)
+    ranked_by = "the race's" if search["method"] == "race" or not result.race.history else "NTBEA's"
+    return [
+        "## Confirmation",
+        "",
+        f"The best {finalists} survivors on {search['confirm_games']:,} fresh games (seed {search['confirm_seed']}). "
+        f"Every interval below holds at once with probability at least {1 - LEVEL:.0%} (Bonferroni over the "
+        f"{finalists} finalists and the {means} means each reads: Clopper-Pearson for points and shares, Student t "
+        "for other columns); the objective's and each weighted term's by interval arithmetic, so that the gap's "
+        "interval starts at 0 when the seats' intervals overlap.",
+        "",
+        *_confirmed_table(result, names),
+        "",
+        f"The best is {ranked_by} first finalist, chosen on games independent of these. Each other finalist's "
+        f"objective minus the best's is tested on these games, paired (one resample of the game indices for all, "
+        f"{search['bootstrap']:,} resamples): one-sided bootstrap p-value of \"not worse than the best\", "
+        f"Holm-adjusted across the finalists; a finalist is *worse* when its adjusted p is below {LEVEL:g}, else "
+        f"*tied* with the best. The chance of calling any finalist worse that is not is at most {LEVEL:g} "
+        "(family-wise).",
+        "",
+        "Seat edges: a seat's points share - 1/players (a win scores 1, a k-way shared win 1/k, a game nobody "
+        "wins 1/players), with the simultaneous intervals above; the chi-square test of equal shares among the "
+        "decisive games' single winners (per finalist, not adjusted; nan without decisive games, as in a team "
+        "game, where every win is shared).",
+        "",
+        *_edges_table(result, names),
+        "",
+        _verdict(result, names, markdown=True),
+        "",
+    ]
 
 
 def write(result, folder):
@@ -76,30 +183,11 @@ def write(result, folder):
     plan, race = result.plan, result.race
     names = _Names(plan)
     if race.history:
+        title = f"{plan.game}: the race" + (" (bands: its simultaneous intervals)" if plan.search["method"] ==
+                                             "race" else "")
         figure = race_plot([(games, {names[c]: v for c, v in intervals.items()})
-                            for games, intervals, _ in race.history], title=f"{plan.game}: the race")
+                            for games, intervals, _ in race.history], title=title)
         writing.write_atomic(folder / PLOT, lambda tmp: figure.savefig(tmp, dpi=110, format="png"))
-    last = last_estimates(race)
-    ranked = ["| rank | candidate | games | objective | 95% interval | |", "|---:|---|---:|---:|---|---|"]
-    for rank, c in enumerate(ranking(result, last), start=1):
-        estimate, low, high = last[c]
-        status = ("finalist" if c in race.alive else "evaluated") if plan.search["method"] == "ntbea" else (
-            "survived" if c in race.alive else f"dropped after {race.dropped_at[c]:,} games")
-        ranked.append(f"| {rank} | `{names[c]}` | {race.games(c):,} | {estimate:.4f} | [{low:.4f}, {high:.4f}] | "
-                      f"{status} |")
-    terms = [t.name for t in plan.objective.terms]
-    confirmed = ["| candidate | objective | " + " | ".join(terms) + " |", "|---|---|" + "---|" * len(terms)]
-    for r in result.confirmed:
-        cells = [f"{v:.4f} [{lo:.4f}, {hi:.4f}]" for v, lo, hi in (r.terms[t] for t in terms)]
-        confirmed.append(f"| `{names[r.candidate]}` | {r.value:.4f} [{r.low:.4f}, {r.high:.4f}] | "
-                         + " | ".join(cells) + " |")
-    best = result.best
-    verdict = (f"**The one candidate: `{names[best[0].candidate]}`**." if len(result.confirmed) == 1 else
-               f"**Best: `{names[best[0].candidate]}`**: its interval does not overlap the runner-up's."
-               if len(best) == 1 else "**Tied**: the intervals of " + ", ".join(f"`{names[r.candidate]}`"
-                                                                             for r in best)
-               + " overlap the best's; more confirmation games (or a narrower space) would separate them.")
-    search = plan.search
     text = [
         f"# simcore tune: {plan.game}",
         "",
@@ -108,16 +196,8 @@ def write(result, folder):
         "",
         "Objective (lower is better): " + "; ".join(t.describe() for t in plan.objective.terms) + ".",
         "",
-        *_search_section(result, ranked),
-        "## Confirmation",
-        "",
-        f"The best {len(result.confirmed)} survivors on {search['confirm_games']:,} fresh games (seed "
-        f"{search['confirm_seed']}), each term weighted, with 95% bootstrap intervals.",
-        "",
-        *confirmed,
-        "",
-        verdict,
-        "",
+        *_search_section(result, _ranked(result, names) if race.history else []),
+        *_confirmation(result, names),
     ]
     writing.write_atomic(folder / REPORT, lambda tmp: tmp.write_text("\n".join(text)))
 

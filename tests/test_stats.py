@@ -1,5 +1,6 @@
 """Tests of the statistics layer (``analyses``) against textbook values, scipy, brute force and simulation."""
 
+import itertools
 import math
 
 import numpy as np
@@ -9,6 +10,7 @@ from scipy import stats
 from analyses import (
     SPRT,
     TwoSidedSPRT,
+    find_teams,
     game_shape,
     holm,
     paired_binary,
@@ -19,6 +21,7 @@ from analyses import (
     unpaired_binary,
     unpaired_numeric,
 )
+from analyses.scoring import points
 
 # --- intervals -------------------------------------------------------------------------------------------------
 
@@ -82,17 +85,23 @@ def test_seat_balance_on_constructed_games():
         (3, [0, 0, 0], True),  # timeouts without a winner
     )
     result = seat_balance(wins, timeout)
-    assert (result.n_games, result.n_seats) == (68, 3)
+    assert (result.n_games, result.n_seats, result.teams) == (68, 3, ((0,), (1,), (2,)))
     np.testing.assert_array_equal(result.wins, [35, 25, 10])
-    np.testing.assert_allclose(result.share, np.array([35, 25, 10]) / 68)
+    # points: a win 1, half of each shared win, a third of each game nobody won
+    points = np.array([30 + 2.5 + 1, 20 + 2.5 + 1, 10 + 1])
+    np.testing.assert_allclose(result.points, points)
+    np.testing.assert_allclose(result.share, points / 68)
+    assert result.share.sum() == pytest.approx(1.0)
     assert (result.shared, result.timeouts, result.decisive) == (5, 3, 60)
     # Decisive winners 30/20/10 against 20 expected each: (100 + 0 + 100) / 20 = 10 on 2 df, p = exp(-10/2).
     assert result.statistic == pytest.approx(10.0)
     assert result.pvalue == pytest.approx(math.exp(-5))
     reference = stats.chisquare([30, 20, 10])
     assert (result.statistic, result.pvalue) == pytest.approx((reference.statistic, reference.pvalue))
-    assert result.largest_gap == pytest.approx(25 / 68)
-    for seat, k in enumerate([35, 25, 10]):
+    assert result.largest_gap == pytest.approx(22.5 / 68)
+    assert result.excess_gap == pytest.approx(result.largest_gap - result.fair_gap)
+    assert 0 < result.fair_gap < result.largest_gap and result.gap_pvalue < 0.01
+    for seat, k in enumerate(points):
         interval = proportion_interval(k, 68)
         assert (result.low[seat], result.high[seat]) == pytest.approx((interval.low, interval.high))
 
@@ -100,10 +109,52 @@ def test_seat_balance_on_constructed_games():
 def test_seat_balance_team_game_has_no_decisive_games():
     wins, timeout = _games((40, [1, 0, 1, 0], False), (25, [0, 1, 0, 1], False), (2, [0, 0, 0, 0], True))
     result = seat_balance(wins, timeout)
+    assert result.teams == ((0, 2), (1, 3))
     assert (result.decisive, result.shared, result.timeouts) == (0, 65, 2)
     assert math.isnan(result.statistic) and math.isnan(result.pvalue)
-    np.testing.assert_allclose(result.share, np.array([40, 25, 40, 25]) / 67)
-    assert result.largest_gap == pytest.approx(15 / 67)
+    # a team's win is half a point to each of its seats; a timeout a quarter to every seat
+    np.testing.assert_allclose(result.share, np.array([20.5, 13, 20.5, 13]) / 67)
+    assert result.largest_gap == pytest.approx(7.5 / 67)
+
+
+def test_teams_are_seats_that_always_win_together():
+    """Two seats that never win agree in every game, but are no team unless the others pair up alike."""
+    never = np.array([[1, 0, 0], [1, 0, 0], [1, 0, 0]], dtype=bool)
+    assert find_teams(never) == ((0,), (1,), (2,))
+    one_team_loses = np.array([[1, 0, 1, 0]] * 5, dtype=bool)
+    assert find_teams(one_team_loses) == ((0, 2), (1, 3))
+    nobody = np.zeros((4, 2), dtype=bool)
+    assert find_teams(nobody) == ((0,), (1,))
+
+
+@pytest.mark.parametrize("blocks", [
+    [(3, [1, 0, 0]), (1, [0, 1, 0]), (1, [0, 0, 0])],                # 3 seats, single winners and a game nobody won
+    [(3, [1, 1, 0]), (1, [0, 0, 1]), (1, [1, 0, 0])],                # 2-way shared wins and single winners
+    [(4, [1, 0, 1, 0]), (1, [0, 1, 0, 1])],                          # a team game
+])
+def test_gap_test_agrees_with_exact_enumeration(blocks):
+    """The Monte Carlo gap test against its exact value: every arrangement of each game's winners over the
+    seats (teams kept together) enumerated and weighed, here for five games."""
+    wins, timeout = _games(*[(count, row, False) for count, row in blocks])
+    resamples = 40_000
+    result = seat_balance(wins, timeout, n_resamples=resamples, seed=3)
+    teams = result.teams
+    choices = []        # per game: every way as many teams as won it can win it
+    for row in wins:
+        m = int(row.sum()) // len(teams[0])
+        choices.append([[s for team in c for s in team] for c in itertools.combinations(teams, m)])
+    gaps = []
+    for arrangement in itertools.product(*choices):
+        rearranged = np.zeros_like(wins)
+        for g, seats in enumerate(arrangement):
+            rearranged[g, seats] = True
+        share = points(rearranged).mean(axis=0)
+        gaps.append(share.max() - share.min())
+    gaps = np.array(gaps)
+    exact_p = np.mean(gaps >= result.largest_gap - 1e-12)
+    # Monte Carlo sd of a p-value near 0.5 from 40,000 draws: 0.0025
+    assert result.gap_pvalue == pytest.approx(exact_p, abs=0.01)
+    assert result.fair_gap == pytest.approx(gaps.mean(), abs=0.005)
 
 
 # --- game shape ------------------------------------------------------------------------------------------------

@@ -596,7 +596,7 @@ def analyze_command(paths, report_path, baseline):
 @main.command("compare")
 @click.argument("file_a", type=click.Path(exists=True, dir_okay=False))
 @click.argument("file_b", type=click.Path(exists=True, dir_okay=False))
-@click.option("--metric", "metrics", multiple=True, help="Column to compare (default: wins, scores, turns).")
+@click.option("--metric", "metrics", multiple=True, help="Column to compare (default: every seat's points_i, n_turns).")
 def compare_command(file_a, file_b, metrics):
     """Compare two variants game by game (paired on common random numbers when the seeds agree)."""
     from analyses import data, report, variants

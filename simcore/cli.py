@@ -354,6 +354,8 @@ def versus_command(game, policy, against, config_path, sets, games, seed, thread
         "weaker" if r.significant else "no significant difference")
     click.echo(f"{r.policy} against {r.against}, {runs[0].game}, {r.deals:,} deals x {r.players} seats: score "
                f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}] (fair {r.fair:.4f}, p = {r.pvalue:.2g}): {verdict}")
+    click.echo(versus.SCORING)
+    click.echo(r.test)
 
 
 @main.command("ladder")

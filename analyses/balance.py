@@ -64,13 +64,13 @@ def seat_balance(wins, timeout, confidence: float = 0.95, n_resamples: int = RES
     (conservative for a value in [0, 1], see ``proportion_interval``).
 
     Seats whose win flags agree in every game form a team (4-player Zwergen Ziehen: seats 0 and 2 against 1 and
-    3). The gap test is a Monte Carlo permutation test, exact at any number of games: under H0 "the seat does
-    not matter" the winners of each game are a uniformly random set of as many teams (of seats, without teams)
-    as won it, independently from game to game, and the test rejects when the observed gap is in the top of
-    ``n_resamples`` gaps drawn so (seeded by ``seed``). Its p-value (1 + #{null gap >= observed}) / (1 +
-    ``n_resamples``) controls the false-positive rate at alpha for fair games, with ties, timeouts and teams.
-    Each draw costs one multinomial per kind of game (its number of winning teams), not one draw per game, so a
-    million games take as long as a hundred.
+    3). The gap test is a Monte Carlo permutation test: under H0 "the seat does not matter", which seats won a
+    game is a uniformly random pick among the sets of as many teams as won it (as many seats, in a game without
+    teams), independently from game to game. ``n_resamples`` gap draws from that null (seeded by ``seed``)
+    give the p-value (1 + #{null gap >= observed}) / (1 + ``n_resamples``), which controls the false-positive
+    rate at alpha exactly, at any number of games and draws, with ties, timeouts and teams (conservatively
+    where few games make the gap discrete). A draw costs one multinomial per kind of game (its number of
+    winning teams), not one draw per game, so a million games take little longer than a hundred.
 
     The chi-square goodness-of-fit test counts only the decisive games (exactly one winner), whose single
     winners are multinomial; its false-positive rate is alpha up to the chi-square approximation (good once

@@ -117,10 +117,11 @@ def paired_numeric(a, b, confidence: float = 0.95) -> PairedNumericResult:
     ``low``/``high`` its ``confidence`` interval, so the two always agree: p < 1 - confidence exactly when 0
     is outside the interval. Both are about the mean difference, the effect a designer reads; a rank test
     (Wilcoxon) would test another hypothesis and reject a zero mean difference when the differences are
-    skewed. By the central limit theorem the test holds its false-positive rate for skewed game statistics
-    too once there are a few dozen games (tests/test_calibration.py measures it). If every difference is 0,
-    ``pvalue`` is 1 and the interval [0, 0]; a difference that is the same non-zero number in every game has
-    no spread, and the t test's limit, p = 0 and the interval [d, d], is returned.
+    skewed. It controls the false-positive rate (calling a zero mean difference non-zero) at 1 - confidence
+    by the central limit theorem, for skewed game statistics too from about 100 games on; with 20 strongly
+    skewed differences it is liberal, about 8% at nominal 5% (tests/test_calibration.py). If every
+    difference is 0, ``pvalue`` is 1 and the interval [0, 0]; a difference that is the same non-zero number
+    in every game has no spread, and the t test's limit, p = 0 and the interval [d, d], is returned.
     """
     a, b = _paired(_numeric(a), _numeric(b))
     d = a - b
@@ -172,7 +173,9 @@ def unpaired_numeric(a, b, confidence: float = 0.95) -> UnpairedNumericResult:
     ``low``/``high`` its ``confidence`` interval (no equal-variance assumption: rule variants change the
     spread of game length as well as its mean), so the two always agree. Both are about the difference of the
     means; a rank test (Mann-Whitney) would test another hypothesis and reject equal means of differently
-    skewed samples. If both runs hold one and the same value in every game, ``pvalue`` is 1 and the interval
+    skewed samples. It controls the false-positive rate at 1 - confidence as the paired test does (measured:
+    5% from 100 games a run on, 6.5% at 20 skewed games). If both runs hold one and the same value in every
+    game, ``pvalue`` is 1 and the interval
     [0, 0]; two different constants give the t test's limit, p = 0 and the interval [d, d].
     """
     a, b = _sample(_numeric(a)), _sample(_numeric(b))

@@ -7,7 +7,7 @@ interval) does not pay for importing scipy.
 import importlib
 
 _HOMES = {
-    "balance": ("SeatBalanceResult", "seat_balance"),
+    "balance": ("SeatBalanceResult", "find_teams", "seat_balance"),
     "intervals": ("Interval", "proportion_interval"),
     "paired": ("PairedBinaryResult", "PairedNumericResult", "UnpairedBinaryResult", "UnpairedNumericResult",
                "holm", "paired_binary", "paired_numeric", "unpaired_binary", "unpaired_numeric"),

@@ -7,6 +7,8 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
+from analyses import scoring
+
 COMMON = ("game", "variant", "seed", "game_index", "n_players", "first_seat", "n_turns", "timeout")
 
 
@@ -31,13 +33,32 @@ class Result:
         return len(self.columns["game_index"])
 
     def column(self, name):
-        if name not in self.columns:
-            raise DataError(f"{self.path} has no column {name!r}; allowed: {', '.join(self.columns)}")
-        return self.columns[name]
+        """A column of the file, or ``points_i``: seat i's points per game (``analyses.scoring.points``),
+        derived from the win flags."""
+        if name in self.columns:
+            return self.columns[name]
+        if name in self._points_names:
+            return self.points[:, self._points_names.index(name)]
+        raise DataError(f"{self.path} has no column {name!r}; allowed: {', '.join(self.names)}")
+
+    @property
+    def names(self):
+        """Every name :meth:`column` takes: the file's columns and the derived ``points_i``."""
+        return list(self.columns) + self._points_names
+
+    @property
+    def _points_names(self):
+        return [f"points_{i}" for i in range(self.players)]
 
     @property
     def wins(self):
         return np.column_stack([self.columns[f"win_{i}"] for i in range(self.players)])
+
+    @property
+    def points(self):
+        """Every seat's points per game (games, players): 1 a win, 1/k a k-way shared win, 1/players each
+        when nobody wins."""
+        return scoring.points(self.wins)
 
     @property
     def scores(self):

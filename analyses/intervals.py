@@ -17,13 +17,17 @@ class Interval:
     high: float
 
 
-def proportion_interval(k: int, n: int, confidence: float = 0.95, method: str = "wilson") -> Interval:
+def proportion_interval(k: float, n: int, confidence: float = 0.95, method: str = "wilson") -> Interval:
     """Confidence interval for a proportion after ``k`` successes in ``n`` trials.
 
     ``method="wilson"`` is the Wilson score interval: close to nominal coverage and sensible at k = 0 or k = n,
     so it is the default for win rates. ``method="clopper-pearson"`` is the exact (conservative) interval from
     beta quantiles, for when a guaranteed coverage of at least ``confidence`` matters more than width.
     With no trials nothing is known, so the interval is the whole range [0, 1].
+
+    ``k`` may be fractional: the sum of ``n`` values in [0, 1] (a seat's points, a deal's mean score). Such a
+    value has at most the variance p(1 - p) of a win flag with the same mean, so the binomial interval of its
+    sum covers the mean at least about as often as it covers a proportion (conservative).
     """
     _check_confidence(confidence)
     if method not in METHODS:
@@ -37,7 +41,7 @@ def proportion_interval(k: int, n: int, confidence: float = 0.95, method: str = 
     return _clopper_pearson(k, n, confidence)
 
 
-def _wilson(k: int, n: int, z: float) -> Interval:
+def _wilson(k: float, n: int, z: float) -> Interval:
     p = k / n
     z2n = z * z / n
     centre = (p + z2n / 2) / (1 + z2n)
@@ -46,7 +50,7 @@ def _wilson(k: int, n: int, z: float) -> Interval:
     return Interval(max(0.0, centre - half), min(1.0, centre + half))
 
 
-def _clopper_pearson(k: int, n: int, confidence: float) -> Interval:
+def _clopper_pearson(k: float, n: int, confidence: float) -> Interval:
     from scipy import stats  # the only scipy use here: `simcore run` prints Wilson intervals without it
 
     tail = (1 - confidence) / 2

@@ -12,7 +12,7 @@ def _height(n):
     return max(3.0, 0.32 * n + 1.2)
 
 
-def win_share_plot(balances, title="Win share per seat"):
+def win_share_plot(balances, title="Points per seat"):
     """``balances``: {variant: SeatBalanceResult}. Points with their intervals, one colour per seat."""
     names = list(balances)
     seats = max(b.n_seats for b in balances.values())
@@ -32,7 +32,7 @@ def win_share_plot(balances, title="Win share per seat"):
         ax.axvline(1 / n, color="grey", lw=0.6, ls=":")
     ax.set_yticks(range(len(names)), names)
     ax.invert_yaxis()
-    ax.set_xlabel("share of games won (95% Wilson interval); dotted: 1 / players")
+    ax.set_xlabel("mean points per game (95% Wilson interval); dotted: 1 / players, fair")
     ax.set_title(title)
     ax.legend(fontsize="small", loc="best")
     fig.tight_layout()
@@ -88,7 +88,7 @@ def ladder_plot(budgets, scores, lows, highs, fair, title="Skill ladder"):
     return fig
 
 
-def skill_plot(balances, title="Win share per seat by skill level"):
+def skill_plot(balances, title="Points per seat by skill level"):
     """``balances``: {skill level (policy): SeatBalanceResult}, weakest first. One line per seat across the
     levels, with 95% intervals; dotted: 1 / players."""
     levels = list(balances)
@@ -104,7 +104,7 @@ def skill_plot(balances, title="Win share per seat by skill level"):
                     label=f"seat {seat}")
     ax.axhline(1 / seats, color="grey", lw=0.6, ls=":")
     ax.set_xticks(x, [level.replace(":", ":\n", 1) for level in levels], fontsize="small")
-    ax.set_ylabel("share of games won (95% Wilson interval)")
+    ax.set_ylabel("mean points per game (95% Wilson interval)")
     ax.set_title(title)
     ax.legend(fontsize="small", loc="best")
     fig.tight_layout()

@@ -89,7 +89,7 @@ def analyze(results, baseline=0):
     """Seat balance and game shape per variant, and every variant against the baseline."""
     balances = {r.name: seat_balance(r.wins, r.column("timeout")) for r in results}
     shapes = {r.name: game_shape(r.column("n_turns"), r.column("timeout"), r.extras()) for r in results}
-    comparisons = against_baseline(results, metrics=("win_0", "n_turns"), baseline=baseline) \
+    comparisons = against_baseline(results, metrics=("points_0", "n_turns"), baseline=baseline) \
         if len(results) > 1 else []
     return Analysis(results, balances, shapes, comparisons, baseline)
 
@@ -104,12 +104,20 @@ def _p(p):
     return "n/a" if p != p else ("<1e-4" if p < 1e-4 else f"{p:.4f}")
 
 
+GAP_HEAD = ["gap", "fair gap", "gap p", "chi² p"]
+
+
+def _gap(b):
+    """The gap cells: observed, what a fair game shows at this many games, the gap test, the chi-square test."""
+    return [f"{b.largest_gap:.3f}", f"{b.fair_gap:.3f}", _p(b.gap_pvalue), _p(b.pvalue)]
+
+
 def balance_table(analysis):
     seats = max(b.n_seats for b in analysis.balances.values())
-    head = ["variant", "players", "games"] + [f"seat {i} wins" for i in range(seats)] + \
-        ["shared", "timeouts", "chi² p", "gap"]
+    head = ["variant", "players", "games"] + [f"seat {i} points" for i in range(seats)] + \
+        ["shared", "timeouts"] + GAP_HEAD
     rows = [[name, str(b.n_seats), f"{b.n_games:,}"] + [_share(b, i) for i in range(seats)]
-            + [f"{b.shared:,}", f"{b.timeouts:,}", _p(b.pvalue), f"{b.largest_gap:.3f}"]
+            + [f"{b.shared:,}", f"{b.timeouts:,}"] + _gap(b)
             for name, b in analysis.balances.items()]
     return Table(head, rows)
 
@@ -125,13 +133,13 @@ def skill_table(analysis):
     """Seat balance and game length side by side, one row per skill level (the policy every seat plays)."""
     levels = analysis.skill_levels
     seats = max(b.n_seats for b in analysis.balances.values())
-    head = ["skill level", "games"] + [f"seat {i} wins" for i in range(seats)] + \
-        ["chi² p", "gap", "mean turns", "completion"]
+    head = ["skill level", "games"] + [f"seat {i} points" for i in range(seats)] + GAP_HEAD + \
+        ["mean turns", "completion"]
     rows = []
     for name, policy in levels.items():
         b, s = analysis.balances[name], analysis.shapes[name]
         rows.append([f"`{policy}`", f"{b.n_games:,}"] + [_share(b, i) for i in range(seats)]
-                    + [_p(b.pvalue), f"{b.largest_gap:.3f}", f"{s.mean:.2f}", f"{s.completion:.2%}"])
+                    + _gap(b) + [f"{s.mean:.2f}", f"{s.completion:.2%}"])
     return Table(head, rows)
 
 
@@ -190,7 +198,7 @@ def skill_section(analysis):
     return [Section("By skill level", [
         "The variants differ only in the policy every seat plays, from the weakest listed to the strongest: "
         "does the seat balance (and the length of a game) hold when people play well?",
-        skill_table(analysis), Image("win share per seat against skill", "skill.png")])]
+        skill_table(analysis), Image("points per seat against skill", "skill.png")])]
 
 
 def _won_by(watch):
@@ -209,7 +217,7 @@ def watch_section(watches, folder, pages):
                      Link(command, pages[w]) if w in pages else command])
     return Section("Games worth watching", [
         "Per variant: the longest and the shortest game (the first by game index on a tie; the first game alone "
-        "when all are as long), and a random game lost by the seat with the lowest win share, drawn from the "
+        "when all are as long), and a random game lost by the seat with the lowest points, drawn from the "
         "file's seed and the variant's name (the same game in every report). Replay one with its command, run "
         "from the report's folder.",
         Table(["variant", "game", "turns", "won by", "replay"], rows)])
@@ -226,12 +234,14 @@ def report_sections(analysis, watches, folder, pages):
             f"{len(results)} variants, {sum(r.n_games for r in results):,} games, seed "
             f"{', '.join(map(str, seeds))}. Baseline for comparisons: `{base}`."], level=1),
         Section("Seat balance", [
-            "Win share per seat with a 95% Wilson interval (in team games every seat of the winning team wins; "
-            "in games with shared wins the shares can add up to more than 1). *chi² p*: chi-square test of the "
-            "single-winner games against equal shares per seat. *gap*: the seat gap, the highest seat's win "
-            "share minus the lowest's (0 is fair; Ludii's balance metric is 1 - gap; `simcore tune`'s `gap` "
-            "term is the same number).",
-            balance_table(analysis), Image("win share per seat", "win_share.png")]),
+            "Points per seat: its mean points per game (a win 1, a k-way shared win 1/k, a team's win 1/k to "
+            "each of its k seats, a game nobody wins 1/players each), with a 95% Wilson interval; a fair game "
+            "gives every seat 1/players. *gap*: the seat gap, the highest seat's points minus the lowest's "
+            "(`simcore tune`'s `gap` term is the same number). A fair game shows a gap too, the larger the "
+            "fewer the games: *fair gap* is its mean at this many games. *gap p*: the permutation test of the "
+            "gap (H0: the seat does not matter; each game's winners rearranged over the seats, teams kept "
+            "together). *chi² p*: chi-square test of the single-winner games against equal shares per seat.",
+            balance_table(analysis), Image("points per seat", "win_share.png")]),
         *skill_section(analysis),
         Section("Game length and completion", [
             "Turns per game; *completion*: share of games that ended by the rules, not by `max_turns`.",
@@ -241,9 +251,10 @@ def report_sections(analysis, watches, folder, pages):
     if analysis.comparisons:
         out.append(Section(f"Against the baseline `{base}`", [
             "Effect = variant minus baseline. Variants run with the baseline's seed are paired game by game on "
-            "common random numbers: McNemar's exact test and a paired interval for a seat's win, the "
-            "Wilcoxon signed-rank test and a paired bootstrap interval for the game length. Variants with "
-            "another seed are compared unpaired. *p (Holm)*: adjusted across the variants, per metric.",
+            "common random numbers: the paired t test and its interval for the first seat's points and the "
+            "game length (p-value and interval from one test of the mean difference). Variants with another "
+            "seed are compared unpaired, by Welch's t test. *p (Holm)*: adjusted across the variants, per "
+            "metric.",
             comparison_table(analysis.comparisons)]))
     out.append(watch_section(watches, folder, pages))
     return out

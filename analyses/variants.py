@@ -2,8 +2,6 @@
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from analyses.data import DataError, paired_on_index
 from analyses.paired import holm, paired_binary, paired_numeric, unpaired_binary, unpaired_numeric
 
@@ -25,9 +23,10 @@ class Comparison:
 
 
 def default_metrics(a, b):
-    """Every seat's win and score the two have in common, and the game length."""
+    """Every seat's points (a win 1, a k-way shared win 1/k, nobody's win 1/players) the two have in common,
+    and the game length."""
     seats = min(a.players, b.players)
-    return [f"win_{i}" for i in range(seats)] + [f"score_{i}" for i in range(seats)] + ["n_turns"]
+    return [f"points_{i}" for i in range(seats)] + ["n_turns"]
 
 
 def check_comparable(a, b):
@@ -38,6 +37,8 @@ def check_comparable(a, b):
 
 
 def compare_metric(a, b, metric, paired):
+    """A yes/no column by McNemar (paired) or a two-proportion test; a numeric one (points, turns, scores) by
+    the paired t test or Welch's: p-value and interval from one test of the mean difference."""
     xa, xb = a.column(metric), b.column(metric)
     binary = xa.dtype == bool
     if paired:
@@ -45,8 +46,8 @@ def compare_metric(a, b, metric, paired):
         if len(ia) == 0:
             raise DataError(f"{a.path} and {b.path} share no game index; nothing to pair")
         xa, xb = xa[ia], xb[ib]
-        return paired_binary(xa, xb) if binary else paired_numeric(xa.astype(np.int64), xb.astype(np.int64))
-    return unpaired_binary(xa, xb) if binary else unpaired_numeric(xa.astype(float), xb.astype(float))
+        return paired_binary(xa, xb) if binary else paired_numeric(xa, xb)
+    return unpaired_binary(xa, xb) if binary else unpaired_numeric(xa, xb)
 
 
 def compare(a, b, metrics=None):
@@ -59,14 +60,14 @@ def compare(a, b, metrics=None):
             for m, r, p in zip(metrics, results, adjusted, strict=True)]
 
 
-def against_baseline(results, metrics=("win_0", "n_turns"), baseline=0):
+def against_baseline(results, metrics=("points_0", "n_turns"), baseline=0):
     """Every variant against one baseline; Holm across the variants, per metric."""
     base = results[baseline]
     out = []
     for metric in metrics:
         rows = []
         for r in results:
-            if r is base or metric not in r.columns or metric not in base.columns or r.game != base.game:
+            if r is base or metric not in r.names or metric not in base.names or r.game != base.game:
                 continue
             rows.append((r, compare_metric(r, base, metric, r.seed == base.seed)))
         adjusted = holm([res.pvalue for _, res in rows]) if rows else []

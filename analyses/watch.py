@@ -24,8 +24,8 @@ class Watch:
 
 def games_worth_watching(result):
     """The longest and the shortest game (ties: the lowest game index; when every game is as long, just the first),
-    and a random game lost by the seat with the lowest win share, drawn from the file's seed and the variant's
-    name: the same game on every call."""
+    and a random game lost by the seat with the lowest points (the balance table's), drawn from the file's seed and
+    the variant's name: the same game on every call."""
     index, turns, timeout = result.column("game_index"), result.column("n_turns"), result.column("timeout")
     wins = result.wins
 
@@ -41,7 +41,7 @@ def games_worth_watching(result):
     else:
         picks = [watch(lowest_index(np.flatnonzero(turns == turns.max())), "longest"),
                  watch(lowest_index(np.flatnonzero(turns == turns.min())), "shortest")]
-    share = wins.mean(axis=0)
+    share = result.points.mean(axis=0)
     seat = int(np.argmin(share))
     lost = np.flatnonzero(~wins[:, seat] & ~timeout)
     if len(lost):
@@ -49,7 +49,7 @@ def games_worth_watching(result):
         # crc32, not hash(): Python salts string hashes per process, and the pick must survive a restart
         rng = np.random.default_rng([result.seed, zlib.crc32(result.name.encode())])
         picks.append(watch(lost[rng.integers(len(lost))], f"loss of seat {seat}",
-                           f"the lowest win share, {share[seat]:.3f}"))
+                           f"the lowest points, {share[seat]:.3f}"))
     return picks
 
 

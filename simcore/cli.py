@@ -356,6 +356,8 @@ def versus_command(game, policy, against, config_path, sets, games, seed, thread
         "weaker" if r.significant else "no significant difference")
     click.echo(f"{r.policy} against {r.against}, {runs[0].game}, {r.deals:,} deals x {r.players} seats: score "
                f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}] (fair {r.fair:.4f}, p = {r.pvalue:.2g}): {verdict}")
+    click.echo(versus.SCORING)
+    click.echo(r.test)
 
 
 @main.command("ladder")
@@ -604,7 +606,7 @@ def analyze_command(paths, report_path, baseline):
 @main.command("compare")
 @click.argument("file_a", type=click.Path(exists=True, dir_okay=False))
 @click.argument("file_b", type=click.Path(exists=True, dir_okay=False))
-@click.option("--metric", "metrics", multiple=True, help="Column to compare (default: wins, scores, turns).")
+@click.option("--metric", "metrics", multiple=True, help="Column to compare (default: every seat's points_i, n_turns).")
 def compare_command(file_a, file_b, metrics):
     """Compare two variants game by game (paired on common random numbers when the seeds agree)."""
     from analyses import data, report, variants

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from analyses import proportion_interval
 from simcore import agents, engine, versus
 from simcore import config as cfg
 
@@ -45,15 +46,19 @@ def test_returns_of_a_seat_share_shared_wins():
     rows[1, engine.O_WIN:engine.O_WIN + 3] = [1, 1, 0]
     rows[2, engine.O_WIN:engine.O_WIN + 3] = [0, 1, 0]
     rows[3, engine.O_TIMEOUT] = 1
-    assert versus.a_returns(run, rows, 0).tolist() == [1.0, 0.5, 0.0, 0.0]
+    # points: a timeout nobody won is a third to every seat, as the null of a 3-player contest
+    assert versus.a_returns(run, rows, 0).tolist() == pytest.approx([1.0, 0.5, 0.0, 1 / 3])
 
 
 def test_an_agent_against_itself_scores_exactly_one_half():
     """Each deal is played once from each seat and a seat's draws come from its own stream, so an agent
-    against itself plays every deal's two games as mirror images: exactly 1/2, with no spread."""
+    against itself plays every deal's two games as mirror images: exactly 1/2, with no spread. Without spread
+    the t test says nothing; the exact binomial bound over 300 deals does (Clopper-Pearson), and p = 1."""
     result = versus.contest(versus.seatings("zwai", "random", "random", games=300, seed=6))
     assert (result.deals, result.games, result.players) == (300, 600, 2)
-    assert result.score == result.low == result.high == result.fair == 0.5
+    assert result.score == result.fair == 0.5 and result.method == "exact" and result.pvalue == 1.0
+    interval = proportion_interval(150, 300, method="clopper-pearson")
+    assert (result.low, result.high) == pytest.approx((interval.low, interval.high))
     assert result.seat_scores[0] + result.seat_scores[1] == pytest.approx(1.0)
     assert result.seat_scores[0] != 0.5          # the seats themselves are not balanced
 

@@ -57,7 +57,7 @@ def test_report_has_tables_plots_and_baseline_comparisons(tmp_path):
         assert f"report-plots/{png}" in text
     analysis = report.analyze(rs)
     assert {(c.a, c.metric) for c in analysis.comparisons} == {(n, m) for n in ("pro", "four")
-                                                               for m in ("win_0", "n_turns")}
+                                                               for m in ("points_0", "n_turns")}
     # the table shows what the result objects hold
     b = analysis.balances["pro"]
     assert f"{b.share[0]:.3f} [{b.low[0]:.3f}, {b.high[0]:.3f}]" in text
@@ -73,7 +73,7 @@ def test_analyze_and_compare_commands(cli, tmp_path):
     assert "| no-pro |" in done.stdout and (out / "report.md").exists()
     done = cli("compare", out / "no-pro.parquet", out / "pro.parquet")
     assert done.returncode == 0, done.stderr
-    assert "win_0" in done.stdout and "n_turns" in done.stdout and "| yes |" in done.stdout
+    assert "points_0" in done.stdout and "n_turns" in done.stdout and "| yes |" in done.stdout
     other = tmp_path / "other.parquet"
     assert cli("run", "zwergen", "--games", "4000", "--seed", "3", "--set", "pro=true", "--out", other,
                "--quiet").returncode == 0
@@ -231,7 +231,7 @@ def test_markdown_report_keeps_its_sections_and_adds_the_games_worth_watching(tw
     before, after = text.split("\n\n## Games worth watching\n\n")
     expected = [
         "# simcore report: zwergen", "2 variants, 4,000 games, seed 5. Baseline for comparisons: `base`.",
-        "## Seat balance", None, str(report.balance_table(analysis)), "![win share per seat](r-plots/win_share.png)",
+        "## Seat balance", None, str(report.balance_table(analysis)), "![points per seat](r-plots/win_share.png)",
         "## Game length and completion", None, str(report.shape_table(analysis)),
         "![game length](r-plots/duration.png)",
         "## Game-specific columns (means)", str(report.extras_table(analysis)), "![scores](r-plots/scores.png)",

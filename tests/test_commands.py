@@ -446,12 +446,15 @@ def test_games_shows_one_game(cli):
 
 
 def test_analyze_and_tune_mean_one_thing_by_the_gap(cli, tmp_path):
-    """The words mean one thing: analyze's *gap* and tune's `gap` term are the same number (the highest seat
-    win share minus the lowest); neither calls it balance."""
+    """The words mean one thing: analyze's *gap* and tune's `gap` term are the same number (the highest seat's
+    points minus the lowest's); neither calls it balance."""
+    from analyses.scoring import points
+
     out = tmp_path / "runs"
     assert cli("sweep", write(tmp_path, "s.toml", SWEEP), "--out", out, "--quiet").returncode == 0
     table = pq.read_table(out / "hand_size_210.parquet")
-    shares = [sum(table[f"win_{s}"].to_pylist()) / table.num_rows for s in range(2)]
+    wins = list(zip(*[table[f"win_{s}"].to_pylist() for s in range(2)], strict=True))
+    shares = [float(share) for share in points(wins).mean(axis=0)]
     done = cli("analyze", out)
     assert "balance" not in done.stdout.lower().replace("seat balance", "")
     assert f"{max(shares) - min(shares):.3f}" in done.stdout.split("hand_size_210")[1].splitlines()[0]

@@ -10,6 +10,7 @@ from scipy import stats
 from analyses import (
     SPRT,
     TwoSidedSPRT,
+    find_teams,
     game_shape,
     holm,
     paired_binary,
@@ -20,6 +21,7 @@ from analyses import (
     unpaired_binary,
     unpaired_numeric,
 )
+from analyses.scoring import points
 
 # --- intervals -------------------------------------------------------------------------------------------------
 
@@ -83,17 +85,23 @@ def test_seat_balance_on_constructed_games():
         (3, [0, 0, 0], True),  # timeouts without a winner
     )
     result = seat_balance(wins, timeout)
-    assert (result.n_games, result.n_seats) == (68, 3)
+    assert (result.n_games, result.n_seats, result.teams) == (68, 3, ((0,), (1,), (2,)))
     np.testing.assert_array_equal(result.wins, [35, 25, 10])
-    np.testing.assert_allclose(result.share, np.array([35, 25, 10]) / 68)
+    # points: a win 1, half of each shared win, a third of each game nobody won
+    points = np.array([30 + 2.5 + 1, 20 + 2.5 + 1, 10 + 1])
+    np.testing.assert_allclose(result.points, points)
+    np.testing.assert_allclose(result.share, points / 68)
+    assert result.share.sum() == pytest.approx(1.0)
     assert (result.shared, result.timeouts, result.decisive) == (5, 3, 60)
     # Decisive winners 30/20/10 against 20 expected each: (100 + 0 + 100) / 20 = 10 on 2 df, p = exp(-10/2).
     assert result.statistic == pytest.approx(10.0)
     assert result.pvalue == pytest.approx(math.exp(-5))
     reference = stats.chisquare([30, 20, 10])
     assert (result.statistic, result.pvalue) == pytest.approx((reference.statistic, reference.pvalue))
-    assert result.largest_gap == pytest.approx(25 / 68)
-    for seat, k in enumerate([35, 25, 10]):
+    assert result.largest_gap == pytest.approx(22.5 / 68)
+    assert result.excess_gap == pytest.approx(result.largest_gap - result.fair_gap)
+    assert 0 < result.fair_gap < result.largest_gap and result.gap_pvalue < 0.01
+    for seat, k in enumerate(points):
         interval = proportion_interval(k, 68)
         assert (result.low[seat], result.high[seat]) == pytest.approx((interval.low, interval.high))
 
@@ -101,10 +109,52 @@ def test_seat_balance_on_constructed_games():
 def test_seat_balance_team_game_has_no_decisive_games():
     wins, timeout = _games((40, [1, 0, 1, 0], False), (25, [0, 1, 0, 1], False), (2, [0, 0, 0, 0], True))
     result = seat_balance(wins, timeout)
+    assert result.teams == ((0, 2), (1, 3))
     assert (result.decisive, result.shared, result.timeouts) == (0, 65, 2)
     assert math.isnan(result.statistic) and math.isnan(result.pvalue)
-    np.testing.assert_allclose(result.share, np.array([40, 25, 40, 25]) / 67)
-    assert result.largest_gap == pytest.approx(15 / 67)
+    # a team's win is half a point to each of its seats; a timeout a quarter to every seat
+    np.testing.assert_allclose(result.share, np.array([20.5, 13, 20.5, 13]) / 67)
+    assert result.largest_gap == pytest.approx(7.5 / 67)
+
+
+def test_teams_are_seats_that_always_win_together():
+    """Two seats that never win agree in every game, but are no team unless the others pair up alike."""
+    never = np.array([[1, 0, 0], [1, 0, 0], [1, 0, 0]], dtype=bool)
+    assert find_teams(never) == ((0,), (1,), (2,))
+    one_team_loses = np.array([[1, 0, 1, 0]] * 5, dtype=bool)
+    assert find_teams(one_team_loses) == ((0, 2), (1, 3))
+    nobody = np.zeros((4, 2), dtype=bool)
+    assert find_teams(nobody) == ((0,), (1,))
+
+
+@pytest.mark.parametrize("blocks", [
+    [(3, [1, 0, 0]), (1, [0, 1, 0]), (1, [0, 0, 0])],                # 3 seats, single winners and a game nobody won
+    [(3, [1, 1, 0]), (1, [0, 0, 1]), (1, [1, 0, 0])],                # 2-way shared wins and single winners
+    [(4, [1, 0, 1, 0]), (1, [0, 1, 0, 1])],                          # a team game
+])
+def test_gap_test_agrees_with_exact_enumeration(blocks):
+    """The Monte Carlo gap test against its exact value: every arrangement of each game's winners over the
+    seats (teams kept together) enumerated and weighed, here for five games."""
+    wins, timeout = _games(*[(count, row, False) for count, row in blocks])
+    resamples = 40_000
+    result = seat_balance(wins, timeout, n_resamples=resamples, seed=3)
+    teams = result.teams
+    choices = []        # per game: every way as many teams as won it can win it
+    for row in wins:
+        m = int(row.sum()) // len(teams[0])
+        choices.append([[s for team in c for s in team] for c in itertools.combinations(teams, m)])
+    gaps = []
+    for arrangement in itertools.product(*choices):
+        rearranged = np.zeros_like(wins)
+        for g, seats in enumerate(arrangement):
+            rearranged[g, seats] = True
+        share = points(rearranged).mean(axis=0)
+        gaps.append(share.max() - share.min())
+    gaps = np.array(gaps)
+    exact_p = np.mean(gaps >= result.largest_gap - 1e-12)
+    # Monte Carlo sd of a p-value near 0.5 from 40,000 draws: 0.0025
+    assert result.gap_pvalue == pytest.approx(exact_p, abs=0.01)
+    assert result.fair_gap == pytest.approx(gaps.mean(), abs=0.005)
 
 
 # --- game shape ------------------------------------------------------------------------------------------------
@@ -182,17 +232,31 @@ def test_paired_binary_interval_covers_true_difference():
     assert 0.92 <= covered / reps <= 0.98
 
 
-def test_paired_numeric_wilcoxon_against_exact_enumeration():
+def test_paired_numeric_t_test_by_hand():
     d = np.array([5, -1, 7, 2, 9, -4, 6, 8])
     a = np.arange(8) + 20
     result = paired_numeric(a, a - d)
     assert result.statistic == pytest.approx(d.mean())
-    # Under H0 each difference's sign is a fair coin: enumerate all 2**8 sign patterns of the signed-rank sum.
-    ranks = stats.rankdata(np.abs(d))
-    observed = ranks[d > 0].sum()
-    centre = ranks.sum() / 2
-    sums = np.array([ranks[list(signs)].sum() for signs in itertools.product([False, True], repeat=8)])
-    assert result.pvalue == pytest.approx(np.mean(np.abs(sums - centre) >= abs(observed - centre)))
+    # t = mean / (sd / sqrt(n)) on n - 1 degrees of freedom; the interval is mean +- t_0.975 * sd / sqrt(n)
+    se = d.std(ddof=1) / math.sqrt(8)
+    assert result.pvalue == pytest.approx(2 * stats.t.sf(d.mean() / se, 7))
+    half = stats.t.ppf(0.975, 7) * se
+    assert (result.low, result.high) == pytest.approx((d.mean() - half, d.mean() + half))
+
+
+def test_numeric_comparisons_match_scipy():
+    rng = np.random.default_rng(19)
+    for n in (2, 3, 30, 1000):
+        a, b, c = rng.exponential(1.0, n), rng.exponential(1.2, n), rng.normal(0.0, 3.0, n + 7)
+        paired, reference = paired_numeric(a, b), stats.ttest_rel(a, b)
+        interval = reference.confidence_interval(0.9)
+        assert paired.pvalue == pytest.approx(reference.pvalue, rel=1e-9)
+        assert (paired_numeric(a, b, 0.9).low, paired_numeric(a, b, 0.9).high) == \
+            pytest.approx((interval.low, interval.high), rel=1e-9)
+        unpaired, reference = unpaired_numeric(a, c), stats.ttest_ind(a, c, equal_var=False)
+        interval = reference.confidence_interval()
+        assert unpaired.pvalue == pytest.approx(reference.pvalue, rel=1e-9)
+        assert (unpaired.low, unpaired.high) == pytest.approx((interval.low, interval.high), rel=1e-9)
 
 
 def test_paired_numeric_all_differences_zero():
@@ -201,34 +265,14 @@ def test_paired_numeric_all_differences_zero():
     assert (result.statistic, result.pvalue, result.low, result.high) == (0.0, 1.0, 0.0, 0.0)
 
 
-# Tolerances in units of the bootstrap sd: about 5 Monte-Carlo sd of the difference of two 2.5% quantiles
-# estimated from n_boot resamples each (0.027 at 20000 resamples, 0.085 at 2000).
-@pytest.mark.parametrize(("distinct", "n_boot", "tolerance"), [("few", 20000, 0.15), ("many", 2000, 0.4)])
-def test_paired_numeric_bootstrap_agrees_with_index_bootstrap(distinct, n_boot, tolerance):
-    rng = np.random.default_rng(5)
-    if distinct == "few":  # integer differences: the multinomial shortcut
-        a, b = rng.integers(0, 5, size=400), rng.integers(0, 4, size=400)
-    else:  # more than 5000 distinct float differences: resampling indices in batches
-        a, b = rng.normal(1.0, 2.0, size=6000), rng.normal(0.8, 2.0, size=6000)
-    d = (a - b).astype(float)
-    result = paired_numeric(a, b, n_boot=n_boot, seed=9)
-    brute = d[rng.integers(0, d.size, size=(n_boot, d.size))].mean(axis=1)
-    # The bootstrap distribution of a mean has sd sqrt(var_plugin / n); compare in units of it.
-    boot_sd = d.std() / math.sqrt(d.size)
-    assert brute.std() == pytest.approx(boot_sd, rel=0.05)
-    expected = np.quantile(brute, [0.025, 0.975])
-    assert (result.low, result.high) == pytest.approx(tuple(expected), abs=tolerance * boot_sd)
-    assert result.low < d.mean() < result.high
-
-
 def test_paired_numeric_interval_covers_true_shift():
     # A shared deal x plus variant-specific noise: mean(a - b) = 3 - 2.5 = 0.5.
     rng = np.random.default_rng(13)
     reps, n = 400, 300
     covered = 0
-    for rep in range(reps):
+    for _ in range(reps):
         x = rng.poisson(30, n)
-        result = paired_numeric(x + rng.poisson(3.0, n), x + rng.poisson(2.5, n), seed=rep)
+        result = paired_numeric(x + rng.poisson(3.0, n), x + rng.poisson(2.5, n))
         covered += result.low <= 0.5 <= result.high
     assert 0.92 <= covered / reps <= 0.98
 
@@ -251,7 +295,7 @@ def test_unpaired_binary_published_example_and_tests():
     assert (large.n_a, large.n_b, large.mean_a, large.mean_b) == (1000, 1200, 0.56, pytest.approx(5 / 12))
 
 
-def test_unpaired_numeric_welch_interval_and_mann_whitney():
+def test_unpaired_numeric_welch_test_and_interval():
     rng = np.random.default_rng(17)
     a, b = rng.normal(10, 2, size=40), rng.normal(9, 4, size=25)
     result = unpaired_numeric(a, b)
@@ -261,21 +305,12 @@ def test_unpaired_numeric_welch_interval_and_mann_whitney():
     diff = a.mean() - b.mean()
     assert result.statistic == pytest.approx(diff)
     assert (result.low, result.high) == pytest.approx((diff - half, diff + half))
-    assert result.pvalue == pytest.approx(stats.mannwhitneyu(a, b).pvalue)
+    assert result.pvalue == pytest.approx(2 * stats.t.sf(abs(diff) / math.sqrt(var_a + var_b), df))
 
 
-def test_unpaired_numeric_exact_mann_whitney_by_enumeration():
-    a = np.array([3.1, 7.4, 9.0, 12.5])
-    b = np.array([1.0, 2.2, 4.8, 5.5, 6.1])
-    pooled = np.concatenate([a, b])
-
-    def u_of(first):
-        return sum(x > y for x in pooled[list(first)] for y in np.delete(pooled, list(first)))
-
-    null = np.array([u_of(first) for first in itertools.combinations(range(9), 4)])
-    centre = 4 * 5 / 2
-    expected = np.mean(np.abs(null - centre) >= abs(u_of(range(4)) - centre))
-    assert unpaired_numeric(a, b).pvalue == pytest.approx(expected)
+def test_unpaired_numeric_without_spread():
+    same = unpaired_numeric(np.full(5, 7), np.full(3, 7))
+    assert (same.statistic, same.pvalue, same.low, same.high) == (0.0, 1.0, 0.0, 0.0)
 
 
 def test_holm_hand_computed():

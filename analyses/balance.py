@@ -87,7 +87,7 @@ def seat_balance(wins, timeout, confidence: float = 0.95, n_resamples: int = RES
     bounds = [proportion_interval(min(float(k), n_games), n_games, confidence) for k in total]
     winners = wins.view(np.uint8) @ np.ones(n_seats, dtype=np.int64)   # 4x faster than wins.sum(axis=1)
     decisive = winners == 1
-    statistic, pvalue = _equal_shares_test(np.count_nonzero(wins[decisive], axis=0))
+    statistic, pvalue = equal_shares_test(np.count_nonzero(wins[decisive], axis=0))
     teams = find_teams(wins)
     largest_gap = float(share.max() - share.min())
     fair_gap, gap_pvalue = _gap_test(wins, winners, teams, n_resamples, np.random.default_rng(seed))
@@ -180,7 +180,7 @@ def _arrangements(teams, m, n_seats, unit) -> np.ndarray:
     return table
 
 
-def _equal_shares_test(counts: np.ndarray) -> tuple[float, float]:
+def equal_shares_test(counts: np.ndarray) -> tuple[float, float]:
     """Chi-square goodness of fit of ``counts`` against equal expected counts; nan without any count.
 
     scipy.stats.chisquare's numbers, computed directly: its per-call overhead would be most of this function's.

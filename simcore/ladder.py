@@ -138,8 +138,8 @@ def plan(game=None, sets=(), base="ismcts", budgets=DEFAULT_BUDGETS, games=None,
     """Every rung's seatings; ``table`` is a config file's table (game, parameters, games, seed)."""
     table = dict(table or {})
     games = table.get("games", DEALS) if games is None else games
-    if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 10**9:
-        raise cfg.ConfigError(f"--games {games} is not allowed; allowed: 1 to 10^9 deals per rung")
+    if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= 10**9:
+        raise cfg.ConfigError(f"--games {games} is not allowed; allowed: 2 to 10^9 deals per rung")
     game = cfg.resolve(game, table, sets=list(sets)).game
     spec = base_spec(base, game)
     rungs = []
@@ -177,8 +177,8 @@ def climb_sprt(plan_, folder, batch=100, delta=0.05, alpha=0.05, beta=0.05, on_r
     for name, value in (("--delta", delta), ("--alpha", alpha), ("--beta", beta)):
         if not 0 < value < 0.5:
             raise cfg.ConfigError(f"{name} {value} is not allowed; allowed: between 0 and 0.5")
-    if batch < 1:
-        raise cfg.ConfigError(f"--batch {batch} is not allowed; allowed: 1 or more deals")
+    if batch < 2:     # a test after one deal would have no spread over deals to judge it by
+        raise cfg.ConfigError(f"--batch {batch} is not allowed; allowed: 2 or more deals")
     fair = 1 / len(plan_.rungs[0][2])
     if fair + delta >= 1:
         raise cfg.ConfigError(f"--delta {delta} leaves no room above fair {fair:g}; allowed: below {1 - fair:g}")

@@ -729,10 +729,10 @@ def decisive_tests(objective, values):
     """Per finalist (``values``: (finalists, games, columns)): its decisive games (a single winner; a seat's
     points are 1 only then) and the chi-square test (statistic, p-value) of equal shares of their winners,
     nan without any (a team game) or without seats."""
-    from analyses.balance import _equal_shares_test
+    from analyses.balance import equal_shares_test
 
     single = (values[:, :, objective.seats] == 1).sum(axis=1)
-    return single.sum(axis=1), [_equal_shares_test(counts) for counts in single]
+    return single.sum(axis=1), [equal_shares_test(counts) for counts in single]
 
 
 def confirm(candidates, matrices, objective, draws, seed):

@@ -35,7 +35,7 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2 --dist loadfile
 
 bench: $(VENV)/.installed
 	$(BIN)/simcore bench --json benchmarks/results.json

@@ -16,6 +16,8 @@ WARM = (("wichtel", "zwergen"), ("skirmish", "zwai"))
 
 
 def pytest_sessionstart(session):
+    if hasattr(session.config, "workerinput"):      # a pytest-xdist worker: the controller warmed the cache
+        return
     script = os.path.join(os.path.dirname(__file__), "warm_cache.py")
     warming = [subprocess.Popen([sys.executable, script, *games], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                 text=True) for games in WARM]

@@ -50,10 +50,12 @@ class Duel:
                              "between 0 and 1, or a win_i metric (tested among the games with one winner)")
         else:
             self.p0 = p0
-        if not (0 < self.p0 - delta and self.p0 + delta < 1):
+        if not 0 < self.p0 < 1:
+            raise ValueError(f"--p0 {self.p0:g} is not allowed; allowed: a rate between 0 and 1")
+        if sprt and not (0 < self.p0 - delta and self.p0 + delta < 1):
             raise ValueError(f"--p0 {self.p0:g} +- --delta {delta} leaves (0, 1); allowed: a rate inside it")
         self.delta, self.alpha, self.beta = delta, alpha, beta
-        self.test = TwoSidedSPRT(self.p0, delta, alpha, beta)
+        self.test = TwoSidedSPRT(self.p0, delta, alpha, beta) if sprt else None
         self.values = [[] for _ in runs]
         self.counted = []          # one variant: per batch, the games the test counts (all, or the decisive)
 
@@ -95,11 +97,13 @@ class Duel:
             store.append(values)
         if len(batch) == 2:
             a, b = batch
-            self.test.update(int(np.sum(a & ~b)), int(np.sum(a ^ b)))
-            return
-        counted = decisive if self.decisive else np.ones(len(decisive), dtype=bool)
-        self.counted.append(counted)
-        self.test.update(int(np.sum(batch[0] & counted)), int(counted.sum()))
+            successes, trials = int(np.sum(a & ~b)), int(np.sum(a ^ b))
+        else:
+            counted = decisive if self.decisive else np.ones(len(decisive), dtype=bool)
+            self.counted.append(counted)
+            successes, trials = int(np.sum(batch[0] & counted)), int(counted.sum())
+        if self.test:
+            self.test.update(successes, trials)
 
     def _llr(self):
         sides = (self.test.sprt_greater, self.test.sprt_less)

@@ -221,3 +221,9 @@ def test_duel_of_a_team_game_says_there_is_nothing_to_test(cli):
 def test_duel_of_another_metric_needs_its_p0(cli):
     done = cli("duel", "zwai", "--metric", "timeout", "--games", "10")
     assert done.returncode != 0 and "needs --p0" in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    run = cfg.resolve("zwai", games=10)
+    assert duel.Duel([run], "timeout", p0=0.01).p0 == 0.01      # --delta bounds only the SPRT's hypotheses
+    with pytest.raises(ValueError, match="leaves"):
+        duel.Duel([run], "timeout", p0=0.01, sprt=True)
+    with pytest.raises(ValueError, match="--p0 1.5 is not allowed"):
+        duel.Duel([run], "timeout", p0=1.5)

@@ -151,6 +151,19 @@ def extras_table(analysis):
     return Table(head, rows)
 
 
+BALANCE_TESTS = ("points: a win 1, a k-way shared win 1/k, a game nobody wins 1/players each. gap p: permutation "
+                 "test of the gap (H0: the seat does not matter); chi² p: equal shares of the games with one "
+                 "winner; each calls a fair game unfair 5% of the time at p < 0.05 (per variant, not adjusted "
+                 "across variants)")
+
+
+def comparison_tests(across):
+    """One line naming the comparisons' tests and the error Holm controls ``across`` them."""
+    return ("tests: the paired t test of the mean difference (Welch's t when the seeds differ) for numeric columns, "
+            "McNemar's exact test (a z or Fisher test unpaired) for yes/no ones; p (Holm) keeps the chance of "
+            f"any false difference at 5% across {across}")
+
+
 def comparison_table(comparisons):
     head = ["variant", "vs", "metric", "paired", "effect (a - b)", "95% interval", "p", "p (Holm)"]
     rows = [[c.a, c.b, c.metric, "yes" if c.paired else "no", f"{c.result.statistic:+.4f}",

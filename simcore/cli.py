@@ -586,11 +586,12 @@ def analyze_command(paths, report_path, baseline):
             _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
         base = names.index(baseline) if baseline else 0
         analysis = report.analyze(results, base)
-        click.echo(f"{report.balance_table(analysis)}\n\n{report.shape_table(analysis)}")
+        click.echo(f"{report.balance_table(analysis)}\n{report.BALANCE_TESTS}\n\n{report.shape_table(analysis)}")
         if analysis.skill_levels:
             click.echo(f"\nby skill level:\n{report.skill_table(analysis)}")
         if analysis.comparisons:
-            click.echo(f"\n{report.comparison_table(analysis.comparisons)}")
+            click.echo(f"\n{report.comparison_table(analysis.comparisons)}\n"
+                       f"{report.comparison_tests('the variants, per metric')}")
         if report_path:
             try:
                 report.write_report(results, report_path, base, write_replay=replay.write_html)
@@ -621,6 +622,7 @@ def compare_command(file_a, file_b, metrics):
         _fail(str(e))
     click.echo(f"{a.name} ({a.n_games:,} games) vs {b.name} ({b.n_games:,} games), {a.game}")
     click.echo(report.comparison_table(comparisons))
+    click.echo(report.comparison_tests("the metrics"))
 
 
 @main.command("cache")

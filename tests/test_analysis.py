@@ -71,9 +71,13 @@ def test_analyze_and_compare_commands(cli, tmp_path):
     done = cli("analyze", out, "--report", out / "report.md")
     assert done.returncode == 0, done.stderr
     assert "| no-pro |" in done.stdout and (out / "report.md").exists()
+    # every table's tests, and the error they control, named in one line (issue 22)
+    assert "gap p: permutation test of the gap" in done.stdout
+    assert "p (Holm) keeps the chance of any false difference at 5% across the variants" in done.stdout
     done = cli("compare", out / "no-pro.parquet", out / "pro.parquet")
     assert done.returncode == 0, done.stderr
     assert "points_0" in done.stdout and "n_turns" in done.stdout and "| yes |" in done.stdout
+    assert "p (Holm) keeps the chance of any false difference at 5% across the metrics" in done.stdout
     other = tmp_path / "other.parquet"
     assert cli("run", "zwergen", "--games", "4000", "--seed", "3", "--set", "pro=true", "--out", other,
                "--quiet").returncode == 0

@@ -111,9 +111,9 @@ def skill_plot(balances, title="Points per seat by skill level"):
     return fig
 
 
-def race_plot(history, title="The race"):
+def race_plot(history, title="The race", band="95% interval"):
     """``history``: [(games played, {candidate: (estimate, low, high)})] per batch. One line per candidate
-    with its 95% interval as a band; a line ends where the candidate was dropped."""
+    with its interval (what ``band`` names) as a band; a line ends where the candidate was dropped."""
     fig, ax = plt.subplots(figsize=(7.5, 4.5))
     names = list(dict.fromkeys(name for _, intervals in history for name in intervals))
     for name in names:
@@ -123,7 +123,7 @@ def race_plot(history, title="The race"):
         line, = ax.plot(x, y[:, 0], "-o", ms=2.5, lw=0.9, label=name if len(names) <= 12 else None)
         ax.fill_between(x, y[:, 1], y[:, 2], color=line.get_color(), alpha=0.12, lw=0)
     ax.set_xlabel("games per candidate")
-    ax.set_ylabel("objective (lower is better), 95% interval")
+    ax.set_ylabel(f"objective (lower is better), {band}")
     ax.set_title(title)
     if len(names) <= 12:
         ax.legend(fontsize="x-small", loc="best")

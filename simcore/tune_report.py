@@ -183,10 +183,10 @@ def write(result, folder):
     plan, race = result.plan, result.race
     names = _Names(plan)
     if race.history:
-        title = f"{plan.game}: the race" + (" (bands: its simultaneous intervals)" if plan.search["method"] ==
-                                             "race" else "")
+        racing = plan.search["method"] == "race"
         figure = race_plot([(games, {names[c]: v for c, v in intervals.items()})
-                            for games, intervals, _ in race.history], title=title)
+                            for games, intervals, _ in race.history], title=f"{plan.game}: the race",
+                           band="simultaneous interval" if racing else "model estimate")
         writing.write_atomic(folder / PLOT, lambda tmp: figure.savefig(tmp, dpi=110, format="png"))
     text = [
         f"# simcore tune: {plan.game}",

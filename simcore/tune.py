@@ -373,7 +373,8 @@ def load(path, games_max=None, seed=None):
     if len(players) != 1:
         raise cfg.ConfigError("[space] changes the number of players; allowed: candidates of one player count")
     schema = results.schema(candidates[0].config)
-    columns = [n for n in schema.names if n not in ("game", "variant")]
+    numeric = (pa.types.is_boolean, pa.types.is_integer, pa.types.is_floating)    # a label has no mean
+    columns = [f.name for f in schema if f.name not in ("game", "variant") and any(t(f.type) for t in numeric)]
     booleans = [f.name for f in schema if pa.types.is_boolean(f.type)]
     objective = parse_objective(table.get("objective"), columns, players.pop(), booleans)
     if search["confirm_seed"] is None:

@@ -234,3 +234,15 @@ def test_a_ntbea_tune_run_confirms_its_finalists(tmp_path):
     assert result.race.spent == 8 * 200
     assert len(result.confirmed) == min(5, len(result.race.data))
     assert "## The search (NTBEA)" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_a_target_on_a_label_column_is_a_one_line_error(tmp_path):
+    """Der Herr der Wichtel writes each seat's title as a label (README, result columns: `title_i`): it has no
+    mean to aim at, so a tune target on it is refused in one line (it used to crash converting labels)."""
+    path = tmp_path / "w.toml"
+    path.write_text('game = "wichtel"\nseed = 1\n[space]\nbest_bonus = [4, 5]\n[objective]\ngap = 1.0\n'
+                    'title_0 = [0, 1]\n')
+    with pytest.raises(cfg.ConfigError) as error:
+        tune.load(path)
+    assert "'title_0' is not a result column" in str(error.value) and "\n" not in str(error.value)
+    assert "title_0" not in str(error.value).split("allowed:")[1]

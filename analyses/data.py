@@ -107,6 +107,20 @@ def load_folder(folder):
     return [load_result(f) for f in files]
 
 
+def rules_warning(results):
+    """A one-line warning when ``results`` hold more than one rules version of their game, else None: rows of
+    two versions were played by different rules, so a difference between them may be the rules' and not the
+    variants'. Files written before versions were recorded have none and are not counted."""
+    versions = {}
+    for r in results:
+        if "rules_version" in r.meta:
+            versions.setdefault(r.meta["rules_version"], []).append(r.name)
+    if len(versions) < 2:
+        return None
+    held = "; ".join(f"version {v}: {', '.join(names)}" for v, names in sorted(versions.items()))
+    return f"warning: these files hold different rules versions of {results[0].game} ({held}); compare like with like"
+
+
 def paired_on_index(a, b):
     """Row positions of the game indices that both results hold, in game-index order."""
     common, ia, ib = np.intersect1d(a.column("game_index"), b.column("game_index"), return_indices=True)

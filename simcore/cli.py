@@ -139,7 +139,8 @@ def games_command(game):
         click.echo(f"{info.name}: {info.long_name}")
         click.echo(f"  {info.summary}")
         click.echo(f"  players: {counts}    policies: {', '.join(info.policies)}")
-        click.echo(f"  rulebook: {info.rulebook}    rules as simulated: {info.doc}")
+        click.echo(f"  rulebook: {info.rulebook}    rules as simulated: {info.doc} (rules version "
+                   f"{info.rules_version})")
         width = max(len(p.name) for p in info.params)
         for p in info.params:
             default = cfg.toml_value(p.default)
@@ -581,6 +582,7 @@ def analyze_command(paths, report_path, baseline):
         _fail(f"--report {report_path!r}: unknown suffix; allowed: {', '.join(report.SUFFIXES)}")
     try:
         results = _load_results(paths)
+        _warn(data.rules_warning(results))
         names = [r.name for r in results]
         if baseline is not None and baseline not in names:
             _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
@@ -604,6 +606,11 @@ def analyze_command(paths, report_path, baseline):
         _fail(str(e))
 
 
+def _warn(warning):
+    if warning:
+        click.echo(warning, err=True)
+
+
 @main.command("compare")
 @click.argument("file_a", type=click.Path(exists=True, dir_okay=False))
 @click.argument("file_b", type=click.Path(exists=True, dir_okay=False))
@@ -614,6 +621,7 @@ def compare_command(file_a, file_b, metrics):
 
     try:
         a, b = data.load_result(file_a), data.load_result(file_b)
+        _warn(data.rules_warning([a, b]))
         if not variants.check_comparable(a, b):
             click.echo(f"warning: seeds differ ({a.seed} vs {b.seed}): the games share no random numbers, "
                        "comparing unpaired", err=True)

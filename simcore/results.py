@@ -6,8 +6,9 @@ Columns, in this order (documented in the README):
     win_0 .. win_{n-1}, score_0 .. score_{n-1}, <the game's extra columns>
 
 The file's key-value metadata holds the resolved config as TOML text
-(``simcore.config``), the seed, the simcore version, the policies and the
-parameter values as JSON. A file is written under a temporary name in the same
+(``simcore.config``), the seed, the simcore version, the game's rules version
+(``simcore.rules_version``, bumped when a rule changes the rows), the policies
+and the parameter values as JSON. A file is written under a temporary name in the same
 folder and renamed when complete: a crash or an error leaves no partial file
 under the final name.
 """
@@ -66,6 +67,7 @@ def metadata(config):
     return {
         "simcore.version": __version__,
         "simcore.game": config.game,
+        "simcore.rules_version": str(config.module.GAME.rules_version),
         "simcore.variant": config.variant,
         "simcore.seed": str(config.seed),
         "simcore.policies": json.dumps(config.policies),

@@ -7,7 +7,7 @@ engine calls the module's jitted ``run_batch``.
 
 A game module provides:
 
-``GAME``            its :class:`GameType`
+``GAME``            its :class:`GameType` (with its ``rules_version``, recorded in every result file)
 ``MAX_SEATS``       the largest player count (fixes the result layout)
 ``EXTRA_COLUMNS``   ``(name, kind, meaning)`` of its game-specific result columns
 ``params_array``    resolved parameter dict -> flat ``int64`` array
@@ -74,6 +74,7 @@ class GameType:
     policies: tuple           # policy names; position = policy id in the jitted code
     params: tuple             # of Param
     summary: str = ""
+    rules_version: int = 1    # bumped when the rows of a config and seed change (a rule changed on purpose)
     param_index: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):

@@ -139,6 +139,7 @@ GAME = GameType(
     rulebook="an untitled free rulebook (no author or publisher given, nothing else published)",
     player_counts=(2,),
     policies=("random", "greedy", "mc", "ismcts"),
+    rules_version=1,
     summary="Two gnome armies fight on a yard: last man standing, wizard war or capture the flag.",
     params=(
         Param("players", 2, "players (rulebook: 2)", choices=(2,)),

@@ -161,6 +161,7 @@ GAME = GameType(
     rulebook="Zwai, Dirk Baumann (Piatnik, 2025)",
     player_counts=(2, 3, 4),
     policies=("random", "greedy", "mc", "ismcts"),
+    rules_version=1,
     summary="Place your fish into a shared shoal where the two sharks will not catch them; 3 rounds.",
     params=(
         Param("players", 2, "players, each with one colour set", choices=(2, 3, 4)),

@@ -34,8 +34,16 @@ def cache_root():
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "simcore"
 
 
-def _source_digest():
-    """A hash of simcore's own source, the numba version and the legality check's flag.
+# What the jitted code is compiled from: the modules that define jitted functions, everything they import from
+# simcore, and the shipped maps that the games read into tables at import. Only these name the cache folder, so
+# editing the CLI, the studies, the reports or the pictures recompiles nothing. tests/test_cache.py checks that
+# importing every game and agent loads no simcore module outside this list.
+JITTED = ("__init__.py", "jit.py", "rng.py", "engine.py", "games", "agents", "data")
+
+
+def _source_digest(package=Path(__file__).parent):
+    """A hash of the source the jitted code is compiled from (:data:`JITTED`), the numba version and the
+    legality check's flag.
 
     numba judges a cache entry stale from the function's own file only, so a
     change in an imported module (rng.py, engine constants) would keep serving
@@ -43,8 +51,12 @@ def _source_digest():
     other machine code from the same source: it gets a folder of its own.
     """
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.rglob("*.py")):
-        digest.update(path.read_bytes())
+    for name in JITTED:
+        path = package / name
+        for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            if file.is_file() and "__pycache__" not in file.parts:
+                digest.update(str(file.relative_to(package)).encode())
+                digest.update(file.read_bytes())
     try:
         digest.update(version("numba").encode())
     except PackageNotFoundError:

@@ -1,9 +1,15 @@
 """The numba cache: one folder per source version, older versions pruned, `simcore cache` shows and clears it."""
 
+import json
 import os
+import shutil
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import simcore
+from simcore import games
 
 
 def _isolated(tmp_path):
@@ -51,3 +57,34 @@ def test_cache_command_prints_location_and_clears(cli, tmp_path):
     assert cleared.returncode == 0, cleared.stderr
     assert "cleared" in cleared.stdout
     assert not any(root.iterdir())
+
+
+def test_the_cache_folder_changes_with_the_jitted_source_only(tmp_path):
+    """The folder's hash covers what the jitted code is compiled from (simcore.JITTED): editing the CLI, the
+    reports or the pictures recompiles nothing (issue 23), editing a rule, the random streams or a shipped
+    map does."""
+    package = tmp_path / "simcore"
+    shutil.copytree(Path(simcore.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    before = simcore._source_digest(package)
+    for name in ("cli.py", "replay_page.py", "pictures.py", "tune_report.py"):
+        (package / name).write_text((package / name).read_text() + "\n# an edit\n")
+    assert simcore._source_digest(package) == before
+    for name in ("rng.py", "games/zwai.py", "agents/core.py", "data/yards.toml"):
+        edited = package / name
+        text = edited.read_text()
+        edited.write_text(text + "\n# an edit\n")
+        assert simcore._source_digest(package) != before, name
+        edited.write_text(text)
+    assert simcore._source_digest(package) == before
+
+
+def test_the_jitted_code_imports_nothing_outside_the_hashed_source():
+    """Importing every game and agent loads only simcore modules whose source the hash covers, so a constant the
+    compiled code reads from an imported module cannot change without a new cache folder."""
+    code = ("import json, sys; import simcore.agents.core; "
+            + "; ".join(f"import {games.MODULES[g]}" for g in games.names())
+            + "; print(json.dumps([m.__file__ for n, m in sys.modules.items() if n.startswith('simcore')]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    package = Path(simcore.__file__).parent
+    loaded = {Path(f).relative_to(package).parts[0] for f in json.loads(done.stdout.strip().splitlines()[-1])}
+    assert loaded <= set(simcore.JITTED), loaded - set(simcore.JITTED)

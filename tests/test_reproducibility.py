@@ -6,7 +6,7 @@ import pytest
 
 import simcore
 from simcore import config as cfg
-from simcore import engine
+from simcore import engine, games
 
 FOUR_PRO = {"players": 4, "pro": True}
 MIXED = {"*": "greedy", 1: "random"}
@@ -60,11 +60,24 @@ def test_thread_count_does_not_change_rows(cli, tmp_path, game, sets):
 ])
 def test_a_new_variant_does_not_recompile(game, variants):
     """Parameters travel as one int64 array: every config is served by one compiled signature."""
-    from simcore import games
     module = games.load(game)
     for params in variants:
         simcore.simulate(game, games=300, seed=2, params=params, policies={"*": "greedy"})
-    assert len(module.run_batch.signatures) == 1
+    assert len(module.run_plain.signatures) == 1      # greedy seats only: the plain copy (no search)
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_the_plain_copy_plays_the_games_of_the_whole_one(game):
+    """A run whose seats are all random or greedy takes the game's plain copy, which compiles no search
+    (issue 23: compile only what runs); for those seats it gives the rows of the whole copy, game by game."""
+    run = cfg.resolve(game, policies=[("all", "greedy"), ("0", "random")], games=60, seed=3)
+    params, agents = run.params_array(), run.policies_array()
+    assert engine.batch_function(run.module, agents) is run.module.run_plain
+    whole = np.zeros((60, engine.width(run.module)), dtype=np.int64)
+    run.module.run_batch(params, agents, np.int64(3), np.int64(0), whole)
+    assert np.array_equal(engine.run(run.module, params, agents, 3, 60), whole)
+    searching = cfg.resolve(game, policies=[("all", "greedy"), ("1", "mc:rollouts=1")])
+    assert engine.batch_function(run.module, searching.policies_array()) is run.module.run_batch
 
 
 @pytest.mark.parametrize("spec, other", [("mc:rollouts=3", "mc:rollouts=5"),

@@ -62,6 +62,9 @@ begin = current_player = legal_actions = apply_action = returns = resample = gre
 play_action = _unbound      # how the templates apply an action: apply_checked or apply_unchecked, by instantiate()
 # The game's scratch sizes, for run_batch: bound by instantiate() too.
 STATE_SIZE = STATE_DTYPE = MAX_ACTIONS = MAX_SEATS = WORK_SIZE = N_ACTION_CODES = None
+# Whether this copy can search (mc, ismcts): False in a game's plain copy, whose branches to the searches numba
+# prunes as dead code before typing them, so a run of random and greedy seats never compiles a search.
+SEARCH = True
 
 
 def random_action(state, params, seat, streams, actions):
@@ -350,11 +353,12 @@ def decide(params, agents, seat, states, streams, actions, floats, work, tree, t
         return random_action(game, params, seat, streams[GAME], actions[LIST])
     if kind == GREEDY:
         return greedy_action(game, params, seat, streams[GAME], work)
-    if kind == MC:
-        return mc_action(params, seat, int(agents[seat, 1]), states, streams, actions, floats)
-    if kind == ISMCTS:
-        return ismcts_action(params, seat, int(agents[seat, 1]), agents[seat, 2], agents[seat, 3] == 1, states,
-                             streams, actions, floats, work, tree, totals, marks)
+    if SEARCH:
+        if kind == MC:
+            return mc_action(params, seat, int(agents[seat, 1]), states, streams, actions, floats)
+        if kind == ISMCTS:
+            return ismcts_action(params, seat, int(agents[seat, 1]), agents[seat, 2], agents[seat, 3] == 1, states,
+                                 streams, actions, floats, work, tree, totals, marks)
     return -1
 
 
@@ -458,9 +462,13 @@ OWN = ("random_action",)    # templates a game may replace with its own faster e
 INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack
 
 
-def instantiate(game_globals):
+def instantiate(game_globals, search=True):
     """Compile the agents, the game loop and ``run_batch`` for one game: name -> jitted function, the
     interface names bound to the game's functions and the scratch sizes to its constants.
+
+    ``search=False`` gives the game's plain copy: its ``run_batch`` plays random and greedy seats only (the
+    same games as the whole one's, for those seats) and compiles no search, in a fraction of the time; the
+    engine takes it when no seat searches (``simcore.engine.batch_function``).
 
     Each copy is cached under the game's name (numba names a cache entry after the file and the qualified
     name), so the games' copies never collide. ``play_action`` is bound to :func:`apply_checked` or
@@ -468,9 +476,10 @@ def instantiate(game_globals):
     ``njit(parallel=True)`` (with reference counting); everything it calls is a :func:`simcore.jit.kernel`."""
     namespace = dict(globals())
     namespace.update({name: game_globals[name] for name in INTERFACE + SIZES})
+    namespace["SEARCH"] = search
     game = game_globals["__name__"].rpartition(".")[2]
     # the checked build's entries are named apart too, should a user's NUMBA_CACHE_DIR hold both builds
-    prefix = f"{game}.checked" if CHECK_LEGAL else game
+    prefix = (f"{game}.checked" if CHECK_LEGAL else game) + ("" if search else ".plain")
     compiled = {}
     for name in OWN:
         if name in game_globals:
@@ -491,7 +500,8 @@ def instantiate(game_globals):
         if template.__name__ not in compiled:
             bind(template, kernel(inline="always") if template.__name__ in INLINE else kernel)
     bind(scratch, njit(cache=True))
-    bind(search_batch, njit(cache=True))
-    bind(agent_action, njit(cache=True))
+    if search:
+        bind(search_batch, njit(cache=True))
+        bind(agent_action, njit(cache=True))
     bind(run_batch, njit(cache=True, parallel=True))
     return compiled

@@ -1114,6 +1114,7 @@ def write_row(state, params, row):
 
 
 compiled = core.instantiate(globals())   # the agents, the game loop and the batches, bound to this game
+run_plain = core.instantiate(globals(), search=False)["run_batch"]   # random and greedy seats: no search compiled
 run_batch, search_batch = compiled["run_batch"], compiled["search_batch"]
 
 

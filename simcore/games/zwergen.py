@@ -1065,6 +1065,7 @@ def greedy_action(state, params, seat, streams, work):
 
 
 compiled = core.instantiate(globals())   # the agents, the game loop and the batches, bound to this game
+run_plain = core.instantiate(globals(), search=False)["run_batch"]   # random and greedy seats: no search compiled
 run_batch, search_batch = compiled["run_batch"], compiled["search_batch"]
 
 

@@ -118,12 +118,17 @@ class GSPRT:
     observations: it stays above 0 when every deal so far ended alike (a strong player winning them all), where
     the plain estimate would make the LLR infinite after one deal. Observations come in batches of whole units
     (``update(values)``) and the test decides only after a batch, so the unit is never split; once decided, the
-    decision stays. Wald's boundaries as in :class:`SPRT`."""
+    decision stays. Wald's boundaries as in :class:`SPRT`.
 
-    def __init__(self, mu0: float, mu1: float, alpha: float = 0.05, beta: float = 0.05):
+    The normal approximation needs some observations: deciding on the first handful, with a noisy variance,
+    a 4-player team game with delta 0.1 looked in batches of 2 deals called equals better 14.5% of the time
+    (nominal 5%). So the test decides from ``min_n`` observations on (20: 1.5% there; measured in
+    tests/test_calibration_sequential.py)."""
+
+    def __init__(self, mu0: float, mu1: float, alpha: float = 0.05, beta: float = 0.05, min_n: int = 20):
         if mu0 == mu1:
             raise ValueError(f"need distinct mu0, mu1, got {mu0}, {mu1}")
-        self.mu0, self.mu1, self.alpha, self.beta = mu0, mu1, alpha, beta
+        self.mu0, self.mu1, self.alpha, self.beta, self.min_n = mu0, mu1, alpha, beta, min_n
         self.lower, self.upper = _boundaries(alpha, beta)
         self.n = 0
         self.total = 0.0
@@ -151,7 +156,7 @@ class GSPRT:
         self.n += x.size
         self.total += float(x.sum())
         self.squares += float((x * x).sum())
-        if self.n:
+        if self.n >= max(self.min_n, 1):
             _decide(self)
         return self
 

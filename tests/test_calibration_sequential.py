@@ -108,6 +108,15 @@ def test_ladder_sprt_counts_team_wins_as_shared_points():
     assert np.mean(better == "H1") > 0.95
 
 
+def test_ladder_sprt_in_small_batches_waits_for_enough_deals():
+    """Looking after every 2 deals of a 4-player team game with a large delta (0.1), the GSPRT deciding on
+    its first deals, with a noisy variance, called equal budgets better 14.5% of the time; it decides from 20
+    deals on, and keeps to 0.05."""
+    decisions, played = rung_decisions(lambda rng, n: team_deals(rng, n, 0.5), 4, 0.25, 0.1, batch=2, seed=8)
+    assert within(np.mean(decisions == "H1"), 0.05), np.mean(decisions == "H1")
+    assert played.min() >= 20
+
+
 def test_the_rung_test_looks_only_after_whole_batches_of_deals():
     """Defect 3: every seating of a batch is played before the test sees it, so a stop never leaves the seats
     unbalanced: each seat's rows hold the same deals, a whole number of batches."""

@@ -474,6 +474,10 @@ def instantiate(game_globals, search=True):
     name), so the games' copies never collide. ``play_action`` is bound to :func:`apply_checked` or
     :func:`apply_unchecked` (module docstring). ``run_batch`` allocates the scratch, so it is numba's plain
     ``njit(parallel=True)`` (with reference counting); everything it calls is a :func:`simcore.jit.kernel`."""
+    missing = [name for name in INTERFACE + SIZES if name not in game_globals]
+    if missing:
+        raise ValueError(f"{game_globals['__name__']} does not provide {', '.join(missing)}; allowed: a game "
+                         "module with every name of simcore.games.CONTRACT")
     namespace = dict(globals())
     namespace.update({name: game_globals[name] for name in INTERFACE + SIZES})
     namespace["SEARCH"] = search

@@ -5,14 +5,8 @@ named ``GAME`` and is listed in :data:`MODULES`. ``simcore games`` reads the
 registry; the config layer validates user input against ``GAME.params``; the
 engine calls the module's jitted ``run_batch``.
 
-A game module provides:
-
-``GAME``            its :class:`GameType` (with its ``rules_version``, recorded in every result file)
-``MAX_SEATS``       the largest player count (fixes the result layout)
-``EXTRA_COLUMNS``   ``(name, kind, meaning)`` of its game-specific result columns
-``params_array``    resolved parameter dict -> flat ``int64`` array
-``check``           resolved parameter dict -> raise ``ValueError`` if inconsistent
-``run_batch``       jitted: ``(params, policies, seed, start, out)`` fills ``out``
+A game module provides every name of :data:`CONTRACT`; :func:`load` checks them all and names every
+missing one in one line.
 """
 
 import copy
@@ -89,15 +83,50 @@ class GameType:
         return {p.name: copy.deepcopy(p.default) for p in self.params}
 
 
+# What a game module provides: name -> what it is. The jitted interface and the scratch sizes are bound into
+# the game's copy of the agents (simcore.agents.core.instantiate, which checks its part before compiling).
+CONTRACT = {
+    "GAME": "its GameType: name, players, policies, parameters, rules version",
+    "MAX_SEATS": "the largest player count (fixes the result layout)",
+    "EXTRA_COLUMNS": "(name, kind, meaning) of its own result columns",
+    "params_array": "resolved parameter dict -> the flat int64 array the jitted code reads",
+    "check": "resolved parameter dict -> ValueError if inconsistent",
+    "new_state": "an empty state array",
+    "STATE_SIZE": "the state array's length", "STATE_DTYPE": "its integer type",
+    "MAX_ACTIONS": "the most legal actions a state can have", "N_ACTION_CODES": "every action code is below it",
+    "WORK_SIZE": "the length of greedy_action's scratch",
+    "begin": "jitted: set up a game from the streams", "current_player": "jitted: the seat to move, -1 at the end",
+    "legal_actions": "jitted: fill a list, return its length", "apply_action": "jitted: play an action",
+    "returns": "jitted: each seat's return", "resample": "jitted: redraw what a seat cannot see",
+    "greedy_action": "jitted: the greedy heuristic's action", "write_row": "jitted: the result row of a game",
+    "round_of": "the round a state is in (replays mark round ends)",
+    "action_to_string": "an action in the game's words",
+    "information_state_string": "what a seat knows, as text", "state_to_string": "the whole state, as text",
+    "compiled": "core.instantiate(globals()): the agents and game loop bound to the game",
+    "run_batch": "the jitted batch of games", "run_plain": "the batch without searches (random, greedy)",
+    "search_batch": "one thread's batch, for simcore bench",
+}
+
+
+def contract_gaps(module):
+    """The names of :data:`CONTRACT` that ``module`` does not provide, in the contract's order."""
+    return [name for name in CONTRACT if not hasattr(module, name)]
+
+
 def names():
     return list(MODULES)
 
 
 def load(name):
-    """The module of game ``name`` (imported on first use)."""
+    """The module of game ``name`` (imported on first use), its contract checked."""
     if name not in MODULES:
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(MODULES)}")
-    return importlib.import_module(MODULES[name])
+    module = importlib.import_module(MODULES[name])
+    missing = contract_gaps(module)
+    if missing:
+        raise ValueError(f"game {name!r} ({module.__name__}) does not provide {', '.join(missing)}; allowed: a "
+                         "module with every name of simcore.games.CONTRACT")
+    return module
 
 
 class StateView:

@@ -33,12 +33,20 @@ def lines(result):
     """The summary as text lines (the CLI's output)."""
     plan, race = result.plan, result.race
     names = _Names(plan)
-    out = [_search_line(result), f"survivors: {', '.join(names[c] for c in race.alive)}",
-           f"confirmed on fresh games (objective, simultaneous {1 - LEVEL:.0%} interval; against the best: "
-           "Holm-adjusted paired p):"]
+    out = [_search_line(result)]
+    if race.history and plan.search["method"] == "race" and plan.search["alpha"] > 0:
+        out.append(f"the race's error: it drops a candidate only when its objective's lower bound is above the "
+                   f"smallest upper bound, so the chance that it ever drops one that is not worse is at most alpha "
+                   f"= {plan.search['alpha']:g} (a union bound over looks and candidates)")
+    out += [f"survivors: {', '.join(names[c] for c in race.alive)}",
+            f"confirmed on fresh games (objective, simultaneous {1 - LEVEL:.0%} interval; against the best: "
+            "Holm-adjusted paired p):"]
     for r in result.confirmed:
         against = "the best" if r.verdict == "best" else f"{r.verdict}, p = {r.adjusted:.3g}"
         out.append(f"  {names[r.candidate]:<32} {r.value:.4f} [{r.low:.4f}, {r.high:.4f}]  {against}")
+    if len(result.confirmed) > 1:
+        out.append(f"the confirmation's error: the chance of calling any finalist worse that is not is at most "
+                   f"{LEVEL:g} (one-sided paired bootstrap against the best, Holm across the finalists)")
     out.append(_verdict(result, names, markdown=False))
     return out
 

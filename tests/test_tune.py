@@ -207,6 +207,9 @@ def test_the_cli_tune_and_a_bad_file(cli, tmp_path):
     done = cli("tune", path, "--out", tmp_path / "out", "--quiet")
     assert done.returncode == 0, done.stderr
     assert "race: 6 candidates" in done.stdout and (tmp_path / "out" / "report.md").is_file()
+    # the race's and the confirmation's errors, one line each (issue 22)
+    assert "the chance that it ever drops one that is not worse is at most alpha = 0.05" in done.stdout
+    assert "the chance of calling any finalist worse that is not is at most 0.05" in done.stdout
     (tmp_path / "bad.toml").write_text(TUNE.replace("[objective]\ngap = 1.0\nmean_turns = [40, 45]\n", ""))
     failed = cli("tune", tmp_path / "bad.toml", "--out", tmp_path / "bad")
     assert failed.returncode != 0 and "[objective] is empty" in failed.stderr

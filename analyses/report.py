@@ -17,6 +17,7 @@ import matplotlib.pyplot as plt
 
 from analyses.balance import seat_balance
 from analyses.plots import duration_plot, score_plot, skill_plot, win_share_plot
+from analyses.scoring import RULE
 from analyses.shape import game_shape
 from analyses.variants import against_baseline
 from analyses.watch import games_worth_watching, replay_command
@@ -151,7 +152,7 @@ def extras_table(analysis):
     return Table(head, rows)
 
 
-BALANCE_TESTS = ("points: a win 1, a k-way shared win 1/k, a game nobody wins 1/players each. gap p: permutation "
+BALANCE_TESTS = (f"points: {RULE}. gap p: permutation "
                  "test of the gap (H0: the seat does not matter); chi² p: equal shares of the games with one "
                  "winner; each calls a fair game unfair 5% of the time at p < 0.05 (per variant, not adjusted "
                  "across variants)")

@@ -12,6 +12,8 @@ cares for wins, a balance test for fairness.)
 
 import numpy as np
 
+RULE = "a win 1, a k-way shared win 1/k, a game nobody wins 1/players each"   # the outputs' words for points
+
 
 def points(wins):
     """Each seat's points per game from the win flags ``wins`` (games, players): an array of the same shape."""

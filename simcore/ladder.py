@@ -28,7 +28,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analyses.scoring import points
+from analyses.scoring import RULE
 from simcore import agents, engine, results, sweep, versus, writing
 from simcore import config as cfg
 
@@ -202,7 +202,9 @@ def _climb_sprt(plan_, folder, batch, delta, alpha, beta, on_rung, on_batch):
 
         report = (lambda played, test, strong=strong, weak=weak: on_batch(strong, weak, played, test)) \
             if on_batch else None
-        score = a_points(len(runs))
+        def score(seat, rows, runs=runs):
+            return versus.a_returns(runs[seat], rows, seat)
+
         rows, played = sequential_rung(play, len(runs), runs[0].games, batch, test, score, report)
         for seat, run in enumerate(runs):
             done = dataclasses.replace(run, games=played)
@@ -213,11 +215,6 @@ def _climb_sprt(plan_, folder, batch, delta, alpha, beta, on_rung, on_batch):
         if on_rung:
             on_rung(rungs[-1])
     return finish(plan_, folder, rungs)
-
-
-def a_points(players):
-    """score(seat, rows): A's points in each game of engine ``rows`` when it sits in ``seat``."""
-    return lambda seat, rows: points(rows[:, engine.O_WIN:engine.O_WIN + players])[:, seat]
 
 
 def sequential_rung(play, seats, deals, batch, test, score, on_batch=None):
@@ -300,7 +297,7 @@ def lines(result):
     return out
 
 
-SCORING = "score: A's mean points (a win 1, a k-way shared win 1/k, a game nobody wins 1/players, a loss 0)"
+SCORING = f"score: A's mean points ({RULE}, a loss 0)"
 
 
 def _depth_text(result):

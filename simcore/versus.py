@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyses.scoring import points
+from analyses.scoring import RULE, points
 from simcore import config as cfg
 from simcore import engine
 
-SCORING = "scoring: a win 1, a k-way shared win 1/k, a game nobody wins 1/players each"
+SCORING = f"scoring: {RULE}"
 ALPHA = 0.05           # the two-sided level of the test, and 1 - the interval's confidence
 SAME = 1e-9            # deal means closer than this are the same (points are multiples of 1/k, not that close)
 

@@ -52,16 +52,23 @@ CASES = {
     "zwergen-2p-ismcts1000-vs-greedy": ("zwergen", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
     "wichtel-4p-ismcts1000-vs-greedy": ("wichtel", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
     "skirmish-lms-ismcts1000-vs-greedy": ("skirmish", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
+    "goofspiel-2p-random": ("goofspiel", {}, "random", 5_000),
+    "goofspiel-4p-greedy": ("goofspiel", {"players": 4}, {"all": "random", 0: "greedy"}, 5_000),
+    "goofspiel-2p-mc8-vs-greedy": ("goofspiel", {}, {"all": "greedy", 0: "mc:rollouts=8"}, 0),
+    "goofspiel-2p-ismcts1000-vs-greedy": ("goofspiel", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
 }
 # game -> (parameter, values) to make each warm-start run a config not seen before
-FRESH_CONFIG = {game: ("max_turns", tuple(range(1001, 1008))) for game in ("zwergen", "zwai", "wichtel", "skirmish")}
+FRESH_CONFIG = {**{game: ("max_turns", tuple(range(1001, 1008)))
+                   for game in ("zwergen", "zwai", "wichtel", "skirmish")},
+                "goofspiel": ("num_cards", tuple(range(7, 14)))}   # a game that never times out has no max_turns
 SEARCHING = ("mc", "ismcts")
 REPOSITORY = Path(__file__).resolve().parents[1]   # a source checkout has benchmarks/ beside simcore/
 NO_REFERENCE = ("the pure-Python references are not importable here (they live in a source checkout's "
                 "benchmarks/reference/), so the Python column is left out")
 JIT_GAMES = {"skirmish": 60_000}       # games per jitted measurement (skirmish games are long)
-SEARCH_GAMES = {"zwai": 1024, "zwergen": 1024, "wichtel": 512, "skirmish": 20}   # with an mc seat
-ISMCTS_GAMES = {"zwai": 64, "zwergen": 48, "wichtel": 24, "skirmish": 8}   # with an ismcts:iterations=1000 seat
+SEARCH_GAMES = {"zwai": 1024, "zwergen": 1024, "wichtel": 512, "skirmish": 20, "goofspiel": 2048}   # with an mc seat
+# with an ismcts:iterations=1000 seat
+ISMCTS_GAMES = {"zwai": 64, "zwergen": 48, "wichtel": 24, "skirmish": 8, "goofspiel": 128}
 
 
 def nested(values):

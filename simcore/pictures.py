@@ -10,7 +10,8 @@ because the styles of an SVG written into an HTML page apply to the whole page.
 
 Each game has one drawing function, reading the state only through the game's ``View`` and its ``S_*``/``P_*``
 offsets, and drawing what its rulebook (``docs/<game>.md``) names: Zwai's shoal and sharks, Zwergen Ziehen's
-track and fence, the village square of Der Herr der Wichtel, the skirmish's yard. Every picture shows the
+track and fence, the village square of Der Herr der Wichtel, the skirmish's yard,
+Goofspiel's prize and hands. Every picture shows the
 seats in :data:`SEAT_COLOURS`, the same in every game, with a legend saying who is who ("seat 0", ...) and each
 seat's score as the result row counts it, and numbers what the actions name (Zwai's and the skirmish's rows and
 columns, Wichtel's slots), so that "cell (2, -4)" can be found on it.
@@ -19,7 +20,7 @@ columns, Wichtel's slots), so that "cell (2, -4)" can be found on it.
 import html
 from collections import Counter
 
-from simcore.games import skirmish, wichtel, zwai, zwergen
+from simcore.games import goofspiel, skirmish, wichtel, zwai, zwergen
 
 # Okabe-Ito colours, told apart with any colour vision; the fifth for Der Herr der Wichtel's fifth seat
 SEAT_COLOURS = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
@@ -334,4 +335,43 @@ def _seat_panel(state, params, seat, x, y):
             _text(x, y + 14, "out of action: " + (", ".join(out) or "none"))]
 
 
-DRAWINGS = {"zwai": _zwai, "zwergen": _zwergen, "wichtel": _wichtel, "skirmish": _skirmish}
+# --- Goofspiel: the prize, the prize deck, every hand and the tricks so far (docs/goofspiel.md) --------
+
+CARD_W = 18                   # a card of a hand or of the prize deck
+GOOF_STYLE = (".card{stroke:#fff}.gone{fill:#e6e6e6}.deck{fill:#7a6a53}.prize{fill:#f2c500;stroke:#222}"
+              ".fd{fill:#555}.k{font-size:9px;fill:#777}")
+
+
+def _goofspiel(state, params):
+    """The prize (large), the prize deck (face down: only how many are left shows), each seat's hand as the
+    cards 1..N with those played greyed out, a face-down bid as a dark card, and the points; below, the last
+    trick resolved with its bids."""
+    v = goofspiel.View(state)
+    players, n = int(params[goofspiel.P_PLAYERS]), int(params[goofspiel.P_CARDS])
+    left = int(v.deck.sum())
+    caption = (f"game over after {v.turn} tricks" if v.seat < 0
+               else f"trick {v.turn + 1} of {n}: seat {v.seat} to bid")
+    shapes = [_text(8, 12, caption), _rect(8, 22, 40, 56, "prize", ' rx="5"'),
+              _text(28, 56, v.prize + 1 if v.prize >= 0 else "-", "c"), _text(28, 90, "prize", "c k"),
+              _rect(60, 26, 30, 48, "deck", ' rx="4"'), _text(75, 54, left, "c w"), _text(75, 90, "deck", "c k")]
+    x0 = 150
+    shapes += [_text(x0 + k * CARD_W + 8, 34, k + 1, "c k") for k in range(n)]
+    for seat in range(players):
+        y = 40 + 22 * seat
+        shapes.append(_seat_label(100, y + 12, seat, ""))
+        for k in range(n):
+            cls = f"card s{seat}" if v.hands[seat, k] else "gone"
+            cls = "fd" if v.bids[seat] == k else cls
+            shapes.append(_rect(x0 + k * CARD_W, y, CARD_W - 2, 18, cls, ' rx="2"'))
+        shapes.append(_text(x0 + n * CARD_W + 6, y + 13, f"seat {seat}: {int(v.points[seat])} points"))
+    y = 48 + 22 * players
+    if v.turn:
+        prize, winner, *bids = (int(x) for x in v.tricks[v.turn - 1, :goofspiel.T_BIDS + players])
+        who = "a tie: discarded" if winner == goofspiel.NOBODY else f"seat {winner} takes it"
+        shapes.append(_text(8, y + 12, f"trick {v.turn}: prize {prize + 1}, bids "
+                            + ", ".join(f"seat {s} {b + 1}" for s, b in enumerate(bids)) + f"; {who}"))
+    return _svg("goofspiel", x0 + n * CARD_W + 120, y + 20, GOOF_STYLE, shapes)
+
+
+DRAWINGS = {"zwai": _zwai, "zwergen": _zwergen, "wichtel": _wichtel, "skirmish": _skirmish,
+            "goofspiel": _goofspiel}

@@ -32,6 +32,10 @@ CASES = {             # per game: case name -> (parameters, policies)
     "skirmish": {"default": ((), [("all", "random")]),
                  "capture the flag greedy": ((("scenario", "capture_the_flag"),), [("all", "greedy")]),
                  "search": ((("scenario", "wizard_war"),), SEARCH)},
+    "goofspiel": {"default": ((), [("all", "random")]),
+                  "4p descending greedy": ((("players", 4), ("points_order", "descending"), ("num_cards", 9)),
+                                           [("all", "random"), ("1", "greedy")]),
+                  "search": ((("returns_type", "point_difference"),), SEARCH)},
 }
 
 

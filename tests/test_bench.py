@@ -1,6 +1,6 @@
 """simcore bench's tables: what the README's speed section is made of."""
 
-from simcore import bench
+from simcore import bench, games
 from simcore.games import zwai
 
 
@@ -20,7 +20,7 @@ def test_tables_give_the_bytes_of_a_state_per_game():
 
 def test_every_game_has_a_random_and_an_mc_case():
     """Issue 12: random play through the interface and one mc:rollouts=8 seat against greedy, per game."""
-    for game in ("zwai", "zwergen", "wichtel", "skirmish"):
+    for game in games.names():
         policies = [policy for g, _, policy, _ in bench.CASES.values() if g == game]
         assert "random" in policies
         assert {"all": "greedy", 0: "mc:rollouts=8"} in policies
@@ -29,7 +29,7 @@ def test_every_game_has_a_random_and_an_mc_case():
 def test_every_game_has_an_ismcts_case_with_its_iterations_per_second():
     """Issue 13: ISMCTS iterations per second per thread, and games per second of one ismcts:iterations=1000
     seat against greedy, per game."""
-    for game in ("zwai", "zwergen", "wichtel", "skirmish"):
+    for game in games.names():
         policies = [policy for g, _, policy, _ in bench.CASES.values() if g == game]
         assert {"all": "greedy", 0: "ismcts:iterations=1000"} in policies
     search = dict(_figure("zwai-2p-ismcts1000-vs-greedy", "zwai"), jit_1_thread=9.87, jit_2_threads=None,

@@ -22,6 +22,7 @@ MODULES = {
     "zwai": "simcore.games.zwai",
     "wichtel": "simcore.games.wichtel",
     "skirmish": "simcore.games.skirmish",
+    "goofspiel": "simcore.games.goofspiel",
 }
 
 

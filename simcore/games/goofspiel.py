@@ -1,0 +1,398 @@
+"""Goofspiel (the game of pure strategy), 2-4 players: the fifth game and the template for authors.
+
+The rules as simulated, with the order of random draws, are in ``docs/goofspiel.md``; the parameters mean what
+they mean in OpenSpiel's ``goofspiel`` (``num_cards``, ``players``, ``points_order``, ``returns_type``), and a
+test plays the same games through OpenSpiel and checks equal returns game by game. Seat s is player s.
+
+A trick: a prize card is revealed, every seat bids one card of its hand face down, one seat after the other
+(the sequential form of the simultaneous bid), and the highest bid takes the prize if no other seat bid as high;
+a tie for the highest bid discards it. Then the bids are shown. Cards are indices 0 .. N-1 worth 1 .. N::
+
+        prize deck   [ . 2 . 4 5 ]       face down, drawn at random (or in order) one per trick
+        prize        ( 3 )               the trick's prize, worth 3 points
+        seat 0 hand  [ 1 2 . 4 5 ]       bid face down: 4
+        seat 1 hand  [ 1 . 3 4 5 ]       to bid
+        points       seat 0: 1   seat 1: 0
+
+The state of one game is one flat ``int16`` array (``STATE_DTYPE``): at most 16 cards, so points stay below 137::
+
+    S_HAND    [MAX_SEATS x MAX_CARDS]   1 while the seat holds card k
+    S_HELD    [MAX_SEATS]               cards in each hand
+    S_DECK    [MAX_CARDS]               1 while prize card k is face down in the prize deck
+    S_BID     [MAX_SEATS]               the current trick's face-down bids, -1 before the seat has bid
+    S_POINTS  [MAX_SEATS]               prizes won, in points
+    S_TRICKS  [MAX_CARDS x TRICK]       each resolved trick: its prize, its winner (-1: a tie), every bid
+    S_PRIZE .. S_DISCARDED              scalars: the prize, tricks resolved, the seat to bid, tied tricks, ...
+
+Action codes are card indices (OpenSpiel's action ids): "bid card k", worth k + 1. A game has at most
+``num_cards - 1`` decisions per seat: the last trick plays itself, as in OpenSpiel, since every seat holds one
+card.
+"""
+
+import numpy as np
+
+from simcore import rng
+from simcore.agents import core
+from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
+from simcore.games import GameType, Param, StateView, scalar_offsets
+from simcore.jit import kernel
+
+MAX_SEATS = 4
+MAX_CARDS = 16
+O_SCORE = score_offset(MAX_SEATS)
+O_EXTRA = extra_offset(MAX_SEATS)
+ORDERS = ("random", "ascending", "descending")
+RETURNS = ("win_loss", "point_difference", "total_points")
+
+GAME = GameType(
+    name="goofspiel",
+    long_name="Goofspiel",
+    rulebook="Goofspiel, traditional (Merrill Flood, 1950s); parameters as OpenSpiel's goofspiel",
+    player_counts=(2, 3, 4),
+    policies=("random", "greedy", "mc", "ismcts"),
+    rules_version=1,
+    summary="Bid one card of 1..N for each revealed prize card; the highest lone bid takes it.",
+    params=(
+        Param("players", 2, "players, each holding cards 1..N", choices=(2, 3, 4)),
+        Param("num_cards", 13, "cards per hand and in the prize deck, worth 1..N (OpenSpiel: 13)", 2, MAX_CARDS),
+        Param("points_order", "random", "the order of the prize cards: drawn at random, or 1..N, or N..1",
+              choices=ORDERS),
+        Param("returns_type", "win_loss", "what a seat's return is (what mc and ismcts maximise): win_loss "
+              "(OpenSpiel's +1/k to the k seats with most points, -1/(n-k) to the others, 0 to all when all "
+              "tie), point_difference (points minus the mean) or total_points", choices=RETURNS),
+    ),
+)
+
+EXTRA_COLUMNS = (
+    ("tied_tricks", "int", "tricks whose prize a tie for the highest bid discarded"),
+    ("discarded_points", "int", "the points of those prizes"),
+)
+
+P_PLAYERS, P_CARDS, P_ORDER, P_RETURNS = range(4)
+N_PARAMS = 4
+RANDOM_ORDER, ASCENDING, DESCENDING = range(3)
+WIN_LOSS, POINT_DIFFERENCE, TOTAL_POINTS = range(3)
+
+
+def check(values):
+    """Every parameter is valid on its own: nothing to check across them."""
+
+
+def params_array(values):
+    p = np.zeros(N_PARAMS, np.int64)
+    p[P_PLAYERS] = values["players"]
+    p[P_CARDS] = values["num_cards"]
+    p[P_ORDER] = ORDERS.index(values["points_order"])
+    p[P_RETURNS] = RETURNS.index(values["returns_type"])
+    return p
+
+
+# --- state layout -------------------------------------------------------------
+
+STATE_DTYPE = np.int16
+T_PRIZE, T_WINNER, T_BIDS = 0, 1, 2   # a resolved trick's row in S_TRICKS
+TRICK = T_BIDS + MAX_SEATS
+NOBODY = -1                           # the winner of a tied trick
+S_HAND = 0
+S_HELD = S_HAND + MAX_SEATS * MAX_CARDS
+S_DECK = S_HELD + MAX_SEATS
+S_BID = S_DECK + MAX_CARDS
+S_POINTS = S_BID + MAX_SEATS
+S_TRICKS = S_POINTS + MAX_SEATS
+S_PRIZE = S_TRICKS + MAX_CARDS * TRICK   # the current trick's prize card, -1 once the game is over
+S_TURN = S_PRIZE + 1                     # tricks resolved
+S_SEAT = S_TURN + 1                      # the seat to bid, -1 once the game is over
+S_TIED = S_SEAT + 1                      # tricks discarded by a tie
+S_DISCARDED = S_TIED + 1                 # their points
+STATE_SIZE = S_DISCARDED + 1
+
+
+class View(StateView):
+    """Named views into one flat state array."""
+
+    offsets = scalar_offsets(globals())
+
+    def __init__(self, state):
+        super().__init__(state)
+        self.hands = state[S_HAND:S_HELD].reshape(MAX_SEATS, MAX_CARDS)
+        self.held = state[S_HELD:S_DECK]
+        self.deck = state[S_DECK:S_BID]
+        self.bids = state[S_BID:S_POINTS]
+        self.points = state[S_POINTS:S_TRICKS]
+        self.tricks = state[S_TRICKS:S_PRIZE].reshape(MAX_CARDS, TRICK)
+
+    def hand(self, seat):
+        """The cards the seat holds, by index."""
+        return [int(k) for k in np.flatnonzero(self.hands[seat])]
+
+
+def new_state():
+    return np.zeros(STATE_SIZE, STATE_DTYPE)
+
+
+# --- the rules ------------------------------------------------------------------
+
+
+@kernel
+def kth_card(state, at, n, k):
+    """The index of the k-th (from 0) set flag of ``state[at:at + n]``: the k-th lowest card there."""
+    for card in range(n):
+        if state[at + card]:
+            if k == 0:
+                return card
+            k -= 1
+    return -1
+
+
+@kernel
+def reveal(state, params, streams):
+    """The next prize leaves the prize deck: a uniform draw over the cards left (DECK stream), or the lowest
+    (ascending) or highest (descending) of them."""
+    n = params[P_CARDS]
+    order = params[P_ORDER]
+    if order == RANDOM_ORDER:
+        card = kth_card(state, S_DECK, n, rng.randint(streams, rng.DECK, n - state[S_TURN]))
+    elif order == ASCENDING:
+        card = kth_card(state, S_DECK, n, 0)
+    else:
+        card = kth_card(state, S_DECK, n, n - 1 - state[S_TURN])
+    state[S_DECK + card] = 0
+    state[S_PRIZE] = card
+
+
+@kernel
+def bid(state, seat, card):
+    """The card leaves the hand face down."""
+    state[S_HAND + seat * MAX_CARDS + card] = 0
+    state[S_HELD + seat] -= 1
+    state[S_BID + seat] = card
+
+
+@kernel
+def resolve(state, params):
+    """The highest bid takes the prize (its value: index + 1) when no other seat bid as high; a tie for the
+    highest discards it. The bids are then shown: the trick's row records them."""
+    players = params[P_PLAYERS]
+    best = -1
+    tied = 0
+    winner = NOBODY
+    for seat in range(players):
+        card = state[S_BID + seat]
+        if card > best:
+            best, tied, winner = card, 1, seat
+        elif card == best:
+            tied += 1
+    prize = state[S_PRIZE]
+    row = S_TRICKS + state[S_TURN] * TRICK
+    state[row + T_PRIZE] = prize
+    if tied > 1:
+        winner = NOBODY
+        state[S_TIED] += 1
+        state[S_DISCARDED] += prize + 1
+    else:
+        state[S_POINTS + winner] += prize + 1
+    state[row + T_WINNER] = winner
+    for seat in range(players):
+        state[row + T_BIDS + seat] = state[S_BID + seat]
+        state[S_BID + seat] = -1
+    state[S_TURN] += 1
+
+
+@kernel
+def next_trick(state, params, streams):
+    """Reveal the next prize and let seat 0 bid; the last trick plays itself (one card in every hand, as in
+    OpenSpiel: no choice at the last turn); after it the game is over."""
+    n = params[P_CARDS]
+    if state[S_TURN] < n:
+        reveal(state, params, streams)
+        state[S_SEAT] = 0
+    if state[S_TURN] == n - 1:
+        for seat in range(params[P_PLAYERS]):
+            bid(state, seat, kth_card(state, S_HAND + seat * MAX_CARDS, n, 0))
+        resolve(state, params)
+    if state[S_TURN] == n:
+        state[S_SEAT] = -1
+        state[S_PRIZE] = -1
+
+
+@kernel
+def begin(state, params, streams):
+    """Every seat holds cards 0 .. N-1, the prize deck too; the first prize is revealed."""
+    n = params[P_CARDS]
+    state[:] = 0
+    for seat in range(params[P_PLAYERS]):
+        state[S_HELD + seat] = n
+        state[S_BID + seat] = -1
+        for card in range(n):
+            state[S_HAND + seat * MAX_CARDS + card] = 1
+    for card in range(n):
+        state[S_DECK + card] = 1
+    next_trick(state, params, streams)
+
+
+# --- the decision interface -------------------------------------------------------
+
+MAX_ACTIONS = MAX_CARDS
+N_ACTION_CODES = MAX_CARDS   # every action code is below this (OpenSpiel's num_distinct_actions)
+
+
+@kernel
+def current_player(state, params):
+    return state[S_SEAT]
+
+
+@kernel
+def legal_actions(state, params, out):
+    """The cards of the mover's hand, lowest first (OpenSpiel's order)."""
+    at = S_HAND + state[S_SEAT] * MAX_CARDS
+    n = 0
+    for card in range(params[P_CARDS]):
+        if state[at + card]:
+            out[n] = card
+            n += 1
+    return n
+
+
+@kernel
+def apply_action(state, params, action, streams):
+    """Bid card ``action``; after the last seat's bid the trick resolves and the next begins."""
+    seat = state[S_SEAT]
+    bid(state, seat, action)
+    if seat < params[P_PLAYERS] - 1:
+        state[S_SEAT] = seat + 1
+        return
+    resolve(state, params)
+    next_trick(state, params, streams)
+
+
+@kernel
+def returns(state, params, out):
+    """OpenSpiel's returns for ``returns_type``; 0 for every seat before the end."""
+    players = params[P_PLAYERS]
+    best = 0
+    total = 0
+    for seat in range(players):
+        best = max(best, state[S_POINTS + seat])
+        total += state[S_POINTS + seat]
+    winners = 0
+    for seat in range(players):
+        winners += state[S_POINTS + seat] == best
+    for seat in range(players):
+        points = state[S_POINTS + seat]
+        if state[S_SEAT] >= 0:
+            out[seat] = 0.0
+        elif params[P_RETURNS] == TOTAL_POINTS:
+            out[seat] = points
+        elif params[P_RETURNS] == POINT_DIFFERENCE:
+            out[seat] = points - total / players
+        elif winners == players:
+            out[seat] = 0.0
+        else:
+            out[seat] = 1.0 / winners if points == best else -1.0 / (players - winners)
+
+
+@kernel
+def resample(state, params, seat, streams):
+    """Redraw what ``seat`` cannot see: every other seat's face-down bid of the current trick, uniform over
+    the cards that seat held before it bid (every earlier bid was shown, so the hands themselves are known)."""
+    n = params[P_CARDS]
+    for other in range(params[P_PLAYERS]):
+        card = state[S_BID + other]
+        if other == seat or card < 0:
+            continue
+        hand = S_HAND + other * MAX_CARDS
+        state[hand + card] = 1
+        state[S_HELD + other] += 1
+        bid(state, other, kth_card(state, hand, n, rng.randint(streams, rng.DECK, state[S_HELD + other])))
+
+
+# --- the greedy heuristic ---------------------------------------------------------
+
+WORK_SIZE = 1     # greedy keeps nothing between decisions
+
+
+@kernel
+def greedy_action(state, params, seat, streams, work):
+    """Match the prize: bid the card whose rank in the own hand is the prize's rank among the prizes still in
+    play (the current one and those face down). It reads the own hand and the public prizes only."""
+    rank = 0
+    for card in range(state[S_PRIZE]):
+        rank += state[S_DECK + card]
+    return kth_card(state, S_HAND + seat * MAX_CARDS, params[P_CARDS], rank)
+
+
+# --- the interface in words (plain Python: handles, tests, replays) ---------------
+
+
+def round_of(state):
+    """Tricks resolved: a replay draws the table whenever this changes."""
+    return int(state[S_TURN])
+
+
+def action_to_string(state, params, action):
+    return f"bid {int(action) + 1}"
+
+
+def _cards(cards):
+    return " ".join(str(int(k) + 1) for k in cards) or "-"
+
+
+def _public_lines(state, params):
+    view = View(state)
+    players = int(params[P_PLAYERS])
+    lines = []
+    for t in range(view.turn):
+        prize, winner, *bids = (int(x) for x in view.tricks[t, :T_BIDS + players])
+        who = "tie, discarded" if winner == NOBODY else f"seat {winner}"
+        lines.append(f"trick {t + 1}: prize {prize + 1}, bids {' '.join(str(b + 1) for b in bids)}: {who}")
+    if view.seat < 0:
+        lines.append(f"game over after {view.turn} tricks")
+    else:
+        bid_so_far = [s for s in range(players) if view.bids[s] >= 0]
+        lines.append(f"trick {view.turn + 1}: prize {view.prize + 1}, to bid: seat {view.seat}"
+                     + (f", bid face down: seat {', '.join(map(str, bid_so_far))}" if bid_so_far else ""))
+    lines.append("prizes face down: " + _cards(np.flatnonzero(view.deck)))
+    lines.append("points: " + ", ".join(f"seat {s} {int(view.points[s])}" for s in range(players)))
+    return lines
+
+
+def information_state_string(state, params, seat):
+    """What ``seat`` knows: every resolved trick (prize, bids, winner), the current prize, who has bid, its own
+    hand and face-down bid, the prizes left and the points; not the others' face-down bids."""
+    view = View(state)
+    own = int(view.bids[seat])
+    return "\n".join([f"seat {seat} sees", *_public_lines(state, params), f"own hand: {_cards(view.hand(seat))}"]
+                     + ([f"own bid, face down: {own + 1}"] if own >= 0 else []))
+
+
+def state_to_string(state, params):
+    view = View(state)
+    players = int(params[P_PLAYERS])
+    return "\n".join([*_public_lines(state, params),
+                      *(f"seat {s} hand: {_cards(view.hand(s))}"
+                        + (f"; bid face down: {int(view.bids[s]) + 1}" if view.bids[s] >= 0 else "")
+                        for s in range(players))])
+
+
+# --- a whole game -------------------------------------------------------------
+
+
+@kernel
+def write_row(state, params, row):
+    """The winners: the seats with the most points (all of them when all tie)."""
+    row[O_FIRST_SEAT] = 0
+    row[O_N_TURNS] = state[S_TURN]
+    row[O_TIMEOUT] = 0
+    best = 0
+    for seat in range(params[P_PLAYERS]):
+        best = max(best, state[S_POINTS + seat])
+    for seat in range(params[P_PLAYERS]):
+        row[O_WIN + seat] = state[S_POINTS + seat] == best
+        row[O_SCORE + seat] = state[S_POINTS + seat]
+    row[O_EXTRA] = state[S_TIED]
+    row[O_EXTRA + 1] = state[S_DISCARDED]
+
+
+compiled = core.instantiate(globals())   # the agents, the game loop and the batches, bound to this game
+run_plain = core.instantiate(globals(), search=False)["run_batch"]   # random and greedy seats: no search compiled
+run_batch, search_batch = compiled["run_batch"], compiled["search_batch"]

@@ -27,6 +27,7 @@ import numba
 
 from simcore import config as cfg
 from simcore import engine, writing
+from simcore.agents import core
 
 # name -> (game, parameter overrides, policy (one spec for every seat, or {seat: spec}), games for the Python
 # reference: 0 where it has no such policy)
@@ -118,11 +119,12 @@ def _jitted_rate(run, threads, games, repeats, seed):
 def _search_rates(run, games, repeats, seed):
     """Games and ISMCTS iterations per second on this thread alone (``search_batch``), medians."""
     params, policies = run.params_array(), run.policies_array()
-    run.module.search_batch(params, policies, seed, 0, 1)   # compile or load from cache
+    search_batch = core.bind(run.module).search_batch
+    search_batch(params, policies, seed, 0, 1)   # compile or load from cache
     rates = []
     for _ in range(repeats):
         t = time.perf_counter()
-        iterations = run.module.search_batch(params, policies, seed, 0, games)
+        iterations = search_batch(params, policies, seed, 0, games)
         elapsed = time.perf_counter() - t
         rates.append((games / elapsed, iterations / elapsed))
     return statistics.median(r[0] for r in rates), statistics.median(r[1] for r in rates)

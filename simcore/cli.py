@@ -141,6 +141,7 @@ def games_command(game):
         click.echo(f"  players: {counts}    policies: {', '.join(info.policies)}")
         click.echo(f"  rulebook: {info.rulebook}    rules as simulated: {info.doc} (rules version "
                    f"{info.rules_version})")
+        click.echo(f"  has: {info.capabilities()}")
         width = max(len(p.name) for p in info.params)
         for p in info.params:
             default = cfg.toml_value(p.default)

@@ -1,8 +1,8 @@
 """Runs N games of a game module in parallel, fixed-size chunks.
 
-Every game module has its own jitted ``run_batch(params, policies, seed,
+Every game has its own jitted ``run_batch(params, policies, seed,
 start, out)``: a ``prange`` over chunks of ``CHUNK`` games, compiled for it
-from the agents' templates (``simcore.agents.core``, the form that keeps
+from the agents' templates by ``simcore.agents.core.bind`` (the form that keeps
 numba's cache working, see the design's known traps). This module prepares the arrays, hands out blocks of
 games, and never loops over single games in Python.
 
@@ -60,11 +60,12 @@ def extra_columns(module, players):
 def batch_function(module, policies):
     """The game's batch function for the agents table ``policies``: its plain copy when no seat searches (it
     compiles no search, in a fraction of the time), else the whole one. Both play the same games."""
-    from simcore.agents import GREEDY, RANDOM
+    from simcore.agents import GREEDY, RANDOM, core
 
     policies = np.asarray(policies)
     plain = policies.ndim == 2 and bool(np.isin(policies[:, 0], (RANDOM, GREEDY)).all())
-    return module.run_plain if plain else module.run_batch
+    bound = core.bind(module)
+    return bound.run_plain if plain else bound.run_batch
 
 
 def load(module, params, policies, on_compile=None):

@@ -14,6 +14,7 @@ import numpy as np
 
 from simcore import agents, rng
 from simcore import config as cfg
+from simcore.agents import core
 
 
 class Game:
@@ -22,10 +23,9 @@ class Game:
     def __init__(self, name, params=None):
         sets = list(cfg.flatten(params or {}).items())
         run = cfg.resolve(name, sets=sets)
-        if not hasattr(run.module, "resample"):
-            raise ValueError(f"game {name!r} has no decision interface yet")
         self.name = name
         self.module = run.module
+        self.bound = core.bind(run.module)      # the jitted interface, defaults included, and the agents
         self.params = dict(run.params)
         self.params_array = run.params_array()
 
@@ -36,9 +36,9 @@ class Game:
 
         module = self.module
         args = (self.params_array, np.zeros((module.MAX_SEATS, agents.WIDTH)), np.int64(0), module.new_state(),
-                np.zeros(rng.N_STREAMS, np.uint64), np.zeros(module.WORK_SIZE, np.int64),
+                np.zeros(rng.N_STREAMS, np.uint64), np.zeros(self.bound.interface["WORK_SIZE"], np.int64),
                 np.zeros((module.N_ACTION_CODES, 3)))
-        function = module.compiled["agent_action"]
+        function = self.bound.agent_action
         if on_compile is not None and not jit.cached(function, *args):
             on_compile(self.name)
         function.compile(tuple(function.typeof_pyval(a) for a in args))
@@ -51,7 +51,7 @@ class Game:
         streams = np.zeros(rng.N_STREAMS, np.uint64)
         rng.seed_streams(streams, seed, game_index)
         state = self.module.new_state()
-        self.module.begin(state, self.params_array, streams)
+        self.bound.interface["begin"](state, self.params_array, streams)
         return State(self, state, streams)
 
     def __repr__(self):
@@ -66,10 +66,10 @@ class State:
         self.state = state
         self.streams = streams
         # what an agent plans for its next decision (Zwai's greedy picks card and cell at once), as in the engine
-        self.work = np.zeros(game.module.WORK_SIZE, np.int64) if work is None else work
+        self.work = np.zeros(game.bound.interface["WORK_SIZE"], np.int64) if work is None else work
 
     def _call(self, name, *args):
-        return getattr(self.game.module, name)(self.state, self.game.params_array, *args)
+        return self.game.bound.interface[name](self.state, self.game.params_array, *args)
 
     def current_player(self):
         """The seat to decide, or -1 when the game is over."""
@@ -110,8 +110,8 @@ class State:
         table = np.zeros((module.MAX_SEATS, agents.WIDTH))
         table[seat] = agents.parse(spec, module.GAME.policies).row()
         stats = np.zeros((module.N_ACTION_CODES, 3))
-        action, n = module.compiled["agent_action"](self.game.params_array, table, np.int64(seat), self.state,
-                                                    self.streams, self.work, stats)
+        action, n = self.game.bound.agent_action(self.game.params_array, table, np.int64(seat), self.state,
+                                                 self.streams, self.work, stats)
         tried = sorted(((int(a), int(k), float(v)) for a, k, v in stats[:n]), key=lambda row: (-row[1], -row[2]))
         return int(action), tried
 

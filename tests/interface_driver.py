@@ -7,6 +7,7 @@ The engine's own loop (``simcore.agents``) is jitted; this Python twin lets a te
 import numpy as np
 
 from simcore import engine, rng
+from simcore.agents import core
 
 
 def play(module, params, kinds, seed, game_index, on_decision=None):
@@ -54,5 +55,5 @@ def resampled(module, state, params, seat, seed):
     world = state.copy()
     streams = np.zeros(rng.N_STREAMS, np.uint64)
     rng.seed_streams(streams, seed, 0)
-    module.resample(world, params, seat, streams)
+    core.bind(module).interface["resample"](world, params, seat, streams)
     return world

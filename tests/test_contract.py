@@ -1,8 +1,11 @@
-"""The game contract (issue 23): what a game module provides, stated in one place and checked at registration."""
+"""The game contract (issue 23): what a game module provides, stated in one place and checked at registration;
+a capability a game does not declare needs no stub."""
 
+import dataclasses
 import sys
 import types
 
+import numpy as np
 import pytest
 
 from simcore import games
@@ -15,23 +18,66 @@ def test_every_registered_game_provides_the_whole_contract(game):
 
 
 def test_the_contract_holds_what_the_agents_bind():
-    assert set(core.INTERFACE + core.SIZES) <= set(games.CONTRACT)
+    provided = set(games.CONTRACT).union(*games.CAPABILITIES.values())
+    assert set(core.INTERFACE + core.SIZES) <= provided
+    assert set(core.DEFAULTS) == set(games.CAPABILITIES)
+    assert all(set(core.DEFAULTS[flag]) == set(games.CAPABILITIES[flag]) for flag in core.DEFAULTS)
+
+
+def _partial(leave_out, game_type=None):
+    """A module with zwai's pieces but those of ``leave_out``, registered as game "partial"."""
+    zwai = games.load("zwai")
+    partial = types.ModuleType("simcore.games.partial")
+    for name in games.required(zwai.GAME):
+        if name not in leave_out:
+            setattr(partial, name, getattr(zwai, name))
+    if game_type is not None:
+        partial.GAME = game_type
+    return partial
+
+
+def _refusal(monkeypatch, module):
+    monkeypatch.setitem(games.MODULES, "partial", "simcore.games.partial")
+    monkeypatch.setitem(sys.modules, "simcore.games.partial", module)
+    with pytest.raises(ValueError) as error:
+        games.load("partial")
+    return str(error.value)
 
 
 def test_a_module_missing_pieces_is_refused_naming_every_one(monkeypatch):
     """Registration names every missing piece in one line, not the first a traceback happens to reach."""
-    partial = types.ModuleType("simcore.games.partial")
-    zwai = games.load("zwai")
-    for name in games.CONTRACT:
-        if name not in ("resample", "round_of", "run_plain"):
-            setattr(partial, name, getattr(zwai, name))
-    monkeypatch.setitem(games.MODULES, "partial", "simcore.games.partial")
-    monkeypatch.setitem(sys.modules, "simcore.games.partial", partial)
-    with pytest.raises(ValueError) as error:
-        games.load("partial")
-    message = str(error.value)
-    assert "does not provide resample, round_of, run_plain; allowed: a module with every name of " \
-           "simcore.games.CONTRACT" in message and "\n" not in message
+    message = _refusal(monkeypatch, _partial(("round_of", "state_to_string", "resample")))
+    assert "does not provide round_of, state_to_string, resample; allowed: a module with every name of " \
+           "simcore.games.CONTRACT and of its CAPABILITIES" in message and "\n" not in message
+
+
+def test_a_game_declaring_no_hidden_information_writes_no_resample(monkeypatch):
+    """The skirmish declares hidden_information=False and has no resample; the agents' binding gives it one that
+    redraws nothing, and the handle's resample keeps the whole state."""
+    skirmish = games.load("skirmish")
+    assert not skirmish.GAME.hidden_information and not hasattr(skirmish, "resample")
+    from simcore import handle
+
+    state = handle.load_game("skirmish").new_initial_state(seed=3)
+    for _ in range(5):
+        state.apply_action(state.legal_actions()[-1])
+    world = state.resample(state.current_player(), seed=11)
+    assert np.array_equal(world.state, state.state)
+    open_game = dataclasses.replace(games.load("zwai").GAME, hidden_information=False)
+    assert _partial(("resample",), open_game) and not games.contract_gaps(_partial(("resample",), open_game))
+
+
+def test_a_heuristic_is_declared_with_greedy_among_the_policies(monkeypatch):
+    """A game without a heuristic writes no greedy_action and offers no greedy policy; saying one and doing the
+    other is refused."""
+    zwai = games.load("zwai").GAME
+    plain = dataclasses.replace(zwai, heuristic=False, policies=("random", "mc", "ismcts"))
+    assert games.contract_gaps(_partial(("greedy_action", "WORK_SIZE"), plain)) == []
+    bound = core.instantiate({**vars(_partial(("greedy_action", "WORK_SIZE"), plain)), "__name__": "partial"})
+    assert bound["WORK_SIZE"] == 1
+    contradiction = dataclasses.replace(zwai, heuristic=False)
+    message = _refusal(monkeypatch, _partial(("greedy_action", "WORK_SIZE"), contradiction))
+    assert "'greedy' among its policies exactly when it declares a heuristic" in message
 
 
 def test_binding_the_agents_names_every_missing_interface_function():
@@ -39,3 +85,13 @@ def test_binding_the_agents_names_every_missing_interface_function():
     partial = {name: value for name, value in zwai.items() if name not in ("returns", "WORK_SIZE")}
     with pytest.raises(ValueError, match=r"simcore\.games\.zwai does not provide returns, WORK_SIZE; allowed"):
         core.instantiate(partial)
+
+
+def test_the_agents_are_bound_once_per_game_in_one_place():
+    """core.bind is where a game meets the agents: one Bound per game and process, its interface the game's
+    own functions."""
+    zwai = games.load("zwai")
+    bound = core.bind(zwai)
+    assert core.bind(zwai) is bound
+    assert bound.interface["legal_actions"] is zwai.legal_actions
+    assert not hasattr(zwai, "run_batch") and not hasattr(zwai, "compiled")

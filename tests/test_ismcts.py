@@ -88,7 +88,7 @@ def test_the_node_pool_never_grows_past_the_budget(game, sets):
     the root is visited N times and its children's visits add up to N."""
     g = simcore.load_game(game, params=sets)
     module = g.module
-    search = module.compiled["ismcts_action"]
+    search = core.bind(module).compiled["ismcts_action"]
     searched = 0
     for index in range(3):
         s = g.new_initial_state(seed=7, game_index=index)

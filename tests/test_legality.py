@@ -29,8 +29,8 @@ def test_an_illegal_action_is_refused_before_it_is_applied(game):
     """``play_action``, the one way the templates apply an action, raises on an action the state does not
     list and leaves the state as it was; a legal action it applies."""
     module = games.load(game)
-    assert all(template.py_func.__globals__["play_action"] is module.compiled["play_action"]
-               for template in (module.compiled[name] for name in ("play", "playout", "greedy_playout",
+    assert all(template.py_func.__globals__["play_action"] is core.bind(module).compiled["play_action"]
+               for template in (core.bind(module).compiled[name] for name in ("play", "playout", "greedy_playout",
                                                                    "mc_action", "ismcts_action")))
     g = simcore.load_game(game)
     s = g.new_initial_state(seed=3)
@@ -39,9 +39,9 @@ def test_an_illegal_action_is_refused_before_it_is_applied(game):
     illegal = next(a for a in range(module.N_ACTION_CODES) if a not in legal)
     before = s.state.copy()
     with pytest.raises(AssertionError, match="illegal action applied"):
-        module.compiled["play_action"](s.state, g.params_array, np.int64(illegal), s.streams, actions)
+        core.bind(module).compiled["play_action"](s.state, g.params_array, np.int64(illegal), s.streams, actions)
     assert (s.state == before).all()
-    module.compiled["play_action"](s.state, g.params_array, np.int64(legal[0]), s.streams, actions)
+    core.bind(module).compiled["play_action"](s.state, g.params_array, np.int64(legal[0]), s.streams, actions)
     assert not (s.state == before).all()
 
 
@@ -64,6 +64,6 @@ def test_every_agent_applies_only_legal_actions(game, params, specs):
     when no action applied, in the game or in a search, was illegal (and the searches ran)."""
     run = cfg.resolve(game, sets=list(params.items()), policies=[(str(seat), spec)
                                                                  for seat, spec in enumerate(specs)])
-    iterations = run.module.search_batch(run.params_array(), run.policies_array(), np.int64(1), np.int64(0),
+    iterations = core.bind(run.module).search_batch(run.params_array(), run.policies_array(), np.int64(1), np.int64(0),
                                          np.int64(GAMES))
     assert (iterations > 0) == any(spec.startswith("ismcts") for spec in specs)

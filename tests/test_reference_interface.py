@@ -17,6 +17,7 @@ from benchmarks.reference import zwai as ref_zwai
 from benchmarks.reference import zwergen as ref_zwergen
 from simcore import config as cfg
 from simcore import engine, rng
+from simcore.agents import core
 from simcore.bench import reference_params
 from simcore.games import skirmish, wichtel, zwai, zwergen
 from tests.test_skirmish_reference import _jitted as _skirmish_row  # the jitted row in the reference's terms
@@ -365,7 +366,7 @@ def cross_play(name, run, seed, game_index, resample_every, play_on_at):
             family = np.zeros(rng.N_STREAMS, np.uint64)
             rng.seed_streams(family, RESAMPLE_SEED + seed, decision)
             twin_family = reference.stream_family(RESAMPLE_SEED + seed, decision)
-            module.resample(world, params, who, family)
+            core.bind(module).interface["resample"](world, params, who, family)
             twin.resample(who, twin_family)
             assert show(world, params, streams) == show_reference(twin), f"resample({who}) at decision {decision}"
             assert int(family[rng.DECK]) == twin_family[rng.DECK].state   # the same number of draws

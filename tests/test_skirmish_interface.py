@@ -6,6 +6,7 @@ import pytest
 
 from simcore import config as cfg
 from simcore import engine, rng
+from simcore.agents import core
 from simcore.games import skirmish as s
 from tests.interface_driver import play, rows
 
@@ -72,7 +73,7 @@ def test_resample_keeps_the_whole_state(sets, kinds):
     for k, (state, mover, legal) in enumerate(decisions):
         for seat in range(2):
             world = state.copy()
-            s.resample(world, params, seat, _streams(777, k))
+            core.bind(s).interface["resample"](world, params, seat, _streams(777, k))
             assert np.array_equal(world, state)
             assert s.information_state_string(world, params, seat) == s.information_state_string(state, params, seat)
             if seat == mover:
@@ -91,7 +92,7 @@ def _play_out(state, params, streams):
 def _rollout_row(state, params, seat, streams):
     """The row of a world resampled for ``seat`` with ``streams`` and played out with them."""
     world, streams = state.copy(), streams.copy()
-    s.resample(world, params, seat, streams)
+    core.bind(s).interface["resample"](world, params, seat, streams)
     _play_out(world, params, streams)
     row = np.zeros(engine.width(s), np.int64)
     s.write_row(world, params, row)
@@ -132,7 +133,7 @@ def _melee_losses_at_turn_end(state, params, seat, streams):
     """A world resampled for ``seat``, played at random to the end of the current turn (its melee included);
     the gnomes each side lost in melee."""
     world, streams = state.copy(), streams.copy()
-    s.resample(world, params, seat, streams)
+    core.bind(s).interface["resample"](world, params, seat, streams)
     actions = np.zeros(s.MAX_ACTIONS, np.int64)
     turn = world[s.S_TURN]
     while (seat := s.current_player(world, params)) >= 0 and world[s.S_TURN] == turn:

@@ -12,6 +12,7 @@ import sys
 
 from simcore import config as cfg
 from simcore import engine, handle, replay
+from simcore.agents import core
 
 SEATS = [("all", "greedy"), ("0", "ismcts:iterations=2,rollout=greedy"), ("1", "mc:rollouts=1")]
 
@@ -21,7 +22,7 @@ def warm(game):
     params, policies = run.params_array(), run.policies_array()
     engine.load(run.module, params, policies)          # the engine: every agent and the game loop
     engine.load(run.module, params, cfg.resolve(game, policies=[("all", "greedy")]).policies_array())  # plain
-    run.module.search_batch(params, policies, 1, 0, 1)  # the bench's one-thread batch
+    core.bind(run.module).search_batch(params, policies, 1, 0, 1)  # the bench's one-thread batch
     replay.play(run, 0, pictures=True)                  # the handle, agent_action, round-end tables, pictures
     state = handle.load_game(game).new_initial_state(seed=1)
     state.resample(state.current_player(), seed=2)

@@ -1,10 +1,11 @@
 """The jitted agents and the game loop, written once over the decision interface.
 
-They call the game's interface functions by name (``legal_actions``, ``apply_action``, ...). Each game module
-gets its own compiled copy with :func:`instantiate`, which binds these names to the game's functions and the
-scratch sizes to its constants::
+They call the game's interface functions by name (``legal_actions``, ``apply_action``, ...). Each game gets its
+own compiled copy from :func:`bind`, the one place where the agents meet a game: it binds these names to the
+game module's functions and the scratch sizes to its constants (a capability the game does not declare gets
+the default here, e.g. :func:`nothing_hidden` for ``resample``)::
 
-    run_batch = core.instantiate(globals())["run_batch"]   # in simcore/games/<game>.py
+    core.bind(simcore.games.load("zwai")).run_batch(params, agents, seed, start, out)
 
 Why not pass the game's functions as arguments: numba lowers a jitted function used as a value to its address
 in this process, and a function holding such an address is never cached (measured: every new process compiled
@@ -453,8 +454,22 @@ def search_batch(params, agents, seed, start, n):
     return iterations
 
 
+def nothing_hidden(state, params, seat, streams):
+    """``resample`` of a game without hidden information (``GameType.hidden_information=False``): a seat sees
+    the whole state, and chance to come is drawn from the streams the world is played with."""
+
+
+def no_heuristic(state, params, seat, streams, work):
+    """``greedy_action`` of a game without a heuristic: never asked, since "greedy" is not among its policies
+    (the registry checks) and ``rollout=greedy`` is refused for it."""
+    return -1
+
+
 INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "returns", "resample", "greedy_action",
              "write_row")
+# what a game without a capability gets: flag of simcore.games.GameType -> {name: default}
+DEFAULTS = {"hidden_information": {"resample": nothing_hidden},
+            "heuristic": {"greedy_action": no_heuristic, "WORK_SIZE": 1}}
 SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES")   # of the scratch
 TEMPLATES = (random_action, playout, greedy_playout, all_random, distinct, best_of, copy, mc_action, ismcts_action,
              decide, play, root_stats)
@@ -462,9 +477,19 @@ OWN = ("random_action",)    # templates a game may replace with its own faster e
 INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack
 
 
+def defaults(game_type):
+    """The defaults of the capabilities ``game_type`` does not declare: name -> jitted function or size."""
+    out = {}
+    for flag, names in DEFAULTS.items():
+        if game_type is not None and not getattr(game_type, flag):
+            out.update({name: kernel(value) if callable(value) else value for name, value in names.items()})
+    return out
+
+
 def instantiate(game_globals, search=True):
     """Compile the agents, the game loop and ``run_batch`` for one game: name -> jitted function, the
-    interface names bound to the game's functions and the scratch sizes to its constants.
+    interface names bound to the game's functions (or the defaults of capabilities it lacks) and the scratch
+    sizes to its constants.
 
     ``search=False`` gives the game's plain copy: its ``run_batch`` plays random and greedy seats only (the
     same games as the whole one's, for those seats) and compiles no search, in a fraction of the time; the
@@ -474,10 +499,11 @@ def instantiate(game_globals, search=True):
     name), so the games' copies never collide. ``play_action`` is bound to :func:`apply_checked` or
     :func:`apply_unchecked` (module docstring). ``run_batch`` allocates the scratch, so it is numba's plain
     ``njit(parallel=True)`` (with reference counting); everything it calls is a :func:`simcore.jit.kernel`."""
+    game_globals = {**defaults(game_globals.get("GAME")), **game_globals}
     missing = [name for name in INTERFACE + SIZES if name not in game_globals]
     if missing:
         raise ValueError(f"{game_globals['__name__']} does not provide {', '.join(missing)}; allowed: a game "
-                         "module with every name of simcore.games.CONTRACT")
+                         "module with every name of simcore.games.CONTRACT and of its CAPABILITIES")
     namespace = dict(globals())
     namespace.update({name: game_globals[name] for name in INTERFACE + SIZES})
     namespace["SEARCH"] = search
@@ -508,4 +534,37 @@ def instantiate(game_globals, search=True):
         bind(search_batch, njit(cache=True))
         bind(agent_action, njit(cache=True))
     bind(run_batch, njit(cache=True, parallel=True))
+    compiled.update({name: namespace[name] for name in INTERFACE + SIZES})
     return compiled
+
+
+class Bound:
+    """A game's agents and game loop, compiled for it (:func:`bind`): the jitted interface (``interface``,
+    the game's own functions and the defaults of what it lacks), the whole copy (``compiled``: every agent)
+    and the plain one (random and greedy seats only, no search compiled)."""
+
+    def __init__(self, module):
+        self.compiled = instantiate(vars(module))
+        self.interface = {name: self.compiled[name] for name in INTERFACE + SIZES}
+        self.run_batch = self.compiled["run_batch"]
+        self.search_batch = self.compiled["search_batch"]
+        self.agent_action = self.compiled["agent_action"]
+        self._module = module
+        self._plain = None
+
+    @property
+    def run_plain(self):
+        """``run_batch`` of the plain copy: built on first use, so a searching run never makes it."""
+        if self._plain is None:
+            self._plain = instantiate(vars(self._module), search=False)["run_batch"]
+        return self._plain
+
+
+_BOUND = {}
+
+
+def bind(module):
+    """The game module's :class:`Bound` copy of the agents and game loop, made once per process."""
+    if module.__name__ not in _BOUND:
+        _BOUND[module.__name__] = Bound(module)
+    return _BOUND[module.__name__]

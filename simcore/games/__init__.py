@@ -3,10 +3,12 @@
 Modelled on OpenSpiel's registry: a game module defines one :class:`GameType`
 named ``GAME`` and is listed in :data:`MODULES`. ``simcore games`` reads the
 registry; the config layer validates user input against ``GAME.params``; the
-engine calls the module's jitted ``run_batch``.
+engine runs the game loop that :func:`simcore.agents.core.bind` compiles for the game.
 
-A game module provides every name of :data:`CONTRACT`; :func:`load` checks them all and names every
-missing one in one line.
+This module states the whole contract of a game: :data:`CONTRACT` names what every game module provides,
+:data:`CAPABILITIES` what it provides for each capability its ``GameType`` declares (a game without hidden
+information declares ``hidden_information=False`` and writes no ``resample``). :func:`load` checks both and
+names every missing piece in one line. ``docs/adding-a-game.md`` walks through a game module.
 """
 
 import copy
@@ -70,6 +72,12 @@ class GameType:
     params: tuple             # of Param
     summary: str = ""
     rules_version: int = 1    # bumped when the rows of a config and seed change (a rule changed on purpose)
+    # capabilities, as OpenSpiel's GameType declares its information and chance modes
+    hidden_information: bool = True   # a seat cannot see everything: the module provides resample
+    chance: bool = True               # the rules draw at random (deals, dice, prize order)
+    heuristic: bool = True            # a greedy heuristic: greedy_action, WORK_SIZE, and "greedy" among policies
+    picture: bool = True              # simcore.pictures draws its board for replays
+    maps: tuple = ()                  # parameters that take a shipped named map (Zwai's formation)
     param_index: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -83,9 +91,16 @@ class GameType:
     def defaults(self):
         return {p.name: copy.deepcopy(p.default) for p in self.params}
 
+    def capabilities(self):
+        """The capabilities it declares, in words (``simcore games``)."""
+        flags = {"hidden information": self.hidden_information, "chance": self.chance,
+                 "a greedy heuristic": self.heuristic, "a picture": self.picture}
+        words = [name if on else f"no {name.removeprefix('a ')}" for name, on in flags.items()]
+        return ", ".join(words + [f"named maps for {', '.join(self.maps)}"] * bool(self.maps))
 
-# What a game module provides: name -> what it is. The jitted interface and the scratch sizes are bound into
-# the game's copy of the agents (simcore.agents.core.instantiate, which checks its part before compiling).
+
+# What every game module provides: name -> what it is. The jitted interface and the scratch sizes are bound into
+# the game's copy of the agents and game loop (simcore.agents.core.bind).
 CONTRACT = {
     "GAME": "its GameType: name, players, policies, parameters, rules version",
     "MAX_SEATS": "the largest player count (fixes the result layout)",
@@ -95,23 +110,38 @@ CONTRACT = {
     "new_state": "an empty state array",
     "STATE_SIZE": "the state array's length", "STATE_DTYPE": "its integer type",
     "MAX_ACTIONS": "the most legal actions a state can have", "N_ACTION_CODES": "every action code is below it",
-    "WORK_SIZE": "the length of greedy_action's scratch",
     "begin": "jitted: set up a game from the streams", "current_player": "jitted: the seat to move, -1 at the end",
     "legal_actions": "jitted: fill a list, return its length", "apply_action": "jitted: play an action",
-    "returns": "jitted: each seat's return", "resample": "jitted: redraw what a seat cannot see",
-    "greedy_action": "jitted: the greedy heuristic's action", "write_row": "jitted: the result row of a game",
+    "returns": "jitted: each seat's return", "write_row": "jitted: the result row of a game",
     "round_of": "the round a state is in (replays mark round ends)",
     "action_to_string": "an action in the game's words",
     "information_state_string": "what a seat knows, as text", "state_to_string": "the whole state, as text",
-    "compiled": "core.instantiate(globals()): the agents and game loop bound to the game",
-    "run_batch": "the jitted batch of games", "run_plain": "the batch without searches (random, greedy)",
-    "search_batch": "one thread's batch, for simcore bench",
+}
+# What a game module provides for each capability its GameType declares: flag -> {name: what it is}.
+CAPABILITIES = {
+    "hidden_information": {"resample": "jitted: redraw what a seat cannot see"},
+    "heuristic": {"greedy_action": "jitted: the greedy heuristic's action",
+                  "WORK_SIZE": "the length of greedy_action's scratch"},
 }
 
 
+def required(game_type):
+    """Every name a game module with this ``GameType`` provides: the contract, then its capabilities' names."""
+    names = list(CONTRACT)
+    for flag, provided in CAPABILITIES.items():
+        if game_type is None or getattr(game_type, flag):
+            names += provided
+    return names
+
+
 def contract_gaps(module):
-    """The names of :data:`CONTRACT` that ``module`` does not provide, in the contract's order."""
-    return [name for name in CONTRACT if not hasattr(module, name)]
+    """The names a game module does not provide (of :data:`CONTRACT` and of its declared capabilities), and
+    the contradictions of its ``GameType`` (greedy among the policies without a heuristic, or the reverse)."""
+    game_type = getattr(module, "GAME", None)
+    gaps = [name for name in required(game_type) if not hasattr(module, name)]
+    if game_type is not None and game_type.heuristic != ("greedy" in game_type.policies):
+        gaps.append("'greedy' among its policies exactly when it declares a heuristic")
+    return gaps
 
 
 def names():
@@ -126,7 +156,7 @@ def load(name):
     missing = contract_gaps(module)
     if missing:
         raise ValueError(f"game {name!r} ({module.__name__}) does not provide {', '.join(missing)}; allowed: a "
-                         "module with every name of simcore.games.CONTRACT")
+                         "module with every name of simcore.games.CONTRACT and of its CAPABILITIES")
     return module
 
 

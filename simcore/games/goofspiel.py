@@ -32,7 +32,6 @@ card.
 import numpy as np
 
 from simcore import rng
-from simcore.agents import core
 from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import GameType, Param, StateView, scalar_offsets
 from simcore.jit import kernel
@@ -392,7 +391,3 @@ def write_row(state, params, row):
     row[O_EXTRA] = state[S_TIED]
     row[O_EXTRA + 1] = state[S_DISCARDED]
 
-
-compiled = core.instantiate(globals())   # the agents, the game loop and the batches, bound to this game
-run_plain = core.instantiate(globals(), search=False)["run_batch"]   # random and greedy seats: no search compiled
-run_batch, search_batch = compiled["run_batch"], compiled["search_batch"]

@@ -45,7 +45,6 @@ import math
 import numpy as np
 
 from simcore import rng
-from simcore.agents import core
 from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import DATA, GameType, Param, StateView, scalar_offsets, shipped_maps
 from simcore.jit import kernel
@@ -140,6 +139,8 @@ GAME = GameType(
     player_counts=(2,),
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
+    hidden_information=False,   # both players see the whole yard; the dice are drawn as they fall
+    maps=("yard",),
     summary="Two gnome armies fight on a yard: last man standing, wizard war or capture the flag.",
     params=(
         Param("players", 2, "players (rulebook: 2)", choices=(2,)),
@@ -1066,13 +1067,6 @@ def returns(state, params, out):
 
 
 @kernel
-def resample(state, params, seat, streams):
-    """Nothing to redraw: both players see the whole yard, and what is still to come by chance (the melee
-    decks, shuffled afresh for every fight, and the throws' hits) is drawn from the streams the world is played
-    with (docs/skirmish.md, "Decisions, information and resampling")."""
-
-
-@kernel
 def greedy_action(state, params, seat, streams, work):
     """The greedy policy's action (docs/skirmish.md, "greedy")."""
     if state[S_PHASE] == PH_THROW:
@@ -1112,10 +1106,6 @@ def write_row(state, params, row):
 
 # --- a whole game -------------------------------------------------------------
 
-
-compiled = core.instantiate(globals())   # the agents, the game loop and the batches, bound to this game
-run_plain = core.instantiate(globals(), search=False)["run_batch"]   # random and greedy seats: no search compiled
-run_batch, search_batch = compiled["run_batch"], compiled["search_batch"]
 
 
 # --- plain Python: words for actions and states -----------------------------------------

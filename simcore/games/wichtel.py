@@ -67,7 +67,6 @@ from itertools import combinations_with_replacement, product
 import numpy as np
 
 from simcore import rng
-from simcore.agents import core
 from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import GameType, Param, StateView, scalar_offsets
 from simcore.jit import kernel
@@ -1697,10 +1696,6 @@ def write_row(state, params, row):
         row[O_EXTRA + 1 + 2 * MAX_SEATS + seat] = wide(state, S_BRIBES_WON + seat)
     row[O_EXTRA + 1 + 3 * MAX_SEATS] = wide(state, S_DICE)
 
-
-compiled = core.instantiate(globals())   # the agents, the game loop and the batches, bound to this game
-run_plain = core.instantiate(globals(), search=False)["run_batch"]   # random and greedy seats: no search compiled
-run_batch, search_batch = compiled["run_batch"], compiled["search_batch"]
 
 
 # --- words (plain Python: replays, tests, the agents' handle) ---------------------------------------------------

@@ -63,7 +63,6 @@ the hand, so a uniform draw over the list is a uniform card), a cell is
 import numpy as np
 
 from simcore import rng
-from simcore.agents import core
 from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import DATA, GameType, Param, StateView, scalar_offsets, shipped_maps
 from simcore.jit import kernel, lowest_bit, popcount
@@ -162,6 +161,7 @@ GAME = GameType(
     player_counts=(2, 3, 4),
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
+    maps=("formation",),
     summary="Place your fish into a shared shoal where the two sharks will not catch them; 3 rounds.",
     params=(
         Param("players", 2, "players, each with one colour set", choices=(2, 3, 4)),
@@ -1055,7 +1055,3 @@ def write_row(state, params, row):
     row[x + MAX_ROUNDS] = state[S_SKIPS]
     row[x + MAX_ROUNDS + 1] = state[S_N_ROUNDS]
 
-
-compiled = core.instantiate(globals())   # the agents, the game loop and the batches, bound to this game
-run_plain = core.instantiate(globals(), search=False)["run_batch"]   # random and greedy seats: no search compiled
-run_batch, search_batch = compiled["run_batch"], compiled["search_batch"]

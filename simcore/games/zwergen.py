@@ -50,7 +50,6 @@ counts of each kind of move reach ``max_turns`` (up to 1,000,000) and take two w
 import numpy as np
 
 from simcore import rng
-from simcore.agents import core
 from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
 from simcore.games import GameType, Param, StateView, scalar_offsets
 from simcore.jit import kernel
@@ -1063,10 +1062,6 @@ def greedy_action(state, params, seat, streams, work):
 
 # --- a whole game -------------------------------------------------------------
 
-
-compiled = core.instantiate(globals())   # the agents, the game loop and the batches, bound to this game
-run_plain = core.instantiate(globals(), search=False)["run_batch"]   # random and greedy seats: no search compiled
-run_batch, search_batch = compiled["run_batch"], compiled["search_batch"]
 
 
 # --- plain Python: words for actions and states -----------------------------------------

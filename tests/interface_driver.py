@@ -10,10 +10,11 @@ from simcore import engine, rng
 from simcore.agents import core
 
 
-def play(module, params, kinds, seed, game_index, on_decision=None):
+def play(module, params, kinds, seed, game_index, on_decision=None, on_end=None):
     """One game with ``kinds[seat]`` in ("random", "greedy"); returns its result row.
 
-    ``on_decision(state, seat, actions)`` is called before each decision (for invariant checks).
+    ``on_decision(state, seat, actions)`` is called before each decision (for invariant checks), ``on_end(state)``
+    with the final state.
     """
     state = module.new_state()
     streams = np.zeros(rng.N_STREAMS, np.uint64)
@@ -33,6 +34,8 @@ def play(module, params, kinds, seed, game_index, on_decision=None):
             assert action in actions[:n], f"greedy chose {action}, not legal"
         module.apply_action(state, params, action, streams)
     row = np.zeros(engine.width(module), np.int64)
+    if on_end is not None:
+        on_end(state.copy())
     module.write_row(state, params, row)
     return row
 

@@ -76,33 +76,3 @@ def test_versus_command_reports_the_score(cli):
     assert "mc:rollouts=2 against random, zwai, 30 deals x 2 seats: score" in done.stdout
     bad = cli("versus", "zwai", "--policy", "mc:rollouts=-1", "--against", "random")
     assert bad.returncode != 0 and bad.stderr.count("\n") == 1 and "rollouts" in bad.stderr
-
-
-GAMES_WITH_OWN_RANDOM = [name for name in ("zwai", "zwergen", "wichtel", "skirmish")
-                         if "random_action" in vars(cfg.resolve(name).module)]
-
-
-@pytest.mark.parametrize("game", GAMES_WITH_OWN_RANDOM)
-def test_a_games_own_random_action_draws_what_the_uniform_pick_draws(game):
-    """A game may replace the agents' random_action with a faster one (simcore.agents.core.OWN); at every
-    decision it must pick the action the uniform draw over legal_actions picks, from the same number of the
-    same stream, so random play (and every rollout) stays the documented random policy."""
-    from simcore import rng
-
-    run = cfg.resolve(game)
-    module, params = run.module, run.params_array()
-    state = module.new_state()
-    streams = np.zeros(rng.N_STREAMS, np.uint64)
-    actions = np.zeros(module.MAX_ACTIONS, np.int64)
-    decisions = 0
-    for game_index in range(40):
-        rng.seed_streams(streams, 3, game_index)
-        module.begin(state, params, streams)
-        while (seat := module.current_player(state, params)) >= 0:
-            own = streams.copy()
-            expected = actions[rng.randint(streams, rng.POLICY + seat, module.legal_actions(state, params, actions))]
-            assert module.random_action(state, params, seat, own, actions) == expected
-            assert np.array_equal(own, streams)
-            module.apply_action(state, params, expected, streams)
-            decisions += 1
-    assert decisions > 1000

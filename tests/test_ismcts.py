@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import simcore
-from simcore import agents, engine, rng
+from simcore import agents, engine, games, rng
 from simcore import config as cfg
 from simcore.agents import core
 
@@ -81,8 +81,8 @@ def game_scratch(module, iterations, guard=8):
                 marks=np.zeros((2, module.N_ACTION_CODES), np.int64))
 
 
-@pytest.mark.parametrize("game, sets", [("zwai", {}), ("zwergen", {}), ("wichtel", {"players": 4}),
-                                        ("skirmish", {"scenario": "capture_the_flag"})])
+@pytest.mark.parametrize("game, sets", [(name, case) for name in games.names()
+                                        for case in ({}, *games.load(name).GAME.cases[:1])])
 def test_the_node_pool_never_grows_past_the_budget(game, sets):
     """One node per iteration and the root: a search of N iterations writes rows 0..N of its pool at most,
     the root is visited N times and its children's visits add up to N."""

@@ -23,19 +23,6 @@ def params_of(variant):
     return cfg.resolve("wichtel", sets=VARIANTS[variant]).params_array()
 
 
-@pytest.mark.parametrize("variant", list(VARIANTS))
-@pytest.mark.parametrize("seats", list(SEATS))
-def test_the_interface_plays_the_games_of_the_batch_runner(variant, seats):
-    """SPEC, Decisions, information and resampling: a decision is one draw of the random policy, listed in the
-    order it draws, and greedy decides as in Policies: the same rows as ``run_batch``, game by game."""
-    kinds = SEATS[seats]
-    players = dict(VARIANTS[variant]).get("players", 4)
-    run = cfg.resolve("wichtel", sets=VARIANTS[variant], policies=list(enumerate(kinds[:players])))
-    params = run.params_array()
-    n = 80
-    assert np.array_equal(driver.rows(w, params, kinds, 17, n), engine.run(w, params, run.policies_array(), 17, n))
-
-
 # --- what a seat sees ------------------------------------------------------------------------------------------
 
 

@@ -1,5 +1,6 @@
-"""Zwergen Ziehen as a decision process (docs/zwergen.md, "Decisions, information and resampling"): the
-interface plays today's games, and resample redraws exactly what a seat cannot see."""
+"""Zwergen Ziehen as a decision process (docs/zwergen.md, "Decisions, information and resampling"): resample
+redraws exactly what a seat cannot see. What every game must do through the interface is checked by
+tests/test_conformance.py."""
 
 import numpy as np
 import pytest
@@ -7,32 +8,13 @@ import pytest
 from simcore import config as cfg
 from simcore import engine, rng
 from simcore.games import zwergen as z
-from tests.interface_driver import decisions, play, resampled, rows
+from tests.interface_driver import decisions, play, resampled
 
-MIXES = {
-    "2p-random": ({}, ["random", "random"]),
-    "2p-greedy": ({}, ["greedy", "greedy"]),
-    "2p-pro-mixed": ({"pro": True, "re_moves_rope": True}, ["greedy", "random"]),
-    "4p-pro-mixed": ({"players": 4, "pro": True}, ["random", "greedy", "random", "greedy"]),
-    "4p-few-hats": ({"players": 4, "hats_per_colour": 1, "pro": True}, ["greedy", "random", "greedy", "random"]),
-    "timeouts": ({"max_turns": 25, "swap_penalty": 0, "add_pull": 0, "first_seat": 1}, ["random", "greedy"]),
-}
 ADDS = list(range(z.T_ADD, z.T_ADD_MULTI + 1))      # the card kind the leak test follows
 
 
 def _params(**values):
     return cfg.resolve("zwergen", sets=list(values.items())).params_array()
-
-
-@pytest.mark.parametrize("case", MIXES)
-def test_the_interface_plays_the_engines_games(case):
-    """docs/zwergen.md, Policies: random draws a move, then for a swap the mask, and at a round start the
-    colour; greedy picks a swap's whole hand at once. Decision by decision the interface makes the same draws
-    as the batch engine, so it plays the same games (same rows)."""
-    sets, kinds = MIXES[case]
-    run = cfg.resolve("zwergen", sets=list(sets.items()), policies=list(enumerate(kinds)))
-    expected = engine.run(run.module, run.params_array(), run.policies_array(), 11, 300)
-    assert np.array_equal(rows(z, run.params_array(), kinds, 11, 300), expected)
 
 
 def _assert_a_consistent_world(world, state, params):
@@ -257,20 +239,6 @@ def test_a_timed_out_match_returns_nothing():
     out = np.ones(z.MAX_SEATS)
     z.returns(state, params, out)
     assert state[z.S_TURN] == 5 and not out[:2].any()
-
-
-def test_every_action_of_a_decision_reads_differently():
-    """Action codes are distinct across the three decisions (colour, move, discard), and action_to_string
-    tells the actions of one decision apart."""
-    params = _params(players=4, pro=True)
-    kinds_seen = set()
-    for state, _, legal in decisions(z, params, ["random", "greedy"] * 2, 3):
-        words = [z.action_to_string(state, params, a) for a in legal]
-        assert len(set(words)) == len(words) == len(set(legal.tolist()))
-        kinds_seen.add(int(state[z.S_PHASE]))
-        assert ((legal < z.A_MOVE) == (state[z.S_PHASE] == z.PH_COLOUR)).all()
-        assert ((legal > z.A_SWAP) == (state[z.S_PHASE] == z.PH_DISCARD)).all()
-    assert kinds_seen == {z.PH_COLOUR, z.PH_MOVE, z.PH_DISCARD}
 
 
 def test_a_seat_sees_its_own_hand_but_not_the_others_or_the_pile_order():

@@ -78,6 +78,7 @@ class GameType:
     heuristic: bool = True            # a greedy heuristic: greedy_action, WORK_SIZE, and "greedy" among policies
     picture: bool = True              # simcore.pictures draws its board for replays
     maps: tuple = ()                  # parameters that take a shipped named map (Zwai's formation)
+    cases: tuple = field(default=(), compare=False)   # parameter sets (dicts) the conformance suite plays too
     param_index: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):

@@ -50,6 +50,8 @@ GAME = GameType(
     player_counts=(2, 3, 4),
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
+    cases=({"players": 3, "points_order": "ascending", "returns_type": "point_difference"},
+           {"players": 4, "num_cards": 9, "points_order": "descending", "returns_type": "total_points"}),
     summary="Bid one card of 1..N for each revealed prize card; the highest lone bid takes it.",
     params=(
         Param("players", 2, "players, each holding cards 1..N", choices=(2, 3, 4)),

@@ -139,6 +139,7 @@ GAME = GameType(
     player_counts=(2,),
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
+    cases=({"scenario": "capture_the_flag"}, {"scenario": "wizard_war"}),
     hidden_information=False,   # both players see the whole yard; the dice are drawn as they fall
     maps=("yard",),
     summary="Two gnome armies fight on a yard: last man standing, wizard war or capture the flag.",

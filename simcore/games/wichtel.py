@@ -245,6 +245,7 @@ GAME = GameType(
     player_counts=(3, 4, 5),
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
+    cases=({"players": 3}, {"players": 5}),
     summary="Gather the best retinue of four leprechauns, bribe for them, end the round when ahead; first to 99.",
     params=(
         Param("players", 4, "players", choices=(3, 4, 5)),

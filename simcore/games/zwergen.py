@@ -179,6 +179,7 @@ GAME = GameType(
     player_counts=(2, 4),
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
+    cases=({"players": 4, "pro": True},),
     summary="Two teams pull a garden hose under a fence; best of three rounds.",
     params=(
         Param("players", 2, "players: 2, or 4 in two teams {0,2} and {1,3}", choices=(2, 4)),

@@ -1,0 +1,190 @@
+"""One conformance suite for every registered game (issue 23), as OpenSpiel's ``basic_tests`` and Pgx's
+``api_test``: each test runs for every game of ``simcore.games.names()`` and every parameter set its
+``GameType.cases`` declares (the defaults first). A new game passes it by registering, with no test of its own;
+the tests beside a game keep only that game's own rules.
+
+Elsewhere, also over every game: reference equality (``tests/test_<game>_reference.py``, the reference's own
+result layout), legality of every action applied in games and searches (``tests/test_legality.py``), the plain
+copy's rows (``tests/test_reproducibility.py``), golden playthroughs and the docs naming every parameter.
+"""
+
+import xml.etree.ElementTree as ElementTree
+
+import numba
+import numpy as np
+import pytest
+
+from simcore import config as cfg
+from simcore import engine, games, handle, pictures, rng
+from simcore.agents import core
+from tests.interface_driver import decisions, play, resampled
+
+CASES = [(name, dict(case)) for name in games.names() for case in ({}, *games.load(name).GAME.cases)]
+IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in case.items()) or 'default'}" for name, case in CASES]
+GAMES = [name for name in games.names()]
+
+
+def _run(name, case, kinds=None):
+    policies = list(enumerate(kinds)) if kinds else []
+    return cfg.resolve(name, sets=list(case.items()), policies=policies)
+
+
+def _kinds(module, players, seating="mixed"):
+    """The seats' policies: random and greedy in turn ("mixed"), or one of them everywhere (random alone for a
+    game without a heuristic)."""
+    offered = {"mixed": ["random", "greedy"], "random": ["random"], "greedy": ["greedy"]}[seating]
+    offered = offered if module.GAME.heuristic else ["random"]
+    return [offered[seat % len(offered)] for seat in range(players)]
+
+
+def _n_games(name):
+    return 12 if name == "skirmish" else 40    # a skirmish game is hundreds of decisions
+
+
+@pytest.mark.parametrize("seating", ["random", "greedy", "mixed"])
+@pytest.mark.parametrize("name, case", CASES, ids=IDS)
+def test_the_interface_plays_the_engines_games_and_returns_follow_the_row(name, case, seating):
+    """Played one jitted call at a time (legal_actions, the uniform pick or greedy_action, apply_action), the
+    games are the engine's, row for row. At the end the seats with the highest return are the row's winners;
+    a timeout or a game nobody wins returns the same to every seat."""
+    run = _run(name, case)
+    module, params = run.module, run.params_array()
+    players = int(run.params["players"])
+    kinds = _kinds(module, players, seating)
+    seeded = _run(name, case, kinds)
+    expected = engine.run(module, params, seeded.policies_array(), 11, _n_games(name))
+    bound = core.bind(module).interface
+    out = np.zeros(module.MAX_SEATS)
+    for index, row in enumerate(expected):
+        ends = []
+        got = play(module, params, kinds, 11, index, on_end=ends.append)
+        assert np.array_equal(got, row), f"game {index}"
+        bound["returns"](ends[0], params, out)
+        returns, wins = out[:players], row[engine.O_WIN:engine.O_WIN + players].astype(bool)
+        if row[engine.O_TIMEOUT] or not wins.any():
+            assert np.allclose(returns, returns[0]), f"game {index}: {returns}"
+        else:
+            assert set(np.flatnonzero(np.isclose(returns, returns.max()))) == set(np.flatnonzero(wins)), index
+
+
+@pytest.mark.parametrize("name, case", CASES, ids=IDS)
+def test_resample_keeps_what_the_seat_sees_and_its_options(name, case):
+    """A world resampled for a seat looks the same to it (its information state string), the mover keeps its
+    legal actions, and the state keeps its size and type. A game with hidden information redraws something in
+    some worlds; a game without redraws nothing."""
+    run = _run(name, case)
+    module, params = run.module, run.params_array()
+    players = int(run.params["players"])
+    changed = 0
+    before, after = np.zeros(module.MAX_ACTIONS, np.int64), np.zeros(module.MAX_ACTIONS, np.int64)
+    seen = decisions(module, params, _kinds(module, players), 3 if name == "skirmish" else 6)
+    for k, (state, mover, _) in enumerate(seen[::7]):    # 7: every seat gets to move in turn
+        for seat in range(players):
+            world = resampled(module, state, params, seat, k)
+            assert world.dtype == state.dtype and world.shape == state.shape
+            assert module.information_state_string(world, params, seat) == \
+                module.information_state_string(state, params, seat), f"decision {k}, seat {seat}"
+            changed += not np.array_equal(world, state)
+        n = module.legal_actions(state, params, before)
+        m = module.legal_actions(resampled(module, state, params, mover, k), params, after)
+        assert np.array_equal(before[:n], after[:m])
+    if module.GAME.hidden_information:
+        assert changed > 0, "resample never redrew anything: declare hidden_information=False"
+    else:
+        assert changed == 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_games_own_random_action_draws_what_the_uniform_pick_draws(name):
+    """A game may replace the agents' random_action with a faster one (simcore.agents.core.OWN); at every
+    decision it must pick the action the uniform draw over legal_actions picks, from the same number of the
+    same stream, so random play (and every rollout) stays the documented random policy."""
+    module = games.load(name)
+    if "random_action" not in vars(module):
+        pytest.skip(f"{name} draws with the agents' uniform pick itself")
+    params = cfg.resolve(name).params_array()
+    state = module.new_state()
+    streams = np.zeros(rng.N_STREAMS, np.uint64)
+    actions = np.zeros(module.MAX_ACTIONS, np.int64)
+    checked = 0
+    for game_index in range(40):
+        rng.seed_streams(streams, 3, game_index)
+        module.begin(state, params, streams)
+        while (seat := module.current_player(state, params)) >= 0:
+            own = streams.copy()
+            expected = actions[rng.randint(streams, rng.POLICY + seat, module.legal_actions(state, params, actions))]
+            assert module.random_action(state, params, seat, own, actions) == expected
+            assert np.array_equal(own, streams)
+            module.apply_action(state, params, expected, streams)
+            checked += 1
+    assert checked > 200
+
+
+@pytest.mark.parametrize("name, case", CASES, ids=IDS)
+def test_actions_read_differently_and_codes_stay_in_range(name, case):
+    """At every decision the distinct legal actions have distinct words (a replay names each one), every code
+    is below N_ACTION_CODES and the list fits MAX_ACTIONS."""
+    run = _run(name, case)
+    module, params = run.module, run.params_array()
+    for state, _, actions in decisions(module, params, _kinds(module, int(run.params["players"])), 2):
+        codes = sorted(set(int(a) for a in actions))
+        assert 0 <= codes[0] and codes[-1] < module.N_ACTION_CODES and len(actions) <= module.MAX_ACTIONS
+        words = [module.action_to_string(state, params, a) for a in codes]
+        assert len(set(words)) == len(words), words
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_picture_renders_at_every_decision(name):
+    """A game with a picture draws every state of a game as one well-formed SVG element tagged with its
+    name; a game without one is refused in one line."""
+    module = games.load(name)
+    params = cfg.resolve(name).params_array()
+    seen = decisions(module, params, _kinds(module, int(cfg.resolve(name).params["players"])), 1)
+    if not module.GAME.picture:
+        with pytest.raises(ValueError, match="no picture"):
+            pictures.board_svg(module, seen[0][0], params)
+        return
+    for state, _, _ in seen[::max(1, len(seen) // 20)]:
+        svg = ElementTree.fromstring(pictures.board_svg(module, state, params))
+        assert svg.get("data-game") == name
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_agent_gives_the_same_rows_on_one_and_two_threads(name):
+    """Same (config, seed), same rows, whatever the thread count or the block split, with every agent
+    seated: mc, ismcts (greedy rollouts where the game has a heuristic), greedy and random."""
+    module = games.load(name)
+    players = cfg.resolve(name).params["players"]
+    search = "ismcts:iterations=24" + (",rollout=greedy" if module.GAME.heuristic else "")
+    specs = ["mc:rollouts=2", search, *_kinds(module, players)][:max(players, 2)]
+    run = cfg.resolve(name, policies=list(enumerate(specs)), games=6, seed=5)
+    params, agents = run.params_array(), run.policies_array()
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = engine.run(module, params, agents, 5, 6)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = np.concatenate([rows for _, rows in engine.run_blocks(module, params, agents, 5, 6, block=4)])
+    finally:
+        numba.set_num_threads(threads)
+    assert np.array_equal(one, two)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_plays_through_the_handle(name):
+    """Every game behind the same handle (OpenSpiel's State API): a game played with the handle's legal
+    actions ends with one return per seat, and a resampled world keeps what the mover sees and its options."""
+    game = handle.load_game(name)
+    state = game.new_initial_state(seed=2)
+    for step in range(100_000):
+        if state.is_terminal():
+            break
+        seat = state.current_player()
+        if step % 3 == 0:
+            world = state.resample(seat, seed=step)
+            assert world.information_state_string(seat) == state.information_state_string(seat)
+            assert world.legal_actions() == state.legal_actions()
+        actions = state.legal_actions()
+        state.apply_action(actions[step * 7919 % len(actions)])
+    assert state.is_terminal() and len(state.returns()) == game.num_players()
+    assert str(state)

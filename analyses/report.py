@@ -21,7 +21,7 @@ from analyses.scoring import RULE
 from analyses.shape import game_shape
 from analyses.variants import against_baseline
 from analyses.watch import games_worth_watching, replay_command
-from simcore import writing
+from simcore.io import writing
 
 SUFFIXES = (".md", ".html")
 

@@ -36,7 +36,8 @@ CASES = {
 
 TIMER = """
 import sys, time, numba
-from simcore import config as cfg, engine
+from simcore.io import config as cfg
+from simcore import engine
 numba.set_num_threads(1)
 game, sets, policy, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 pairs = [cfg.parse_assignment(s) for s in sets.split(";") if s]

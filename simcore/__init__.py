@@ -38,7 +38,7 @@ def cache_root():
 # simcore, and the shipped maps that the games read into tables at import. Only these name the cache folder, so
 # editing the CLI, the studies, the reports or the pictures recompiles nothing. tests/test_cache.py checks that
 # importing every game and agent loads no simcore module outside this list.
-JITTED = ("__init__.py", "jit.py", "rng.py", "engine.py", "games", "agents", "data")
+JITTED = ("__init__.py", "engine", "games", "agents", "data")
 
 
 def _source_digest(package=Path(__file__).parent):
@@ -99,7 +99,7 @@ if "NUMBA_CACHE_DIR" not in os.environ:
 def __getattr__(name):
     # these pull in numpy, pyarrow and the engine: only when asked for, so `simcore games` starts fast
     if name == "simulate":
-        from simcore.runs import simulate
+        from simcore.studies.runs import simulate
         return simulate
     if name == "load_game":
         from simcore.handle import load_game

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import click
 
-from simcore import config as cfg
 from simcore import games as registry
-from simcore.results import OutputError
+from simcore.io import config as cfg
+from simcore.io.results import OutputError
 
 
 def _fail(message):
@@ -101,7 +101,7 @@ def _load(run, quiet, scheduler=None):
 
 def _executor(scheduler):
     """This machine's threads, or the Dask cluster at ``scheduler`` (a one-line error when unreachable)."""
-    from simcore.executors import ExecutorError, executor
+    from simcore.studies.executors import ExecutorError, executor
 
     try:
         return executor(scheduler)
@@ -111,7 +111,7 @@ def _executor(scheduler):
 
 def _folder(folder, kind, game):
     """The --out folder of a sweep, ladder or tune run, checked before anything is loaded or played."""
-    from simcore import sweep
+    from simcore.studies import sweep
 
     try:
         sweep.check_folder(_out(folder), kind, game)
@@ -204,7 +204,7 @@ def yards_command():
 @_options(THREADS, QUIET)
 def run_command(game, config_path, sets, policies, games, seed, variant, out, threads, quiet):
     """Play GAME (or the game of --config) and write one Parquet row per game."""
-    from simcore import runs
+    from simcore.studies import runs
 
     _out(out)
     try:
@@ -237,7 +237,7 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, th
 @_options(SEED, THREADS, SCHEDULER, QUIET)
 def sweep_command(sweep_file, folder, games, seed, threads, scheduler, quiet):
     """Play every variant of SWEEP_FILE that is not complete in --out yet."""
-    from simcore import sweep
+    from simcore.studies import sweep
     _out(folder)
     try:
         plan = sweep.load(sweep_file, games=games, seed=seed)
@@ -314,7 +314,7 @@ def _variant_spec(text):
 def duel_command(game, variant_specs, metric, sprt, config_path, sets, policies, seed, games, batch, max_games,
                  delta, p0, alpha, beta, threads, quiet):
     """Play one or two variants on the same seeds and test METRIC, sequentially with --sprt."""
-    from simcore import duel
+    from simcore.studies import duel
 
     try:
         base = _table(config_path)
@@ -345,7 +345,7 @@ def duel_command(game, variant_specs, metric, sprt, config_path, sets, policies,
 @_options(SEED, THREADS, QUIET)
 def versus_command(game, policy, against, config_path, sets, games, seed, threads, quiet):
     """A's score against B on the same deals, A taking every seat in turn (1/players is fair)."""
-    from simcore import versus
+    from simcore.studies import versus
 
     try:
         runs = versus.seatings(game, policy, against, _sets(sets), games, seed, _table(config_path))
@@ -384,7 +384,7 @@ def versus_command(game, policy, against, config_path, sets, games, seed, thread
 def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, batch, delta, folder, threads,
                    scheduler, quiet):
     """Does playing better win more? Budget 2n against n on the same deals, rung by rung."""
-    from simcore import ladder
+    from simcore.studies import ladder
     _out(folder)
     try:
         plan = ladder.plan(game, _sets(sets), base, ladder.parse_budgets(budgets), games, seed, _table(config_path))
@@ -433,7 +433,7 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
 @_options(SEED, THREADS, SCHEDULER, QUIET)
 def tune_command(tune_file, folder, games_max, seed, threads, scheduler, quiet):
     """Search the [space] of TUNE_FILE for the candidate that best meets its [objective]."""
-    from simcore import tune, tune_report
+    from simcore.studies import tune, tune_report
     _out(folder)
     try:
         plan = tune.load(tune_file, games_max=games_max, seed=seed)
@@ -473,7 +473,7 @@ def replay_command(source, index, config_path, sets, policies, seed, html_path, 
     """Replay one game decision by decision: game --index of the result file SOURCE (its config is in the
     file), or of GAME with --config, --set, --policy and --seed as in `simcore run`. With --quiet only the
     result and the check against the file's row are printed."""
-    from simcore import replay
+    from simcore.watch import replay
 
     if html_path is not None and Path(html_path).suffix != ".html":
         _fail(f"--html {html_path!r}: allowed: a file name ending in .html")
@@ -517,7 +517,7 @@ def bench_command(game_names, games, repeats, seed, threads, json_path, markdown
     """Games per second: jitted on 1 thread and all cores, and the pure-Python reference."""
     import numba
 
-    from simcore import bench
+    from simcore.studies import bench
 
     for name in game_names:
         if name not in registry.names():
@@ -577,7 +577,7 @@ def _load_results(paths):
 def analyze_command(paths, report_path, baseline):
     """Seat balance, game length and comparisons for a sweep folder or result files."""
     from analyses import data, report
-    from simcore import replay
+    from simcore.watch import replay
 
     if report_path is not None and Path(report_path).suffix.lower() not in report.SUFFIXES:
         _fail(f"--report {report_path!r}: unknown suffix; allowed: {', '.join(report.SUFFIXES)}")

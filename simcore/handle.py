@@ -12,9 +12,10 @@ is the engine's game.
 
 import numpy as np
 
-from simcore import agents, rng
-from simcore import config as cfg
+from simcore import agents
 from simcore.agents import core
+from simcore.engine import rng
+from simcore.io import config as cfg
 
 
 class Game:
@@ -32,7 +33,7 @@ class Game:
     def load_agents(self, on_compile=None):
         """Load the agents' decision function (``agent_action``) from numba's cache, or compile it first, in
         which case ``on_compile(game name)`` hears of it before compiling starts."""
-        from simcore import jit
+        from simcore.engine import jit
 
         module = self.module
         args = (self.params_array, np.zeros((module.MAX_SEATS, agents.WIDTH)), np.int64(0), module.new_state(),

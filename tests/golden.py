@@ -14,8 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simcore import config as cfg
-from simcore import engine, games, replay
+from simcore import engine, games
+from simcore.io import config as cfg
+from simcore.watch import replay
 
 FILE = Path(__file__).with_name("golden.json")
 GAMES = 40            # rows hashed per case

@@ -6,8 +6,9 @@ The engine's own loop (``simcore.agents``) is jitted; this Python twin lets a te
 
 import numpy as np
 
-from simcore import engine, rng
+from simcore import engine
 from simcore.agents import core
+from simcore.engine import rng
 
 
 def play(module, params, kinds, seed, game_index, on_decision=None, on_end=None):

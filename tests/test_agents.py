@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from analyses import proportion_interval
-from simcore import agents, engine, versus
-from simcore import config as cfg
+from simcore import agents, engine
+from simcore.io import config as cfg
+from simcore.studies import versus
 
 OFFERED = ("random", "greedy", "mc")
 

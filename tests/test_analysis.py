@@ -10,8 +10,9 @@ import pytest
 
 import simcore
 from analyses import data, report, variants, watch
-from simcore import config as cfg
-from simcore import results, runs
+from simcore.io import config as cfg
+from simcore.io import results
+from simcore.studies import runs
 
 
 def _result(tmp_path, name, params, seed=5, games=20_000, game="zwergen"):

@@ -1,7 +1,8 @@
 """simcore bench's tables: what the README's speed section is made of."""
 
-from simcore import bench, games
+from simcore import games
 from simcore.games import zwai
+from simcore.studies import bench
 
 
 def _figure(case, game):

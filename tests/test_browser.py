@@ -11,8 +11,9 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from simcore import config as cfg
-from simcore import replay, runs
+from simcore.io import config as cfg
+from simcore.studies import runs
+from simcore.watch import replay
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -66,7 +67,7 @@ def expected_result(row, players):
 def test_a_replay_page_shows_the_board_and_steps_to_the_rows_result(page, tmp_path, game, sets):
     """Issue 15, items 2 and 4: the board is drawn, the slider and the buttons step through the decisions,
     and the last step's text is the row's result; no JavaScript errors."""
-    from simcore.pictures import SEAT_COLOURS
+    from simcore.watch.pictures import SEAT_COLOURS
 
     config = cfg.resolve(game, sets=sets, policies=[("all", "greedy")], games=2, seed=4)
     results = tmp_path / "run.parquet"

@@ -27,8 +27,8 @@ from analyses import (
     unpaired_numeric,
 )
 from analyses.intervals import METHODS
-from simcore import config as cfg
-from simcore import versus
+from simcore.io import config as cfg
+from simcore.studies import versus
 
 ALPHA = 0.05
 R = 2000        # replicates per measured rate

@@ -14,8 +14,8 @@ from scipy import stats
 
 from analyses.scoring import points
 from analyses.sprt import GSPRT
-from simcore import config as cfg
-from simcore import duel, ladder
+from simcore.io import config as cfg
+from simcore.studies import duel, ladder
 
 R = 2000        # replicates per rate
 

@@ -5,7 +5,7 @@ per defect of the audit (7, 8, 9, 10) that the code before this fix fails.
 The synthetic games have a few outcomes (seat 0 wins, seat 1 wins, a shared win, a timeout ...), each with its
 per-game values (a seat's points, the timeout flag, the turns); a batch of a candidate's games is then a
 multinomial count of outcomes, and its sums (and sums of squares) are exact: the vectorised race and
-confirmation functions of simcore.tune take those sums for every replicate at once.
+confirmation functions of simcore.studies.tune take those sums for every replicate at once.
 """
 
 import math
@@ -13,7 +13,7 @@ import math
 import numpy as np
 import pytest
 
-from simcore import tune
+from simcore.studies import tune
 
 ALPHA = 0.05
 R = 2000

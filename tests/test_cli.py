@@ -5,10 +5,10 @@ import tomllib
 import pyarrow.parquet as pq
 import pytest
 
-from simcore import config as cfg
 from simcore import games as registry
-from simcore import results
 from simcore.games import zwergen as z
+from simcore.io import config as cfg
+from simcore.io import results
 
 ZWERGEN_CONFIG = "configs/zwergen.toml"
 

@@ -11,8 +11,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from simcore import config as cfg
-from simcore import writing
+from simcore.io import config as cfg
+from simcore.io import writing
 
 TUNE = """game = "zwai"
 seed = 3
@@ -458,7 +458,7 @@ def test_analyze_and_tune_mean_one_thing_by_the_gap(cli, tmp_path):
     done = cli("analyze", out)
     assert "balance" not in done.stdout.lower().replace("seat balance", "")
     assert f"{max(shares) - min(shares):.3f}" in done.stdout.split("hand_size_210")[1].splitlines()[0]
-    from simcore import tune
+    from simcore.studies import tune
     objective = tune.parse_objective({"gap": 1.0}, ["win_0", "win_1"], 2)
     assert objective.value(__import__("numpy").array(shares)) == pytest.approx(max(shares) - min(shares))
 
@@ -496,7 +496,8 @@ def test_the_compile_notice_and_no_compile_time_in_the_rate(monkeypatch):
     from click.testing import CliRunner
 
     from simcore import cli as command
-    from simcore import engine, jit
+    from simcore import engine
+    from simcore.engine import jit
 
     load = engine.load
 
@@ -515,7 +516,7 @@ def test_the_compile_notice_and_no_compile_time_in_the_rate(monkeypatch):
 
 def test_bench_shows_its_progress(monkeypatch):
     """`bench --game zwai --games 2000 --repeats 1` ran 2 minutes silently: each case says when it starts."""
-    from simcore import bench
+    from simcore.studies import bench
 
     monkeypatch.setattr(bench, "CASES", {name: (*case[:3], 0) for name, case in bench.CASES.items()
                                          if name in ("zwai-2p-random", "zwai-2p-greedy")})   # no Python rate

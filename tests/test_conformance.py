@@ -14,9 +14,11 @@ import numba
 import numpy as np
 import pytest
 
-from simcore import config as cfg
-from simcore import engine, games, handle, pictures, rng
+from simcore import engine, games, handle
 from simcore.agents import core
+from simcore.engine import rng
+from simcore.io import config as cfg
+from simcore.watch import pictures
 from tests.interface_driver import decisions, play, resampled
 
 CASES = [(name, dict(case)) for name in games.names() for case in ({}, *games.load(name).GAME.cases)]

@@ -7,11 +7,12 @@ import time
 import numpy as np
 import pytest
 
-from simcore import config as cfg
-from simcore import engine, sweep
+from simcore import engine
+from simcore.io import config as cfg
+from simcore.studies import sweep
 
 pytest.importorskip("distributed")
-from simcore.executors import DaskExecutor  # noqa: E402
+from simcore.studies.executors import DaskExecutor  # noqa: E402
 
 SWEEP = """
 game = "zwergen"
@@ -85,7 +86,7 @@ def test_an_interrupted_cluster_sweep_resumes_like_a_local_one(tmp_path, cluster
 
 def test_a_ladder_on_the_cluster_writes_the_local_ladders_files(tmp_path, cluster):
     """Issue 13: simcore ladder runs on Dask with --scheduler; the same games as on this machine."""
-    from simcore import ladder
+    from simcore.studies import ladder
 
     plan = ladder.plan("zwai", [], "ismcts", (1, 3), games=12, seed=2)
     local = ladder.climb(plan, tmp_path / "local")
@@ -98,7 +99,7 @@ def test_a_ladder_on_the_cluster_writes_the_local_ladders_files(tmp_path, cluste
 
 def test_a_tune_run_on_the_cluster_writes_the_local_runs_files(tmp_path, cluster):
     """Issue 14: simcore tune runs on Dask with --scheduler, byte-identical to a local run."""
-    from simcore import tune
+    from simcore.studies import tune
 
     path = tmp_path / "t.toml"
     path.write_text('game = "zwai"\nseed = 3\n[policies]\nall = "greedy"\n[space]\nhand_size_2 = [10, 11, 12]\n'

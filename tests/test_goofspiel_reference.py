@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 from benchmarks.reference import goofspiel as reference
-from simcore import config as cfg
-from simcore import engine, rng
-from simcore.bench import reference_params
+from simcore import engine
+from simcore.engine import rng
 from simcore.games import goofspiel as goof
+from simcore.io import config as cfg
+from simcore.studies.bench import reference_params
 
 CASES = {
     "2p-random": ({}, [("all", "random")], 1500),

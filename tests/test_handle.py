@@ -2,8 +2,8 @@
 
 import pytest
 
-from simcore.config import ConfigError
 from simcore.handle import load_game
+from simcore.io.config import ConfigError
 
 
 def _play_first_action(state):

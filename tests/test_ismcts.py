@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 import simcore
-from simcore import agents, engine, games, rng
-from simcore import config as cfg
+from simcore import agents, engine, games
 from simcore.agents import core
+from simcore.engine import rng
+from simcore.io import config as cfg
 
 
 def hand_built_tree(children):

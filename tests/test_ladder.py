@@ -4,8 +4,8 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from simcore import config as cfg
-from simcore import ladder, versus
+from simcore.io import config as cfg
+from simcore.studies import ladder, versus
 
 
 def test_budgets_and_the_base_policy_are_checked_in_one_line():

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import simcore
-from simcore import config as cfg
 from simcore import games
 from simcore.agents import core
+from simcore.io import config as cfg
 
 # Small budgets: the check lists the legal actions before every action applied, in every rollout.
 AGENTS = ("random", "greedy", "mc:rollouts=2", "ismcts:iterations=20,rollout=random",

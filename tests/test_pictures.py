@@ -1,4 +1,4 @@
-"""The board pictures (simcore.pictures): every decision of a few greedy games of each game is drawn, and each
+"""The board pictures (simcore.watch.pictures): every decision of a few greedy games of each game is drawn, and each
 picture must show what the state holds, counted on the SVG's elements, and stay small and standalone."""
 
 import re
@@ -7,8 +7,9 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from simcore import handle, pictures
+from simcore import handle
 from simcore.games import skirmish, wichtel, zwai, zwergen
+from simcore.watch import pictures
 
 MAX_BYTES = 12_000            # a page embeds one picture per decision
 

@@ -15,11 +15,12 @@ from benchmarks.reference import skirmish as ref_skirmish
 from benchmarks.reference import wichtel as ref_wichtel
 from benchmarks.reference import zwai as ref_zwai
 from benchmarks.reference import zwergen as ref_zwergen
-from simcore import config as cfg
-from simcore import engine, rng
+from simcore import engine
 from simcore.agents import core
-from simcore.bench import reference_params
+from simcore.engine import rng
 from simcore.games import skirmish, wichtel, zwai, zwergen
+from simcore.io import config as cfg
+from simcore.studies.bench import reference_params
 from tests.test_skirmish_reference import _jitted as _skirmish_row  # the jitted row in the reference's terms
 
 RESAMPLE_SEED = 9_000_017       # the stream families handed to resample: (RESAMPLE_SEED + seed, decision number)

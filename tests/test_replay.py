@@ -10,10 +10,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from simcore import config as cfg
-from simcore import pictures, replay, runs
 from simcore.games import wichtel, zwai, zwergen
 from simcore.handle import load_game
+from simcore.io import config as cfg
+from simcore.studies import runs
+from simcore.watch import pictures, replay
 
 # Every game, every kind of agent: (game, --set pairs, --policy pairs)
 RUNS = {

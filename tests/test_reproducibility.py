@@ -5,9 +5,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import simcore
-from simcore import config as cfg
 from simcore import engine, games
 from simcore.agents import core
+from simcore.io import config as cfg
 
 FOUR_PRO = {"players": 4, "pro": True}
 MIXED = {"*": "greedy", 1: "random"}

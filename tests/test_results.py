@@ -5,8 +5,9 @@ import tomllib
 import pyarrow.parquet as pq
 import pytest
 
-from simcore import config as cfg
-from simcore import results, runs
+from simcore.io import config as cfg
+from simcore.io import results
+from simcore.studies import runs
 
 
 def test_rows_are_written_in_row_groups_as_blocks_finish(tmp_path, monkeypatch):

@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simcore import rng
+from simcore.engine import rng
 
 
 def streams(seed, game):

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from analyses import data, report
-from simcore import sweep
+from simcore.studies import sweep
 
 LEVELS = ["random", "greedy", "mc:rollouts=16", "ismcts:iterations=100,c=0.7,rollout=random",
           "ismcts:iterations=1000,c=0.7,rollout=random"]

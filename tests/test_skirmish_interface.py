@@ -5,10 +5,11 @@ fits its dtype. What every game must do through the interface is checked by test
 import numpy as np
 import pytest
 
-from simcore import config as cfg
-from simcore import engine, rng
+from simcore import engine
 from simcore.agents import core
+from simcore.engine import rng
 from simcore.games import skirmish as s
+from simcore.io import config as cfg
 from tests.interface_driver import play
 
 SMALL = "\n".join(["...=....", ".*.=..~.", "...=.WW.", "..~=....", ".**=....", "...=...."])

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from benchmarks.reference import skirmish as reference
-from simcore import config as cfg
 from simcore import engine
-from simcore.bench import reference_params
 from simcore.games import skirmish as s
+from simcore.io import config as cfg
+from simcore.studies.bench import reference_params
 
 SMALL = "\n".join(["...=....", ".*.=..~.", "...=.WW.", "..~=....", ".**=....", "...=...."])
 # deep water in two ponds and on both edge rows beside the start block: carriers drown, flags wash up

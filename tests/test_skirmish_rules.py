@@ -11,9 +11,11 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from simcore import config as cfg
-from simcore import engine, rng, sweep
+from simcore import engine
+from simcore.engine import rng
 from simcore.games import skirmish as s
+from simcore.io import config as cfg
+from simcore.studies import sweep
 
 LAWN = "\n".join(["." * 12] * 10)
 

@@ -5,8 +5,8 @@ import json
 import pyarrow.parquet as pq
 import pytest
 
-from simcore import config as cfg
-from simcore import runs, sweep
+from simcore.io import config as cfg
+from simcore.studies import runs, sweep
 
 AXES = """
 game = "zwai"

@@ -4,8 +4,8 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
-from simcore import config as cfg
-from simcore import tune
+from simcore.io import config as cfg
+from simcore.studies import tune
 
 SEARCH = {"batch": 200, "games_max": 2000, "alpha": 0.05, "bootstrap": 400}
 

@@ -9,8 +9,8 @@ import pytest
 
 from analyses import data, report
 from analyses.watch import games_worth_watching, replay_command
-from simcore import config as cfg
-from simcore import runs
+from simcore.io import config as cfg
+from simcore.studies import runs
 
 
 def _file(folder, game, variant, games=2000, seed=1, policy="random"):

@@ -8,9 +8,10 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from simcore import config as cfg
-from simcore import engine, rng
+from simcore import engine
+from simcore.engine import rng
 from simcore.games import wichtel as w
+from simcore.io import config as cfg
 from tests import interface_driver as driver
 
 SEATS = {"random": ["random"] * 5, "greedy": ["greedy"] * 5,

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from benchmarks.reference import wichtel as reference
-from simcore import config as cfg
 from simcore import engine
-from simcore.bench import reference_params
 from simcore.games import wichtel as w
+from simcore.io import config as cfg
+from simcore.studies.bench import reference_params
 
 CASES = {
     "4p-random": ({}, [("all", "random")], 1500),

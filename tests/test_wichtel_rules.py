@@ -10,10 +10,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from simcore import config as cfg
-from simcore import engine, rng
+from simcore import engine
+from simcore.engine import rng
 from simcore.games import wichtel as w
 from simcore.games.wichtel import best_title, score_retinue
+from simcore.io import config as cfg
 
 GREEDY, RANDOM = "greedy", "random"
 

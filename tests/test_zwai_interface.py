@@ -5,9 +5,10 @@ is checked by tests/test_conformance.py."""
 import numpy as np
 import pytest
 
-from simcore import config as cfg
-from simcore import engine, rng
+from simcore import engine
+from simcore.engine import rng
 from simcore.games import zwai as z
+from simcore.io import config as cfg
 from tests.interface_driver import decisions, resampled
 
 

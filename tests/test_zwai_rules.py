@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 import simcore
-from simcore import config as cfg
-from simcore import engine, rng
+from simcore import engine
+from simcore.engine import rng
 from simcore.games import zwai as z
+from simcore.io import config as cfg
 from tests.interface_driver import play
 
 

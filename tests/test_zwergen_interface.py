@@ -5,9 +5,10 @@ tests/test_conformance.py."""
 import numpy as np
 import pytest
 
-from simcore import config as cfg
-from simcore import engine, rng
+from simcore import engine
+from simcore.engine import rng
 from simcore.games import zwergen as z
+from simcore.io import config as cfg
 from tests.interface_driver import decisions, play, resampled
 
 ADDS = list(range(z.T_ADD, z.T_ADD_MULTI + 1))      # the card kind the leak test follows

@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 
 from benchmarks.reference import zwergen as reference
-from simcore import config as cfg
 from simcore import engine
-from simcore.bench import nested
 from simcore.games import zwergen as z
+from simcore.io import config as cfg
+from simcore.studies.bench import nested
 
 # reference result key -> jitted result column
 EXTRAS = {name: engine.extra_offset(z.MAX_SEATS) + i for i, (name, _, _) in enumerate(z.EXTRA_COLUMNS)}

@@ -7,7 +7,7 @@ rules decisions (restated in docs/zwergen.md, "Decisions").
 import numpy as np
 import pytest
 
-from simcore import rng
+from simcore.engine import rng
 from simcore.games import zwergen as z
 from tests.zwergen_positions import Position
 

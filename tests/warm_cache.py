@@ -10,9 +10,10 @@ it only loads (a second or two per game).
 
 import sys
 
-from simcore import config as cfg
-from simcore import engine, handle, replay
+from simcore import engine, handle
 from simcore.agents import core
+from simcore.io import config as cfg
+from simcore.watch import replay
 
 SEATS = [("all", "greedy"), ("0", "ismcts:iterations=2,rollout=greedy"), ("1", "mc:rollouts=1")]
 

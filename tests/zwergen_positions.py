@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from simcore import rng
+from simcore.engine import rng
 from simcore.games import zwergen as z
 
 

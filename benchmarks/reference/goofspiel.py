@@ -8,7 +8,7 @@ game_index)`` it must play the very same game, draw for draw, as the jitted
 ``simcore/games/goofspiel.py``; ``tests/test_goofspiel_openspiel.py`` checks
 it against OpenSpiel itself.
 
-Randomness comes only from :class:`simcore.rng.Stream`: stream ``DECK`` for
+Randomness comes only from :class:`simcore.engine.rng.Stream`: stream ``DECK`` for
 every prize card revealed (``points_order = "random"``), stream ``POLICY +
 seat`` for each seat's policy.
 
@@ -38,7 +38,7 @@ Cards are indices 0..N-1; a card's value (points, bid strength) is index + 1.
 * ``points``, ``tricks``, ``tied_tricks``, ``discarded_points``.
 """
 
-from simcore.rng import DECK, N_STREAMS, POLICY, Stream
+from simcore.engine.rng import DECK, N_STREAMS, POLICY, Stream
 
 DEFAULT_PARAMS = {"players": 2, "num_cards": 13, "points_order": "random", "returns_type": "win_loss"}
 POINTS_ORDERS = ("random", "ascending", "descending")

@@ -10,7 +10,7 @@ purposes:
   ``simcore/games/skirmish.py``;
 * the speed baseline the jitted code is measured against.
 
-Randomness comes only from :class:`simcore.rng.Stream`: stream ``DICE`` for
+Randomness comes only from :class:`simcore.engine.rng.Stream`: stream ``DICE`` for
 the first-player draw (``randint(2)``, before anything else) and for every
 throw (``uniform()``), stream ``DECK`` for the melee decks (player 0's deck,
 then player 1's, fight by fight), stream ``POLICY + player`` for each
@@ -81,7 +81,7 @@ import math
 from dataclasses import dataclass
 from functools import lru_cache
 
-from simcore.rng import DECK, DICE, N_STREAMS, POLICY, Stream
+from simcore.engine.rng import DECK, DICE, N_STREAMS, POLICY, Stream
 
 # --- pieces --------------------------------------------------------------------
 

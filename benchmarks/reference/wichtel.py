@@ -10,7 +10,7 @@ small ``Game`` class, no numpy, no numba. It serves two purposes:
   the docs, not taken from simcore;
 * the speed baseline the jitted code is measured against.
 
-Randomness comes only from :class:`simcore.rng.Stream`: stream ``DECK`` for
+Randomness comes only from :class:`simcore.engine.rng.Stream`: stream ``DECK`` for
 every shuffle, stream ``DICE`` for die rolls (``1 + randint(6)``), stream
 ``POLICY + seat`` for each seat's policy.
 
@@ -141,7 +141,7 @@ Where the docs leave room, this module reads them as follows:
   sure of none of changes nothing.
 """
 
-from simcore.rng import DECK, DICE, N_STREAMS, POLICY, Stream
+from simcore.engine.rng import DECK, DICE, N_STREAMS, POLICY, Stream
 
 # --- pieces --------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ way one would write the game without simcore: lists, dicts, sets and a small
   ``simcore/games/zwai.py``;
 * the speed baseline the jitted code is measured against.
 
-Randomness comes only from :class:`simcore.rng.Stream`: one stream ``DECK``
+Randomness comes only from :class:`simcore.engine.rng.Stream`: one stream ``DECK``
 per game for every pile shuffle, stream ``POLICY + seat`` for each seat's
 policy.
 
@@ -70,7 +70,7 @@ Cells are ``(row, col)`` tuples on the 15 x 15 table grid (rows and columns
   of the card chosen at the first; ``None`` while a card is to be chosen.
 """
 
-from simcore.rng import DECK, N_STREAMS, POLICY, Stream
+from simcore.engine.rng import DECK, N_STREAMS, POLICY, Stream
 
 # --- pieces --------------------------------------------------------------------
 

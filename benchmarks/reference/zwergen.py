@@ -9,7 +9,7 @@ the way one would write the game without simcore: lists, dicts and a small
   ``simcore/games/zwergen.py``;
 * the speed baseline the jitted code is measured against.
 
-Randomness comes only from :class:`simcore.rng.Stream`: stream ``DECK`` for
+Randomness comes only from :class:`simcore.engine.rng.Stream`: stream ``DECK`` for
 the deck shuffles, stream ``POLICY + seat`` for each seat's policy.
 
 Entry points
@@ -91,7 +91,7 @@ multicolour; 5-8 colour ``t-5`` counts 2; 9-12 colour ``t-9`` counts 0;
 
 from collections import namedtuple
 
-from simcore.rng import DECK, N_STREAMS, POLICY, Stream
+from simcore.engine.rng import DECK, N_STREAMS, POLICY, Stream
 
 # --- pieces --------------------------------------------------------------------
 

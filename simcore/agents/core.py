@@ -38,10 +38,10 @@ import types
 import numpy as np
 from numba import njit, prange
 
-from simcore import CHECK_LEGAL, rng
+from simcore import CHECK_LEGAL
 from simcore.agents import GREEDY, ISMCTS, MC, RANDOM
-from simcore.engine import CHUNK, SEARCH_CHUNK
-from simcore.jit import kernel
+from simcore.engine import CHUNK, SEARCH_CHUNK, rng
+from simcore.engine.jit import kernel
 
 GAME, WORLD, ROLLOUT = 0, 1, 2
 LIST, CANDIDATES, CHECK = 0, 1, 2
@@ -498,7 +498,7 @@ def instantiate(game_globals, search=True):
     Each copy is cached under the game's name (numba names a cache entry after the file and the qualified
     name), so the games' copies never collide. ``play_action`` is bound to :func:`apply_checked` or
     :func:`apply_unchecked` (module docstring). ``run_batch`` allocates the scratch, so it is numba's plain
-    ``njit(parallel=True)`` (with reference counting); everything it calls is a :func:`simcore.jit.kernel`."""
+    ``njit(parallel=True)`` (with reference counting); everything it calls is a :func:`simcore.engine.jit.kernel`."""
     game_globals = {**defaults(game_globals.get("GAME")), **game_globals}
     missing = [name for name in INTERFACE + SIZES if name not in game_globals]
     if missing:

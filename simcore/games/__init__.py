@@ -76,7 +76,7 @@ class GameType:
     hidden_information: bool = True   # a seat cannot see everything: the module provides resample
     chance: bool = True               # the rules draw at random (deals, dice, prize order)
     heuristic: bool = True            # a greedy heuristic: greedy_action, WORK_SIZE, and "greedy" among policies
-    picture: bool = True              # simcore.pictures draws its board for replays
+    picture: bool = True              # simcore.watch.pictures draws its board for replays
     maps: tuple = ()                  # parameters that take a shipped named map (Zwai's formation)
     cases: tuple = field(default=(), compare=False)   # parameter sets (dicts) the conformance suite plays too
     param_index: dict = field(init=False, repr=False, compare=False)

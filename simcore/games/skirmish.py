@@ -44,10 +44,9 @@ import math
 
 import numpy as np
 
-from simcore import rng
-from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
+from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, rng, score_offset
+from simcore.engine.jit import kernel
 from simcore.games import DATA, GameType, Param, StateView, scalar_offsets, shipped_maps
-from simcore.jit import kernel
 
 MAX_SEATS = 2
 MAX_DIM = 32

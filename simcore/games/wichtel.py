@@ -56,7 +56,7 @@ Family Assessor) and 465 (4 x 100 and the Chieftain's 65), so a round adds betwe
 (bonuses at most 100) and a total stays within 910 x 1,000,000 < 2^30. The scratch and caches hold scores,
 gains (at most 465 + 810) and counts.
 
-Speed: the game's functions are compiled with ``simcore.jit.kernel`` (no reference counting of arrays), so
+Speed: the game's functions are compiled with ``simcore.engine.jit.kernel`` (no reference counting of arrays), so
 arrays pass from function to function for free and the small functions need no inlining at numba's level
 (``inline="always"`` did that before, at three times the cold compile).
 """
@@ -66,10 +66,9 @@ from itertools import combinations_with_replacement, product
 
 import numpy as np
 
-from simcore import rng
-from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
+from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, rng, score_offset
+from simcore.engine.jit import kernel
 from simcore.games import GameType, Param, StateView, scalar_offsets
-from simcore.jit import kernel
 
 # --- pieces -------------------------------------------------------------------
 

@@ -62,10 +62,9 @@ the hand, so a uniform draw over the list is a uniform card), a cell is
 
 import numpy as np
 
-from simcore import rng
-from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
+from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, rng, score_offset
+from simcore.engine.jit import kernel, lowest_bit, popcount
 from simcore.games import DATA, GameType, Param, StateView, scalar_offsets, shipped_maps
-from simcore.jit import kernel, lowest_bit, popcount
 
 MAX_SEATS = 4
 MAX_FISH = 10             # fish values 0..9 on a card

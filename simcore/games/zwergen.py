@@ -49,10 +49,9 @@ counts of each kind of move reach ``max_turns`` (up to 1,000,000) and take two w
 
 import numpy as np
 
-from simcore import rng
-from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset
+from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, rng, score_offset
+from simcore.engine.jit import kernel
 from simcore.games import GameType, Param, StateView, scalar_offsets
-from simcore.jit import kernel
 
 # --- pieces -------------------------------------------------------------------
 

@@ -3,8 +3,8 @@
 import math
 from pathlib import Path
 
-from simcore import writing
-from simcore.tune import LEVEL
+from simcore.io import writing
+from simcore.studies.tune import LEVEL
 
 REPORT, PLOT = "report.md", "race.png"
 

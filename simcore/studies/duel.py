@@ -18,7 +18,8 @@ import numpy as np
 from analyses.intervals import proportion_interval
 from analyses.paired import paired_binary
 from analyses.sprt import TwoSidedSPRT
-from simcore import engine, results
+from simcore import engine
+from simcore.io import results
 
 GAMES = 100_000        # games per variant of a fixed-size duel unless --games or the config says otherwise
 

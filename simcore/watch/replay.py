@@ -20,8 +20,9 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from analyses.watch import file_command
-from simcore import __version__, engine, handle, results, writing
-from simcore import config as cfg
+from simcore import __version__, engine, handle
+from simcore.io import config as cfg
+from simcore.io import results, writing
 
 TOP = 5     # candidate actions shown per search decision
 
@@ -99,7 +100,7 @@ def check_index(index):
 
 
 def play(config, index, pictures=False, on_compile=None):
-    """Replay game ``index`` of ``config`` (a :class:`simcore.config.RunConfig`); with ``pictures``, each
+    """Replay game ``index`` of ``config`` (a :class:`simcore.io.config.RunConfig`); with ``pictures``, each
     position's board as SVG too; ``on_compile(game)`` hears when the agents are first compiled."""
     check_index(index)
     module = config.module
@@ -132,7 +133,7 @@ def play(config, index, pictures=False, on_compile=None):
 
 def write_page(replay, out):
     """The replay's HTML page at ``out``, written whole or not at all."""
-    from simcore import replay_page
+    from simcore.watch import replay_page
 
     text = replay_page.page(replay)
     writing.write_atomic(out, lambda tmp: tmp.write_text(text))
@@ -154,7 +155,7 @@ def _table_at_round_end(module, before, action):
 
 
 def _drawer(module, params):
-    from simcore import pictures
+    from simcore.watch import pictures
 
     return lambda state: pictures.board_svg(module, state.state, params)
 

@@ -21,7 +21,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcore import __version__, engine, writing
+from simcore import __version__, engine
+from simcore.io import writing
 
 ROW_GROUP = 1 << 20          # rows buffered per Parquet row group
 
@@ -102,7 +103,7 @@ def table(config, first_index, rows):
 class ResultWriter:
     """Writes one result file; the final name appears only when it is complete.
 
-    Use as a context manager. It holds the file's lock (:class:`simcore.writing.Lock`) while it writes, and
+    Use as a context manager. It holds the file's lock (:class:`simcore.io.writing.Lock`) while it writes, and
     first removes the temporary files that killed writers left in the folder. Leaving it by an exception
     (a full disk included) deletes the temporary file and leaves any existing file at ``path`` untouched;
     every error is an :class:`OutputError` naming ``path``, never the temporary file.

@@ -7,8 +7,8 @@ shown, so that it can be copied and sent."""
 import html
 import json
 
-from simcore import replay as rp
-from simcore.pictures import SEAT_COLOURS
+from simcore.watch import replay as rp
+from simcore.watch.pictures import SEAT_COLOURS
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }

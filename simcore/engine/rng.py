@@ -19,7 +19,7 @@ readable reference implementations; tests check the two agree draw by draw.
 
 import numpy as np
 
-from simcore.jit import kernel
+from simcore.engine.jit import kernel
 
 DECK = 0      # shuffles of decks and piles
 DICE = 1      # dice rolls and other chance events of the rules

@@ -71,7 +71,7 @@ def batch_function(module, policies):
 def load(module, params, policies, on_compile=None):
     """Load the game's batch function before a run is timed: from numba's cache, or compiled for this machine
     first, in which case ``on_compile(game name)`` is called before compiling starts."""
-    from simcore import jit
+    from simcore.engine import jit
 
     args = (np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(policies), np.int64(0),
             np.int64(0), np.zeros((0, width(module)), dtype=np.int64))

@@ -7,9 +7,10 @@ import numpy as np
 import pyarrow as pa
 
 from analyses.intervals import proportion_interval
-from simcore import config as cfg
-from simcore import engine, results
-from simcore.executors import LocalExecutor
+from simcore import engine
+from simcore.io import config as cfg
+from simcore.io import results
+from simcore.studies.executors import LocalExecutor
 
 
 @dataclass

@@ -58,8 +58,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyses.scoring import points
-from simcore import __version__, results, sweep, writing
-from simcore import config as cfg
+from simcore import __version__
+from simcore.io import config as cfg
+from simcore.io import results, writing
+from simcore.studies import sweep
 
 TUNE_KEYS = cfg.TOP_KEYS + ("space", "objective", "search")
 SEARCH = {"method": "race", "batch": 1000, "games_max": 20_000, "alpha": 0.05, "finalists": 5,
@@ -804,7 +806,7 @@ def evaluator(plan, executor, seed):
     """evaluate(candidates, start, games) -> per candidate the (games, sources) matrix of the result columns
     the objective reads, played by ``executor`` (its results are the rows of ``simcore run`` of each
     candidate's config)."""
-    from simcore.executors import LocalExecutor
+    from simcore.studies.executors import LocalExecutor
 
     executor = executor or LocalExecutor()
     columns = plan.objective.sources
@@ -890,7 +892,7 @@ def _run(plan, folder, executor, on_batch):
         sweep.write_manifest(folder, manifest)
     confirmed = confirm(finalists, matrices, plan.objective, plan.search["bootstrap"], confirm_seed)
     result = TuneResult(plan, state, confirmed, winners(confirmed))
-    from simcore import tune_report
+    from simcore.studies import tune_report
     tune_report.write(result, folder)
     return result
 

@@ -26,8 +26,10 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from simcore import __version__, runs, writing
-from simcore import config as cfg
+from simcore import __version__
+from simcore.io import config as cfg
+from simcore.io import writing
+from simcore.studies import runs
 
 SWEEP_KEYS = cfg.TOP_KEYS + ("axes", "variants")
 POLICY_AXIS = "policy"       # an [axes] entry of policy specs for every seat, not a parameter

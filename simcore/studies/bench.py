@@ -25,9 +25,10 @@ from pathlib import Path
 
 import numba
 
-from simcore import config as cfg
-from simcore import engine, writing
+from simcore import engine
 from simcore.agents import core
+from simcore.io import config as cfg
+from simcore.io import writing
 
 # name -> (game, parameter overrides, policy (one spec for every seat, or {seat: spec}), games for the Python
 # reference: 0 where it has no such policy)
@@ -63,7 +64,7 @@ FRESH_CONFIG = {**{game: ("max_turns", tuple(range(1001, 1008)))
                    for game in ("zwergen", "zwai", "wichtel", "skirmish")},
                 "goofspiel": ("num_cards", tuple(range(7, 14)))}   # a game that never times out has no max_turns
 SEARCHING = ("mc", "ismcts")
-REPOSITORY = Path(__file__).resolve().parents[1]   # a source checkout has benchmarks/ beside simcore/
+REPOSITORY = Path(__file__).resolve().parents[2]   # a source checkout has benchmarks/ beside simcore/
 NO_REFERENCE = ("the pure-Python references are not importable here (they live in a source checkout's "
                 "benchmarks/reference/), so the Python column is left out")
 JIT_GAMES = {"skirmish": 60_000}       # games per jitted measurement (skirmish games are long)

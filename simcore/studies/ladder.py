@@ -1,7 +1,7 @@
 """The skill ladder: does playing better win more? Budget 2n against budget n, rung by rung.
 
 Each rung plays a searching policy with the larger budget (A) against the same policy with the smaller one (B)
-on the same deals, A taking every seat in turn and B the others (``simcore.versus``: each deal is played once
+on the same deals, A taking every seat in turn and B the others (``simcore.studies.versus``: each deal is played once
 from each seat, as chess engine testing pairs its openings). A's score is its mean points (``analyses.scoring``:
 1 win, 1/k of a k-way shared win, 0 loss, 1/players when nobody wins); 1/players is fair. A rung is
 *significant* when A's score is above fair: the t test over the deals' mean scores at 5% (two-sided, and above
@@ -29,8 +29,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyses.scoring import RULE
-from simcore import agents, engine, results, sweep, versus, writing
-from simcore import config as cfg
+from simcore import agents, engine
+from simcore.io import config as cfg
+from simcore.io import results, writing
+from simcore.studies import sweep, versus
 
 BUDGET = {"ismcts": "iterations", "mc": "rollouts"}   # the policies a ladder climbs, and their budget parameter
 DEFAULT_BUDGETS = (8, 16, 32, 64, 128, 256, 512, 1024, 2048)

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from analyses.scoring import RULE, points
-from simcore import config as cfg
 from simcore import engine
+from simcore.io import config as cfg
 
 SCORING = f"scoring: {RULE}"
 ALPHA = 0.05           # the two-sided level of the test, and 1 - the interval's confidence

@@ -1,0 +1,1 @@
+"""Watching games: replays as text and as a page, and the boards as pictures."""

@@ -11,6 +11,7 @@ import copy
 import numpy as np
 import pytest
 
+from benchmarks.reference import goofspiel as ref_goofspiel
 from benchmarks.reference import skirmish as ref_skirmish
 from benchmarks.reference import wichtel as ref_wichtel
 from benchmarks.reference import zwai as ref_zwai
@@ -18,9 +19,11 @@ from benchmarks.reference import zwergen as ref_zwergen
 from simcore import engine
 from simcore.agents import core
 from simcore.engine import rng
-from simcore.games import skirmish, wichtel, zwai, zwergen
+from simcore.games import goofspiel, skirmish, wichtel, zwai, zwergen
 from simcore.io import config as cfg
 from simcore.studies.bench import reference_params
+from tests.test_goofspiel_reference import _reference_world as _goofspiel_reference_world
+from tests.test_goofspiel_reference import _world as _goofspiel_world
 from tests.test_skirmish_reference import _jitted as _skirmish_row  # the jitted row in the reference's terms
 
 RESAMPLE_SEED = 9_000_017       # the stream families handed to resample: (RESAMPLE_SEED + seed, decision number)
@@ -308,6 +311,7 @@ GAMES = {
     "zwergen": (zwergen, ref_zwergen, _zwergen_world, _zwergen_reference_world),
     "wichtel": (wichtel, ref_wichtel, _wichtel_world, _wichtel_reference_world),
     "skirmish": (skirmish, ref_skirmish, _skirmish_world, _skirmish_reference_world),
+    "goofspiel": (goofspiel, ref_goofspiel, _goofspiel_world, _goofspiel_reference_world),
 }
 
 
@@ -486,3 +490,30 @@ def test_skirmish_reference_interface_matches_the_jitted_one(case):
     run = cfg.resolve("skirmish", sets=list(sets.items()), policies=policies)
     decisions = [cross_play("skirmish", run, 53, g, resample_every=7, play_on_at=7 * (g % 6)) for g in range(n_games)]
     assert min(decisions) > 0
+
+
+GOOFSPIEL_CASES = {
+    "2p-random": ({}, [("all", "random")], 40),
+    "2p-mixed-2-cards": ({"num_cards": 2, "returns_type": "point_difference"}, [("all", "random"), ("0", "greedy")],
+                         40),
+    "3p-mixed-ascending": ({"players": 3, "num_cards": 6, "points_order": "ascending"},
+                           [("all", "greedy"), ("1", "random")], 30),
+    "4p-random-16-total": ({"players": 4, "num_cards": 16, "returns_type": "total_points"}, [("all", "random")], 20),
+    "4p-mixed-descending": ({"players": 4, "num_cards": 9, "points_order": "descending"},
+                            [("all", "random"), ("1", "greedy"), ("3", "greedy")], 25),
+}
+
+
+@pytest.mark.parametrize("case", list(GOOFSPIEL_CASES))
+def test_goofspiel_reference_interface_matches_the_jitted_one(case):
+    """docs/goofspiel.md, "Decisions, information and resampling": the bids as decisions (action code = card
+    index, the hand lowest first), the state after each (hands, face-down bids, prize, prizes face down, the
+    resolved tricks with their winners, the counters of the row, the DECK stream), and resample(seat), which
+    redraws every other seat's face-down bid, agree with the jitted game decision by decision; the last trick
+    plays itself, with no decision."""
+    sets, policies, n_games = GOOFSPIEL_CASES[case]
+    run = cfg.resolve("goofspiel", sets=list(sets.items()), policies=policies)
+    per_game = (run.params["num_cards"] - 1) * run.players
+    decisions = [cross_play("goofspiel", run, 59, g, resample_every=1, play_on_at=g % per_game)
+                 for g in range(n_games)]
+    assert decisions == [per_game] * n_games

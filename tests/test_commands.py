@@ -211,7 +211,7 @@ def test_remove_stale_keeps_the_temporary_files_of_running_processes(tmp_path):
 
 # --- defect 4: two writers, one target -------------------------------------------------------------------------
 
-HOLD = "import sys, time; from simcore import writing; writing.Lock(sys.argv[1]).__enter__(); print('held', " \
+HOLD = "import sys, time; from simcore.io import writing; writing.Lock(sys.argv[1]).__enter__(); print('held', " \
        "flush=True); time.sleep(120)"
 
 
@@ -481,7 +481,7 @@ def test_the_first_run_of_a_game_says_it_compiles(tmp_path):
     """A first run compiles for half a minute or more: one line says so before it starts. ``jit.cached``
     tells a first compile from a cache hit, checked on a tiny cached function in a fresh cache folder."""
     (tmp_path / "tiny.py").write_text("from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n    return x + 1\n")
-    script = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import tiny; from simcore import jit; "
+    script = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); import tiny; from simcore.engine import jit; "
               "print(jit.cached(tiny.f, 1)); tiny.f(1); print(jit.cached(tiny.f, 1))")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     first = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)

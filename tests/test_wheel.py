@@ -65,7 +65,7 @@ def test_installed_package_is_the_wheel_not_the_checkout(installed, tmp_path):
                  env, tmp_path)
     assert all(str(REPO) not in line for line in where.splitlines()), where
     # the benchmark references stay in the repository: bench says so instead of failing
-    assert _run([python, "-c", "from simcore import bench; print(bench.reference_module('zwai'))"],
+    assert _run([python, "-c", "from simcore.studies import bench; print(bench.reference_module('zwai'))"],
                 env, tmp_path).strip() == "None"
 
 

@@ -23,7 +23,7 @@ from tests.interface_driver import decisions, play, resampled
 
 CASES = [(name, dict(case)) for name in games.names() for case in ({}, *games.load(name).GAME.cases)]
 IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in case.items()) or 'default'}" for name, case in CASES]
-GAMES = [name for name in games.names()]
+GAMES = games.names()
 
 
 def _run(name, case, kinds=None):

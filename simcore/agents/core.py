@@ -468,8 +468,8 @@ def no_heuristic(state, params, seat, streams, work):
 INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "returns", "resample", "greedy_action",
              "write_row")
 # what a game without a capability gets: flag of simcore.games.GameType -> {name: default}
-DEFAULTS = {"hidden_information": {"resample": nothing_hidden},
-            "heuristic": {"greedy_action": no_heuristic, "WORK_SIZE": 1}}
+DEFAULTS = {"hidden_information": {"resample": kernel(nothing_hidden)},
+            "heuristic": {"greedy_action": kernel(no_heuristic), "WORK_SIZE": 1}}
 SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES")   # of the scratch
 TEMPLATES = (random_action, playout, greedy_playout, all_random, distinct, best_of, copy, mc_action, ismcts_action,
              decide, play, root_stats)
@@ -482,7 +482,7 @@ def defaults(game_type):
     out = {}
     for flag, names in DEFAULTS.items():
         if game_type is not None and not getattr(game_type, flag):
-            out.update({name: kernel(value) if callable(value) else value for name, value in names.items()})
+            out.update(names)
     return out
 
 

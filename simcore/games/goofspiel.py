@@ -266,22 +266,30 @@ def apply_action(state, params, action, streams):
 
 
 @kernel
+def most_points(state, params):
+    """The points of the leading seats: the winners' at the end."""
+    best = 0
+    for seat in range(params[P_PLAYERS]):
+        best = max(best, state[S_POINTS + seat])
+    return best
+
+
+@kernel
 def returns(state, params, out):
     """OpenSpiel's returns for ``returns_type``; 0 for every seat before the end."""
     players = params[P_PLAYERS]
-    best = 0
+    if state[S_SEAT] >= 0:
+        out[:players] = 0.0
+        return
+    best = most_points(state, params)
     total = 0
-    for seat in range(players):
-        best = max(best, state[S_POINTS + seat])
-        total += state[S_POINTS + seat]
     winners = 0
     for seat in range(players):
+        total += state[S_POINTS + seat]
         winners += state[S_POINTS + seat] == best
     for seat in range(players):
         points = state[S_POINTS + seat]
-        if state[S_SEAT] >= 0:
-            out[seat] = 0.0
-        elif params[P_RETURNS] == TOTAL_POINTS:
+        if params[P_RETURNS] == TOTAL_POINTS:
             out[seat] = points
         elif params[P_RETURNS] == POINT_DIFFERENCE:
             out[seat] = points - total / players
@@ -383,9 +391,7 @@ def write_row(state, params, row):
     row[O_FIRST_SEAT] = 0
     row[O_N_TURNS] = state[S_TURN]
     row[O_TIMEOUT] = 0
-    best = 0
-    for seat in range(params[P_PLAYERS]):
-        best = max(best, state[S_POINTS + seat])
+    best = most_points(state, params)
     for seat in range(params[P_PLAYERS]):
         row[O_WIN + seat] = state[S_POINTS + seat] == best
         row[O_SCORE + seat] = state[S_POINTS + seat]

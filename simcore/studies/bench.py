@@ -55,7 +55,7 @@ CASES = {
     "wichtel-4p-ismcts1000-vs-greedy": ("wichtel", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
     "skirmish-lms-ismcts1000-vs-greedy": ("skirmish", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
     "goofspiel-2p-random": ("goofspiel", {}, "random", 5_000),
-    "goofspiel-4p-greedy": ("goofspiel", {"players": 4}, {"all": "random", 0: "greedy"}, 5_000),
+    "goofspiel-4p-greedy-vs-random": ("goofspiel", {"players": 4}, {"all": "random", 0: "greedy"}, 5_000),
     "goofspiel-2p-mc8-vs-greedy": ("goofspiel", {}, {"all": "greedy", 0: "mc:rollouts=8"}, 0),
     "goofspiel-2p-ismcts1000-vs-greedy": ("goofspiel", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
 }

@@ -37,8 +37,19 @@ def cache_root():
 # What the jitted code is compiled from: the modules that define jitted functions, everything they import from
 # simcore, and the shipped maps that the games read into tables at import. Only these name the cache folder, so
 # editing the CLI, the studies, the reports or the pictures recompiles nothing. tests/test_cache.py checks that
-# importing every game and agent loads no simcore module outside this list.
+# the hashed files import no simcore module outside this list but PLAIN ones. A game package's words and picture
+# (PLAIN) are plain Python, compiled into nothing: not hashed either.
 JITTED = ("__init__.py", "engine", "games", "agents", "data")
+PLAIN = ("text.py", "picture.py")
+
+
+def hashed_files(package=Path(__file__).parent):
+    """The files of :data:`JITTED` the cache folder's hash reads, in a fixed order (a game's PLAIN files left out)."""
+    for name in JITTED:
+        path = package / name
+        for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            if file.is_file() and "__pycache__" not in file.parts and not (name == "games" and file.name in PLAIN):
+                yield file
 
 
 def _source_digest(package=Path(__file__).parent):
@@ -51,12 +62,9 @@ def _source_digest(package=Path(__file__).parent):
     other machine code from the same source: it gets a folder of its own.
     """
     digest = hashlib.sha256()
-    for name in JITTED:
-        path = package / name
-        for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
-            if file.is_file() and "__pycache__" not in file.parts:
-                digest.update(str(file.relative_to(package)).encode())
-                digest.update(file.read_bytes())
+    for file in hashed_files(package):
+        digest.update(str(file.relative_to(package)).encode())
+        digest.update(file.read_bytes())
     try:
         digest.update(version("numba").encode())
     except PackageNotFoundError:

@@ -1,12 +1,14 @@
 """The numba cache: one folder per source version, older versions pruned, `simcore cache` shows and clears it."""
 
-import json
+import ast
+import importlib
 import os
 import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
+
+import pytest
+from numba.core.dispatcher import Dispatcher
 
 import simcore
 from simcore import games
@@ -66,10 +68,12 @@ def test_the_cache_folder_changes_with_the_jitted_source_only(tmp_path):
     package = tmp_path / "simcore"
     shutil.copytree(Path(simcore.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
     before = simcore._source_digest(package)
-    for name in ("cli.py", "watch/replay_page.py", "watch/pictures.py", "studies/tune_report.py", "io/config.py"):
+    for name in ("cli.py", "watch/replay_page.py", "watch/pictures.py", "studies/tune_report.py", "io/config.py",
+                 "games/wichtel/text.py", "games/zwai/picture.py"):
         (package / name).write_text((package / name).read_text() + "\n# an edit\n")
     assert simcore._source_digest(package) == before
-    for name in ("engine/rng.py", "engine/jit.py", "games/zwai.py", "agents/core.py", "data/yards.toml"):
+    for name in ("engine/rng.py", "engine/jit.py", "games/zwai/rules.py", "games/wichtel/heuristics.py",
+                 "agents/core.py", "games/goofspiel/__init__.py", "data/yards.toml"):
         edited = package / name
         text = edited.read_text()
         edited.write_text(text + "\n# an edit\n")
@@ -78,13 +82,43 @@ def test_the_cache_folder_changes_with_the_jitted_source_only(tmp_path):
     assert simcore._source_digest(package) == before
 
 
+def _simcore_imports(file):
+    """The simcore modules a source file imports at its top (what importing it loads), by dotted name."""
+    names = set()
+    for node in ast.parse(file.read_text()).body:
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+    return {name for name in names if name.split(".")[0] == "simcore"}
+
+
 def test_the_jitted_code_imports_nothing_outside_the_hashed_source():
-    """Importing every game and agent loads only simcore modules whose source the hash covers, so a constant the
-    compiled code reads from an imported module cannot change without a new cache folder."""
-    code = ("import json, sys; import simcore.agents.core; "
-            + "; ".join(f"import {games.MODULES[g]}" for g in games.names())
-            + "; print(json.dumps([m.__file__ for n, m in sys.modules.items() if n.startswith('simcore')]))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    """Every hashed file imports only simcore modules that are hashed too, or a game's plain words and picture
+    (simcore.PLAIN, which compile nothing): a constant the compiled code reads from an imported module cannot
+    change without a new cache folder."""
     package = Path(simcore.__file__).parent
-    loaded = {Path(f).relative_to(package).parts[0] for f in json.loads(done.stdout.strip().splitlines()[-1])}
-    assert loaded <= set(simcore.JITTED), loaded - set(simcore.JITTED)
+    hashed = {file.relative_to(package) for file in simcore.hashed_files(package)}
+    for file in simcore.hashed_files(package):
+        if file.suffix != ".py":
+            continue
+        for name in _simcore_imports(file):
+            parts = name.split(".")[1:]
+            module = Path(*parts).with_suffix(".py") if parts else Path("__init__.py")
+            candidates = [module, Path(*parts, "__init__.py")] if parts else [module]
+            found = [c for c in candidates if (package / c).exists()]
+            if not found:
+                continue                              # a name imported from a module, not a module
+            assert found[0] in hashed or found[0].name in simcore.PLAIN, (file.relative_to(package), name)
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_games_words_and_picture_compile_nothing(name):
+    """The files the hash leaves out (simcore.PLAIN: a game's text.py and picture.py) define no jitted function,
+    so no machine code is compiled from source that does not name the cache folder."""
+    package = games.MODULES[name]
+    for part in simcore.PLAIN:
+        module = importlib.import_module(f"{package}.{part.removesuffix('.py')}")
+        jitted = [key for key, value in vars(module).items()
+                  if isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__]
+        assert not jitted, (module.__name__, jitted)

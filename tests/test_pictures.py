@@ -9,6 +9,7 @@ import pytest
 
 from simcore import handle
 from simcore.games import skirmish, wichtel, zwai, zwergen
+from simcore.games.zwergen.picture import SPACE as ZWERGEN_SPACE
 from simcore.watch import pictures
 
 MAX_BYTES = 12_000            # a page embeds one picture per decision
@@ -91,7 +92,7 @@ def test_zwergen_track_and_teams():
             assert sorted(h.get("class") for h in hats) == sorted(
                 f"gnome {'ab'[team]} h{c}" for c in range(zwergen.N_COLOURS) for _ in range(v.teams[team, c]))
             front = half - n + 1 + (v.rope if team == 0 else -v.rope)
-            spaces = [(int(re.match(r"M(-?\d+)", h.get("d")).group(1)) - 2 - fence) // pictures.SPACE
+            spaces = [(int(re.match(r"M(-?\d+)", h.get("d")).group(1)) - 2 - fence) // ZWERGEN_SPACE
                       for h in hats]
             assert sorted(side * at for at in spaces) == list(range(front, front + n))
         assert f"team A (seats 0, 2): rounds won {v.rounds[0]}, gnomes {v.teams[0].sum()}" in svg
@@ -107,7 +108,7 @@ def test_zwergen_track_line():
     def line(n_a, n_b, rope):
         state[zwergen.S_TEAM:zwergen.S_PICK] = [n_a, 0, 0, 0, 0, n_b, 0, 0]
         state[zwergen.S_ROPE] = rope
-        return zwergen.track_line(state, game.params_array)
+        return zwergen.text.track_line(state, game.params_array)
 
     assert line(0, 0, 0) == "track: ........|........"
     assert line(3, 0, 0) == "track: AAA.....|........"
@@ -227,7 +228,7 @@ def test_zwai_text_shoal_numbers_cells_and_names_seats_by_digit():
         if not v.placed:
             assert "(empty shoal)" in lines
             continue
-        at = lines.index(zwai.SHOAL_LEGEND)
+        at = lines.index(zwai.text.SHOAL_LEGEND)
         head, sharks = lines[at + 1], lines[at + 2]
         cols = [int(head[k:k + 4]) for k in range(7, len(head), 4)]
         n_rows = len(range(min(r for r, _ in v.shoal()), max(r for r, _ in v.shoal()) + 1))
@@ -259,7 +260,7 @@ def test_skirmish_yard_numbers_rows_and_columns_as_the_actions_name_cells(params
         assert sorted(rows.values()) == list(range(height)) and sorted(cols.values()) == list(range(width))
         v = skirmish.View(s.state)
         lines = str(s).splitlines()
-        at = lines.index(skirmish.YARD_LEGEND)
+        at = lines.index(skirmish.text.YARD_LEGEND)
         tens, units, yard = lines[at + 1].ljust(4 + width), lines[at + 2], lines[at + 3:at + 3 + height]
         assert [int(t.strip() or 0) * 10 + int(u) for t, u in zip(tens[4:], units[4:], strict=True)] == \
             list(range(width))
@@ -273,7 +274,7 @@ def test_skirmish_yard_numbers_rows_and_columns_as_the_actions_name_cells(params
             assert drawn == sorted(cells)
             for k, cell in enumerate(v.pos[seat, :int(game.params_array[skirmish.P_GNOMES])]):
                 if cell >= 0:
-                    letter = skirmish.GNOME_LETTERS[int(game.params_array[skirmish.P_TYPES + k])]
+                    letter = skirmish.text.GNOME_LETTERS[int(game.params_array[skirmish.P_TYPES + k])]
                     assert yard[cell // width][4 + cell % width] == (letter.upper() if seat else letter)
         for action in s.legal_actions():
             for r, c in words_cells(s.action_to_string(action)):

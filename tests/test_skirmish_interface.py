@@ -235,7 +235,7 @@ EXTREMES = {   # the largest army (15), yard (32 x 32, cells up to 1,023) and ra
 
 class Fits:
     """After every decision, every field of the state lies within the bounds the module docstring gives it
-    (simcore/games/skirmish.py, the state layout), and the counters only grow and agree with each other: a
+    (simcore/games/skirmish/, the state layout), and the counters only grow and agree with each other: a
     value cut to fewer bits would leave its bounds or make a counter fall."""
 
     def __init__(self, params):
@@ -285,7 +285,7 @@ class Fits:
 
 @pytest.mark.parametrize("case", EXTREMES)
 def test_the_state_fits_its_dtype_at_every_decision(case):
-    """simcore/games/skirmish.py, the state layout: with the largest army, yard and range allowed, every field
+    """simcore/games/skirmish/, the state layout: with the largest army, yard and range allowed, every field
     stays within its bounds at every decision of many games, and the rows are the engine's."""
     sets, kinds, games = EXTREMES[case]
     run = cfg.resolve("skirmish", sets=list(sets.items()), policies=list(enumerate(kinds)))
@@ -296,7 +296,7 @@ def test_the_state_fits_its_dtype_at_every_decision(case):
 
 
 def test_the_counters_pass_the_16_bit_limits():
-    """simcore/games/skirmish.py, the state layout: the throws, hits and gnomes taken out pass 32,767 (where
+    """simcore/games/skirmish/, the state layout: the throws, hits and gnomes taken out pass 32,767 (where
     int16 ends) and the turn passes 65,535 (where uint16 ends), and they keep counting. Resumed at turn 65,520
     with the throws, hits and heavy cavalry thrown out at 32,760 (so that they agree), a wizard_war across a
     moat (sure hits) runs to max_turns = 65,550 with the state in its bounds at every decision, and its row
@@ -326,7 +326,7 @@ def test_the_counters_pass_the_16_bit_limits():
 
 
 def test_a_game_of_the_most_turns_counts_them_all():
-    """docs/skirmish.md (max_turns: a timeout) and simcore/games/skirmish.py, the state layout: wizard_war across
+    """docs/skirmish.md (max_turns: a timeout) and simcore/games/skirmish/, the state layout: wizard_war across
     a moat nobody can cross, with sure hits, runs the largest max_turns allowed, 100,000 turns; the row counts
     them all, and each side's throws and hits (one per own turn, past 32,767), and the gnomes thrown out agree
     with the hits."""

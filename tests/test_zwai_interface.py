@@ -8,6 +8,7 @@ import pytest
 from simcore import engine
 from simcore.engine import rng
 from simcore.games import zwai as z
+from simcore.games.zwai import text as zwai_text
 from simcore.io import config as cfg
 from tests.interface_driver import decisions, resampled
 
@@ -71,7 +72,7 @@ def test_own_pile_is_reshuffled_only_within_the_parts_the_seat_knows():
     orders_changed = 0
     for k, (state, seat) in enumerate(later):
         world = resampled(z, state, params, seat, k)
-        assert z._pile_parts(world, seat) == z._pile_parts(state, seat)
+        assert zwai_text._pile_parts(world, seat) == zwai_text._pile_parts(state, seat)
         orders_changed += not np.array_equal(z.View(world).pile(seat), z.View(state).pile(seat))
     assert orders_changed > 0
 

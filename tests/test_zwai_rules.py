@@ -12,6 +12,7 @@ import simcore
 from simcore import engine
 from simcore.engine import rng
 from simcore.games import zwai as z
+from simcore.games.zwai import heuristics
 from simcore.io import config as cfg
 from tests.interface_driver import play
 
@@ -350,7 +351,7 @@ def test_greedy_ignores_a_plan_made_in_another_position():
         own = a.copy()
         z.apply_action(own, params, card, streams)
         cell = z.greedy_action(own, params, seat_a, streams, work)
-        assert (streams == kept).all() and cell == z.MAX_FISH + work[z.W_PLAN]
+        assert (streams == kept).all() and cell == z.MAX_FISH + work[heuristics.W_PLAN]
         if b[z.S_HAND + seat_b * z.MAX_FISH + card] == 0:
             continue
         other = b.copy()

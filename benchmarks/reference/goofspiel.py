@@ -5,7 +5,7 @@ rules of OpenSpiel's ``goofspiel``, played as a sequence of bids), written
 the way one would write the game without simcore: lists and a small ``Game``
 class, no numpy, no numba. For the same ``(params, policies, seed,
 game_index)`` it must play the very same game, draw for draw, as the jitted
-``simcore/games/goofspiel.py``; ``tests/test_goofspiel_openspiel.py`` checks
+``simcore/games/goofspiel/``; ``tests/test_goofspiel_openspiel.py`` checks
 it against OpenSpiel itself.
 
 Randomness comes only from :class:`simcore.engine.rng.Stream`: stream ``DECK`` for

@@ -7,7 +7,7 @@ purposes:
 
 * an independent check of the rules: for the same ``(params, policies, seed,
   game_index)`` it must play the very same game, draw for draw, as the jitted
-  ``simcore/games/skirmish.py``;
+  ``simcore/games/skirmish/``;
 * the speed baseline the jitted code is measured against.
 
 Randomness comes only from :class:`simcore.engine.rng.Stream`: stream ``DICE`` for

@@ -6,7 +6,7 @@ small ``Game`` class, no numpy, no numba. It serves two purposes:
 
 * an independent check of the rules: for the same ``(params, policies, seed,
   game_index)`` it must play the very same game, draw for draw, as the jitted
-  ``simcore/games/wichtel.py``; its scoring of a retinue is written here from
+  ``simcore/games/wichtel/``; its scoring of a retinue is written here from
   the docs, not taken from simcore;
 * the speed baseline the jitted code is measured against.
 

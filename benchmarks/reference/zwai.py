@@ -6,7 +6,7 @@ way one would write the game without simcore: lists, dicts, sets and a small
 
 * an independent check of the rules: for the same ``(params, policies, seed,
   game_index)`` it must play the very same game, draw for draw, as the jitted
-  ``simcore/games/zwai.py``;
+  ``simcore/games/zwai/``;
 * the speed baseline the jitted code is measured against.
 
 Randomness comes only from :class:`simcore.engine.rng.Stream`: one stream ``DECK``

@@ -76,7 +76,7 @@ class GameType:
     hidden_information: bool = True   # a seat cannot see everything: the module provides resample
     chance: bool = True               # the rules draw at random (deals, dice, prize order)
     heuristic: bool = True            # a greedy heuristic: greedy_action, WORK_SIZE, and "greedy" among policies
-    picture: bool = True              # simcore.watch.pictures draws its board for replays
+    picture: bool = True              # the module draws its board for replays: draw_board
     maps: tuple = ()                  # parameters that take a shipped named map (Zwai's formation)
     cases: tuple = field(default=(), compare=False)   # parameter sets (dicts) the conformance suite plays too
     param_index: dict = field(init=False, repr=False, compare=False)
@@ -123,6 +123,7 @@ CAPABILITIES = {
     "hidden_information": {"resample": "jitted: redraw what a seat cannot see"},
     "heuristic": {"greedy_action": "jitted: the greedy heuristic's action",
                   "WORK_SIZE": "the length of greedy_action's scratch"},
+    "picture": {"draw_board": "(state, params) -> the board as SVG, for replays (simcore.watch.pictures)"},
 }
 
 

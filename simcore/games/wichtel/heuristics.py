@@ -1,0 +1,171 @@
+"""The heuristics of wichtel: what a seat plays by rule of thumb, reading only what it may see."""
+
+from simcore.engine import rng
+from simcore.engine.jit import kernel
+from simcore.games.wichtel.rules import (
+    A_BRIBE,
+    A_CALL,
+    A_END_NO,
+    A_END_YES,
+    A_ENLIST,
+    A_FILL,
+    A_FREE_NO,
+    A_FREE_YES,
+    A_GIFT,
+    A_NIX_NO,
+    A_NIX_YES,
+    A_NO_BRIBE,
+    A_NO_EVENT,
+    A_REPLY,
+    A_REROLL_YES,
+    DER,
+    FA,
+    N_BRIBES,
+    P_PLAYERS,
+    P_RANK,
+    PH_ACTION,
+    PH_BRIBE,
+    PH_END_EVENT,
+    PH_END_ROUND,
+    PH_FILL,
+    PH_GIFT,
+    PH_NIX,
+    PH_REPLY,
+    PH_REROLL,
+    PH_START,
+    S_CARD,
+    S_MOVER,
+    S_PHASE,
+    S_SCRATCH,
+    S_SQUARE,
+    can_bribe,
+    distinct_types,
+    gain,
+    nth_type,
+    retinue_score,
+)
+
+# --- greedy ------------------------------------------------------------------------
+
+
+@kernel
+def ahead(state, params, seat):
+    """Greedy's 'ahead': its retinue scores more than every other retinue (it peeks)."""
+    mine = retinue_score(state, params, seat, -1, -1)
+    for other in range(params[P_PLAYERS]):
+        if other != seat and retinue_score(state, params, other, -1, -1) >= mine:
+            return False
+    return True
+
+
+@kernel
+def best_type(state, params, seat, streams, keep_card):
+    """The type of the seat's retinue best to give away (ties: a draw).
+
+    ``keep_card`` >= 0 (gap fill): maximise the score with ``keep_card`` in and the type out.
+    Otherwise (call, exchange reply): maximise the score with the type replaced by a Familie.
+    """
+    n = distinct_types(state, seat)
+    incoming = keep_card if keep_card >= 0 else FA
+    best = -(1 << 40)
+    tied = 0
+    for i in range(n):
+        s = retinue_score(state, params, seat, incoming, nth_type(state, seat, i))
+        state[S_SCRATCH + i] = s
+        if s > best:
+            best = s
+            tied = 0
+        if s == best:
+            tied += 1
+    r = rng.randint(streams, rng.POLICY + seat, tied)
+    for i in range(n):
+        if state[S_SCRATCH + i] == best:
+            if r == 0:
+                return nth_type(state, seat, i)
+            r -= 1
+    return -1
+
+
+@kernel
+def greedy_act(state, params, seat, streams):
+    """A: enlist a slot of the largest positive gain, else call the type that hurts least; never exchange."""
+    players = params[P_PLAYERS]
+    best = 0
+    tied = 0
+    for s in range(players):
+        g = gain(state, params, seat, state[S_SQUARE + s])
+        state[S_SCRATCH + s] = g
+        if g > best:
+            best = g
+            tied = 0
+        if g == best and g > 0:
+            tied += 1
+    if tied > 0:
+        r = rng.randint(streams, rng.POLICY + seat, tied)
+        for s in range(players):
+            if state[S_SCRATCH + s] == best:
+                if r == 0:
+                    return A_ENLIST + s
+                r -= 1
+    return A_CALL + best_type(state, params, seat, streams, -1)
+
+
+@kernel
+def greedy_bribe(state, params, seat):
+    """B: the highest-ranked bribe but Der if the card would raise its score; else none."""
+    if gain(state, params, seat, state[S_CARD]) <= 0:
+        return A_NO_BRIBE
+    best = -1
+    for kind in range(N_BRIBES):
+        if kind != DER and can_bribe(state, params, seat, kind):
+            if best < 0 or params[P_RANK + kind] > params[P_RANK + best]:
+                best = kind
+    return A_NO_BRIBE if best < 0 else A_BRIBE + best
+
+
+@kernel
+def greedy_gift(state, params, briber, streams):
+    """G: the recipient the card helps least (ties: a draw)."""
+    players = params[P_PLAYERS]
+    card = state[S_CARD]
+    best = 1 << 40
+    tied = 0
+    for i in range(1, players):
+        g = gain(state, params, (briber + i) % players, card)
+        if g < best:
+            best = g
+            tied = 0
+        if g == best:
+            tied += 1
+    r = rng.randint(streams, rng.POLICY + briber, tied)
+    for i in range(1, players):
+        if gain(state, params, (briber + i) % players, card) == best:
+            if r == 0:
+                return A_GIFT + (briber + i) % players
+            r -= 1
+    return -1
+
+
+@kernel
+def greedy_action(state, params, seat, streams, work):
+    """The game's one-ply heuristic (docs/wichtel.md: Policies, greedy) at the pending decision."""
+    phase = state[S_PHASE]
+    if phase == PH_START or phase == PH_END_EVENT:
+        return A_NO_EVENT
+    if phase == PH_ACTION:
+        return greedy_act(state, params, seat, streams)
+    if phase == PH_BRIBE:
+        return greedy_bribe(state, params, seat)
+    if phase == PH_REPLY:
+        return A_REPLY + best_type(state, params, seat, streams, -1)
+    if phase == PH_FILL:
+        return A_FILL + best_type(state, params, seat, streams, state[S_CARD])
+    if phase == PH_GIFT:
+        return greedy_gift(state, params, seat, streams)
+    if phase == PH_NIX:
+        return A_NIX_YES if seat == state[S_MOVER] else A_NIX_NO
+    if phase == PH_REROLL:
+        return A_REROLL_YES
+    if phase == PH_END_ROUND:
+        return A_END_YES if ahead(state, params, seat) else A_END_NO
+    return A_FREE_YES if ahead(state, params, seat) else A_FREE_NO

@@ -109,7 +109,7 @@ class State:
             raise ValueError("the game is over; allowed: agent_action before the end")
         module = self.game.module
         table = np.zeros((module.MAX_SEATS, agents.WIDTH))
-        table[seat] = agents.parse(spec, module.GAME.policies).row()
+        table[seat] = agents.parse(spec, module.GAME).row()
         stats = np.zeros((module.N_ACTION_CODES, 3))
         action, n = self.game.bound.agent_action(self.game.params_array, table, np.int64(seat), self.state,
                                                  self.streams, self.work, stats)

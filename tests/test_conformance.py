@@ -96,6 +96,36 @@ def test_resample_keeps_what_the_seat_sees_and_its_options(name, case):
         assert changed == 0
 
 
+EVALUATING = [(name, case) for name, case in CASES if games.load(name).GAME.evaluate]
+
+
+@pytest.mark.parametrize("name, case", EVALUATING, ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in c.items()) or 'default'}"
+                                                        for n, c in EVALUATING])
+def test_evaluate_estimates_each_return_from_what_the_seat_sees(name, case):
+    """A game's evaluate (the score of a playout stopped by ismcts's cutoff): at every decision, a finite
+    estimate for each seat; within [0, 1] where the returns are win shares; and the same estimate in every
+    world resampled for the seat, so that it reads only what the seat may see."""
+    run = _run(name, case)
+    module, params = run.module, run.params_array()
+    players = int(run.params["players"])
+    estimate, again = np.zeros(module.MAX_SEATS), np.zeros(module.MAX_SEATS)
+    ends = []
+    for k in range(6):
+        play(module, params, _kinds(module, players), 11, k, on_end=ends.append)
+    returned = np.zeros((len(ends), module.MAX_SEATS))
+    for state, out in zip(ends, returned, strict=True):
+        module.returns(state, params, out)
+    shares = bool(((returned[:, :players] >= 0) & (returned[:, :players] <= 1)).all())
+    for k, (state, _, _) in enumerate(decisions(module, params, _kinds(module, players), 2)[::5]):
+        for seat in range(players):
+            module.evaluate(state, params, seat, estimate)
+            assert np.isfinite(estimate[:players]).all()
+            if shares:
+                assert ((estimate[:players] >= 0) & (estimate[:players] <= 1)).all(), estimate
+            module.evaluate(resampled(module, state, params, seat, k), params, seat, again)
+            assert np.array_equal(estimate[:players], again[:players]), f"decision {k}, seat {seat}"
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_the_games_own_random_action_draws_what_the_uniform_pick_draws(name):
     """A game may replace the agents' random_action with a faster one (simcore.agents.core.OWN); at every
@@ -158,18 +188,20 @@ def test_every_agent_gives_the_same_rows_on_one_and_two_threads(name):
     module = games.load(name)
     players = cfg.resolve(name).params["players"]
     search = "ismcts:iterations=24" + (",rollout=greedy" if module.GAME.heuristic else "")
-    specs = ["mc:rollouts=2", search, *_kinds(module, players)][:max(players, 2)]
-    run = cfg.resolve(name, policies=list(enumerate(specs)), games=6, seed=5)
-    params, agents = run.params_array(), run.policies_array()
-    threads = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        one = engine.run(module, params, agents, 5, 6)
-        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        two = np.concatenate([rows for _, rows in engine.run_blocks(module, params, agents, 5, 6, block=4)])
-    finally:
-        numba.set_num_threads(threads)
-    assert np.array_equal(one, two)
+    tools = "ismcts:iterations=24,widen=0.5" + (",cutoff=5" if module.GAME.evaluate else "")
+    for seats in (["mc:rollouts=2", search], [tools, "mc:rollouts=1"]):
+        specs = [*seats, *_kinds(module, players)][:max(players, 2)]
+        run = cfg.resolve(name, policies=list(enumerate(specs)), games=6, seed=5)
+        params, agents = run.params_array(), run.policies_array()
+        threads = numba.get_num_threads()
+        try:
+            numba.set_num_threads(1)
+            one = engine.run(module, params, agents, 5, 6)
+            numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+            two = np.concatenate([rows for _, rows in engine.run_blocks(module, params, agents, 5, 6, block=4)])
+        finally:
+            numba.set_num_threads(threads)
+        assert np.array_equal(one, two), specs
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -86,7 +86,8 @@ def game_scratch(module, iterations, guard=8):
                                         for case in ({}, *games.load(name).GAME.cases[:1])])
 def test_the_node_pool_never_grows_past_the_budget(game, sets):
     """One node per iteration and the root: a search of N iterations writes rows 0..N of its pool at most,
-    the root is visited N times and its children's visits add up to N."""
+    the root is visited N times and its children's visits add up to N; with the search tools too (widening,
+    and a cut-off where the game has an evaluation)."""
     g = simcore.load_game(game, params=sets)
     module = g.module
     search = core.bind(module).compiled["ismcts_action"]
@@ -101,8 +102,10 @@ def test_the_node_pool_never_grows_past_the_budget(game, sets):
                 x = game_scratch(module, iterations)
                 x["states"][core.GAME] = s.state
                 x["streams"][core.GAME] = s.streams
-                action = search(g.params_array, seat, iterations, 0.7, False, x["states"], x["streams"],
-                                x["actions"], x["floats"], x["work"], x["tree"], x["totals"], x["marks"])
+                tools = searched % 2 == 1
+                cutoff = 3 if tools and module.GAME.evaluate else 0
+                action = search(g.params_array, seat, iterations, 0.7, False, cutoff, 0.5 * tools, x["states"],
+                                x["streams"], x["actions"], x["floats"], x["work"], x["tree"], x["totals"], x["marks"])
                 tree = x["tree"]
                 assert (tree[iterations + 1:] == -7).all()
                 assert tree[0, core.N_VISITS] == iterations
@@ -181,10 +184,13 @@ def test_bad_ismcts_specs_are_one_line_errors():
     allowed = ("random", "greedy", "mc", "ismcts")
     assert str(agents.parse("ismcts:iterations=50,c=1.5,rollout=greedy", allowed)) == \
         "ismcts:iterations=50,c=1.5,rollout=greedy"
-    assert agents.parse("ismcts:rollout=greedy", allowed).row().tolist() == [agents.ISMCTS, 1000, 0.7, 1]
+    assert agents.parse("ismcts:rollout=greedy", allowed).row().tolist() == [agents.ISMCTS, 1000, 0.7, 1, 0, 0]
+    assert agents.parse("ismcts:cutoff=9,widen=0.5", allowed).row().tolist() == [agents.ISMCTS, 1000, 0.7, 0, 9, 0.5]
     for bad, says in (("ismcts:iterations=0", "iterations = '0' is not allowed"),
                       ("ismcts:c=-1", "c = '-1' is not allowed"),
                       ("ismcts:rollout=smart", "rollout = 'smart' is not allowed; allowed: one of 'random'"),
-                      ("ismcts:budget=5", "has no parameter 'budget'; allowed: iterations, c, rollout")):
+                      ("ismcts:cutoff=-1", "cutoff = '-1' is not allowed"),
+                      ("ismcts:widen=x", "widen = 'x' is not allowed"),
+                      ("ismcts:budget=5", "has no parameter 'budget'; allowed: iterations, c, rollout, cutoff, widen")):
         with pytest.raises(ValueError, match=says):
             agents.parse(bad, allowed)

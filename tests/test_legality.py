@@ -7,13 +7,14 @@ import numpy as np
 import pytest
 
 import simcore
-from simcore import games
+from simcore import agents, games
 from simcore.agents import core
 from simcore.io import config as cfg
 
 # Small budgets: the check lists the legal actions before every action applied, in every rollout.
 AGENTS = ("random", "greedy", "mc:rollouts=2", "ismcts:iterations=20,rollout=random",
-          "ismcts:iterations=20,rollout=greedy")
+          "ismcts:iterations=20,rollout=greedy", "ismcts:iterations=20,widen=0.5",
+          "ismcts:iterations=20,cutoff=6,widen=1")
 GAMES = 4
 
 
@@ -45,11 +46,20 @@ def test_an_illegal_action_is_refused_before_it_is_applied(game):
     assert not (s.state == before).all()
 
 
+def _offered(spec, game_type):
+    """Whether the game offers the agent of ``spec`` with its parameters (cutoff needs an evaluation)."""
+    try:
+        agents.parse(spec, game_type)
+    except ValueError:
+        return False
+    return True
+
+
 def seatings(game):
     """Test cases of (game, parameters, one spec per seat): every agent the game offers in every seat of the
     default game, then each beside the others at the largest player count."""
     module = games.load(game)
-    offered = [spec for spec in AGENTS if spec.partition(":")[0] in module.GAME.policies]
+    offered = [spec for spec in AGENTS if _offered(spec, module.GAME)]
     players = max(module.GAME.player_counts)
     for spec in offered:
         yield pytest.param(game, {}, [spec] * module.GAME.defaults()["players"], id=f"{game}-all-{spec}")

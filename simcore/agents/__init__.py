@@ -19,7 +19,12 @@ import numpy as np
 from simcore.games import Param
 
 RANDOM, GREEDY, MC, ISMCTS = range(4)   # kinds: column 0 of the agents table
-WIDTH = 4                           # columns of the agents table
+WIDTH = 6                           # columns of the agents table
+# parameters added after specs were first recorded, and what each needs of the game (a GameType flag): a spec
+# leaves them out of its canonical string while they are off, so that files, sweeps and names made before
+# they existed keep their names
+LATER = {"cutoff": 0, "widen": 0.0}
+NEEDS = {("rollout", "greedy"): "heuristic", "cutoff": "evaluate"}
 
 
 @dataclass(frozen=True)
@@ -44,7 +49,11 @@ AGENTS = {a.name: a for a in (
               "return; plays the most-visited action",
               (Param("iterations", 1000, "search iterations per decision (the budget)", 1, 1_000_000),
                Param("c", 0.7, "UCB1 exploration constant", 0.0, 100.0),
-               Param("rollout", "random", "how each iteration plays the game out", choices=("random", "greedy")))),
+               Param("rollout", "random", "how each iteration plays the game out", choices=("random", "greedy")),
+               Param("cutoff", 0, "decisions a playout plays before the game's evaluate scores it for every seat "
+                     "(0: to the end of the game)", 0, 1_000_000),
+               Param("widen", 0.0, "progressive widening: a node visited n times may have floor(widen * (n+1)^0.5) "
+                     "children, the greedy's action first (0: every legal action at once)", 0.0, 1000.0))),
 )}
 
 
@@ -57,9 +66,10 @@ class Spec:
 
     def __str__(self):
         """The canonical spec string (every parameter spelled out): what configs and metadata record."""
-        if not self.values:
+        shown = [(key, value) for key, value in self.values if LATER.get(key, object()) != value]
+        if not shown:
             return self.name
-        return self.name + ":" + ",".join(f"{key}={value}" for key, value in self.values)
+        return self.name + ":" + ",".join(f"{key}={value}" for key, value in shown)
 
     def row(self):
         """This seat's row of the agents table."""
@@ -72,7 +82,22 @@ class Spec:
 
 
 def parse(text, allowed):
-    """Parse a spec string; ``allowed`` names the agents the game offers. Raises ValueError in one line."""
+    """Parse a spec string; ``allowed`` is the game's ``GameType`` (its policies, and the capabilities a
+    parameter may need: ``rollout=greedy`` its heuristic, ``cutoff`` its evaluate) or just the names of the
+    agents it offers. Raises ValueError in one line."""
+    game_type = None if isinstance(allowed, tuple | list) else allowed
+    if game_type is not None:
+        allowed = game_type.policies
+    spec = _parse(text, allowed)
+    for key, value in spec.values:
+        flag = NEEDS.get((key, value)) or (NEEDS.get(key) if value != LATER.get(key) else None)
+        if game_type is not None and flag and not getattr(game_type, flag):
+            raise ValueError(f"policy {spec.name}: {key}={value} needs the game's {flag}, and {game_type.name} "
+                             f"declares none; allowed: {key}={AGENTS[spec.name].defaults()[key]}")
+    return spec
+
+
+def _parse(text, allowed):
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"policy {text!r} is not a spec; allowed: NAME[:KEY=VALUE,...] with NAME one of "
                          f"{', '.join(allowed)}")

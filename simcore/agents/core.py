@@ -59,7 +59,8 @@ def _unbound(*args):
 
 
 # The decision interface of the game (see docs and simcore.games): each game's copy binds these names.
-begin = current_player = legal_actions = apply_action = returns = resample = greedy_action = write_row = _unbound
+begin = current_player = legal_actions = apply_action = returns = resample = greedy_action = evaluate = write_row = \
+    _unbound
 play_action = _unbound      # how the templates apply an action: apply_checked or apply_unchecked, by instantiate()
 # The game's scratch sizes, for run_batch: bound by instantiate() too.
 STATE_SIZE = STATE_DTYPE = MAX_ACTIONS = MAX_SEATS = WORK_SIZE = N_ACTION_CODES = None
@@ -107,6 +108,27 @@ def greedy_playout(state, params, streams, actions, work):
     while seat >= 0:
         play_action(state, params, greedy_action(state, params, seat, streams, work), streams, actions)
         seat = current_player(state, params)
+
+
+def cut_playout(state, params, streams, actions, work, greedy, cutoff, seat, out):
+    """At most ``cutoff`` decisions of random (or greedy) play, then each seat's return into ``out``: the
+    game's returns if it ended, else its ``evaluate`` of the state as ``seat`` sees it (the searcher's
+    estimate; a game the cut-off stops is never scored as a timeout)."""
+    listed = actions[LIST]
+    mover = current_player(state, params)
+    for _ in range(cutoff):
+        if mover < 0:
+            break
+        if greedy:
+            action = greedy_action(state, params, mover, streams, work)
+        else:
+            action = random_action(state, params, mover, streams, listed)
+        play_action(state, params, action, streams, actions)
+        mover = current_player(state, params)
+    if mover < 0:
+        returns(state, params, out)
+    else:
+        evaluate(state, params, seat, out)
 
 
 def distinct(actions, n, out):
@@ -203,14 +225,24 @@ def mark_legal(listed, n, marks, epoch):
 @kernel
 def count_available(tree, node, marks, epoch):
     """Count one more availability for every child of ``node`` whose action is legal now (``marks``), stamp
-    those actions as tried."""
+    those actions as tried; returns how many children are legal now."""
+    legal = 0
     child = tree[node, N_CHILD]
     while child >= 0:
         action = tree[child, N_ACTION]
         if marks[LEGAL, action] == epoch:
             tree[child, N_AVAIL] += 1
             marks[TRIED, action] = epoch
+            legal += 1
         child = tree[child, N_SIBLING]
+    return legal
+
+
+@kernel
+def widened(widen, visits):
+    """How many children a node visited ``visits`` times may have under progressive widening (TAG's
+    floor(C * (n + 1)^alpha), alpha = 0.5); at least one."""
+    return max(1, int(widen * math.sqrt(visits + 1.0)))
 
 
 @kernel
@@ -263,13 +295,25 @@ def clear(marks):
             marks[i, j] = 0
 
 
-def ismcts_action(params, seat, iterations, c, greedy_rollouts, states, streams, actions, floats, work, tree,
-                  totals, marks):
+def expand_pick(world, params, mover, streams, listed, n, marks, epoch, fresh, widen, work):
+    """The untried action a node adds: without widening one drawn at random; with it, the game's greedy action
+    first (the move heuristic's order; a game without a heuristic has none), then one drawn at random."""
+    if widen > 0.0:
+        first = greedy_action(world, params, mover, streams, work)
+        if first >= 0 and marks[LEGAL, first] == epoch and marks[TRIED, first] != epoch:
+            return first
+    return untried(listed, n, marks, epoch, rng.randint(streams, rng.SEARCH + mover, fresh))
+
+
+def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, states, streams, actions, floats,
+                  work, tree, totals, marks):
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012). Each iteration resamples a
     world from the mover's view, descends from the root by UCB1 over the children whose actions are legal in
     that world (availability counts), adds one node for an untried legal action, plays the rest of the game
-    out (random or greedy) and adds each seat's return to the nodes that seat chose. The most-chosen root
-    action is played; a lone legal action is played without search."""
+    out (random or greedy; with a ``cutoff``, that many decisions, then the game's ``evaluate``) and adds each
+    seat's return to the nodes that seat chose. With ``widen`` a node adds children only as its visits grow
+    (:func:`widened`), the greedy's action first. The most-chosen root action is played; a lone legal action is
+    played without search."""
     game = states[GAME]
     world = states[WORLD]
     listed = actions[LIST]
@@ -291,10 +335,10 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, states, streams,
             epoch += 1
             n = legal_actions(world, params, listed)
             mark_legal(listed, n, marks, epoch)
-            count_available(tree, node, marks, epoch)
+            legal = count_available(tree, node, marks, epoch)
             fresh = untried(listed, n, marks, epoch, -1)
-            if fresh > 0:
-                action = untried(listed, n, marks, epoch, rng.randint(streams[WORLD], rng.SEARCH + mover, fresh))
+            if fresh > 0 and (widen == 0.0 or legal < widened(widen, tree[node, N_VISITS])):
+                action = expand_pick(world, params, mover, streams[WORLD], listed, n, marks, epoch, fresh, widen, work)
                 add_node(tree, totals, size, action, node, mover)
                 node = size
                 size += 1
@@ -303,11 +347,14 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, states, streams,
             node = ucb_child(tree, totals, node, marks, epoch, c)
             play_action(world, params, tree[node, N_ACTION], streams[WORLD], actions)
             mover = current_player(world, params)
-        if greedy_rollouts:
-            greedy_playout(world, params, streams[WORLD], actions, work)
+        if cutoff > 0:
+            cut_playout(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
         else:
-            playout(world, params, streams[WORLD], actions)
-        returns(world, params, ret)
+            if greedy_rollouts:
+                greedy_playout(world, params, streams[WORLD], actions, work)
+            else:
+                playout(world, params, streams[WORLD], actions)
+            returns(world, params, ret)
         while node > 0:
             tree[node, N_VISITS] += 1
             totals[node] += ret[tree[node, N_MOVER]]
@@ -358,8 +405,9 @@ def decide(params, agents, seat, states, streams, actions, floats, work, tree, t
         if kind == MC:
             return mc_action(params, seat, int(agents[seat, 1]), states, streams, actions, floats)
         if kind == ISMCTS:
-            return ismcts_action(params, seat, int(agents[seat, 1]), agents[seat, 2], agents[seat, 3] == 1, states,
-                                 streams, actions, floats, work, tree, totals, marks)
+            return ismcts_action(params, seat, int(agents[seat, 1]), agents[seat, 2], agents[seat, 3] == 1,
+                                 int(agents[seat, 4]), agents[seat, 5], states, streams, actions, floats, work, tree,
+                                 totals, marks)
     return -1
 
 
@@ -459,6 +507,10 @@ def nothing_hidden(state, params, seat, streams):
     the whole state, and chance to come is drawn from the streams the world is played with."""
 
 
+def no_evaluate(state, params, seat, out):
+    """``evaluate`` of a game without one: never asked, since ``cutoff`` is refused for it (simcore.agents)."""
+
+
 def no_heuristic(state, params, seat, streams, work):
     """``greedy_action`` of a game without a heuristic: never asked, since "greedy" is not among its policies
     (the registry checks) and ``rollout=greedy`` is refused for it."""
@@ -466,13 +518,14 @@ def no_heuristic(state, params, seat, streams, work):
 
 
 INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "returns", "resample", "greedy_action",
-             "write_row")
+             "evaluate", "write_row")
 # what a game without a capability gets: flag of simcore.games.GameType -> {name: default}
 DEFAULTS = {"hidden_information": {"resample": kernel(nothing_hidden)},
-            "heuristic": {"greedy_action": kernel(no_heuristic), "WORK_SIZE": 1}}
+            "heuristic": {"greedy_action": kernel(no_heuristic), "WORK_SIZE": 1},
+            "evaluate": {"evaluate": kernel(no_evaluate)}}
 SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES")   # of the scratch
-TEMPLATES = (random_action, playout, greedy_playout, all_random, distinct, best_of, copy, mc_action, ismcts_action,
-             decide, play, root_stats)
+TEMPLATES = (random_action, playout, greedy_playout, cut_playout, all_random, distinct, best_of, copy, mc_action,
+             expand_pick, ismcts_action, decide, play, root_stats)
 OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
 INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack
 

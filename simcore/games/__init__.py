@@ -76,6 +76,7 @@ class GameType:
     hidden_information: bool = True   # a seat cannot see everything: the module provides resample
     chance: bool = True               # the rules draw at random (deals, dice, prize order)
     heuristic: bool = True            # a greedy heuristic: greedy_action, WORK_SIZE, and "greedy" among policies
+    evaluate: bool = True             # an estimate of each seat's return from a state: evaluate (search cut-offs)
     picture: bool = True              # the module draws its board for replays: draw_board
     maps: tuple = ()                  # parameters that take a shipped named map (Zwai's formation)
     cases: tuple = field(default=(), compare=False)   # parameter sets (dicts) the conformance suite plays too
@@ -95,8 +96,8 @@ class GameType:
     def capabilities(self):
         """The capabilities it declares, in words (``simcore games``)."""
         flags = {"hidden information": self.hidden_information, "chance": self.chance,
-                 "a greedy heuristic": self.heuristic, "a picture": self.picture}
-        words = [name if on else f"no {name.removeprefix('a ')}" for name, on in flags.items()]
+                 "a greedy heuristic": self.heuristic, "an evaluation": self.evaluate, "a picture": self.picture}
+        words = [name if on else f"no {name.removeprefix('a ').removeprefix('an ')}" for name, on in flags.items()]
         return ", ".join(words + [f"named maps for {', '.join(self.maps)}"] * bool(self.maps))
 
 
@@ -123,6 +124,8 @@ CAPABILITIES = {
     "hidden_information": {"resample": "jitted: redraw what a seat cannot see"},
     "heuristic": {"greedy_action": "jitted: the greedy heuristic's action",
                   "WORK_SIZE": "the length of greedy_action's scratch"},
+    "evaluate": {"evaluate": "jitted: (state, params, seat, out) each seat's expected return, as seat sees the "
+                             "state (ismcts cutoff=D scores a playout with it)"},
     "picture": {"draw_board": "(state, params) -> the board as SVG, for replays (simcore.watch.pictures)"},
 }
 

@@ -88,9 +88,8 @@ def skill_depth(budgets, significant):
 def base_spec(text, game):
     """The policy the ladder climbs: a searching spec of ``game``; returns (agent name, its values but the
     budget). Raises ConfigError in one line."""
-    allowed = cfg.resolve(game).module.GAME.policies
     try:
-        spec = agents.parse(text, allowed)
+        spec = agents.parse(text, cfg.resolve(game).module.GAME)
     except ValueError as e:
         raise cfg.ConfigError(str(e)) from None
     if spec.name not in BUDGET:

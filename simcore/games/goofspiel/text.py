@@ -1,4 +1,4 @@
-"""goofspiel in words (plain Python: the handle, replays, tests): actions, information states, states."""
+"""Goofspiel in words (plain Python: the handle, replays, tests): actions, information states, states."""
 
 import numpy as np
 

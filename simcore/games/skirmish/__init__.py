@@ -2,14 +2,14 @@
 
 * ``rules.py``: the parameters and the ``GameType``, the state layout, setup, legal actions, apply, returns
   (nothing is hidden: no resample), jitted; the rules as simulated are in ``docs/skirmish.md``;
-* ``heuristics.py``: ``greedy_action``, reading only what its seat may see;
+* ``heuristics.py``: ``greedy_action`` and ``evaluate``, reading only what a seat may see;
 * ``text.py``: the game in words (actions, information states, states), plain Python;
 * ``picture.py``: its board as SVG for replays.
 
 Only ``rules.py`` and ``heuristics.py`` are compiled: editing the words or the picture recompiles nothing.
 """
 
-from simcore.games.skirmish.heuristics import WORK_SIZE, greedy_action
+from simcore.games.skirmish.heuristics import WORK_SIZE, evaluate, greedy_action
 from simcore.games.skirmish.picture import draw_board
 from simcore.games.skirmish.rules import *  # the rules' names: the interface, the layout, the View
 from simcore.games.skirmish.text import action_to_string, information_state_string, round_of, state_to_string

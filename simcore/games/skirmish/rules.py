@@ -572,23 +572,6 @@ def throw(state, params, player, target, streams):
         take_out(state, params, 1 - player, target, THROWN)
 
 
-@kernel
-def greedy_target(state, params, player):
-    """Greedy's target: the highest value, then the highest hit probability, then the lowest gnome number."""
-    me = state[S_POS + player * MAX_GNOMES + ranged_gnome(params)]
-    enemy = 1 - player
-    best = -1
-    best_value = -1
-    best_p = -1.0
-    for j in range(params[P_GNOMES]):
-        if not (state[S_TARGETS] >> j) & 1:
-            continue
-        v = target_value(state, params, enemy, j)
-        p = hit_probability(params, dist(params, me, state[S_POS + enemy * MAX_GNOMES + j]))
-        if v > best_value or (v == best_value and p > best_p):
-            best, best_value, best_p = j, v, p
-    return best
-
 
 # --- movement -----------------------------------------------------------------------
 
@@ -614,140 +597,10 @@ def return_gnomes(state, params, player):
             state[S_BACK_NOW + i] = 1
 
 
-@kernel
-def collect_goals(state, params, player, k, goals):
-    """Greedy: the cells gnome (player, k) heads for, into ``goals``; returns (how many, home row or -1).
-
-    A flag carrier heads for its own edge row; the ranged gnome and everyone in last_man_standing for the
-    enemies; in wizard_war the enemy wizard (else the enemies); in capture_the_flag loose flags and enemy
-    carriers (else the enemies)."""
-    enemy = 1 - player
-    scenario = params[P_SCENARIO]
-    if scenario == CAPTURE_THE_FLAG and state[S_FLAG + player * MAX_GNOMES + k] >= 0:
-        return 0, (0 if player == 0 else params[P_HEIGHT] - 1)
-    n = 0
-    if gnome_type(params, k) != RANGED:
-        if scenario == WIZARD_WAR:
-            at = state[S_POS + enemy * MAX_GNOMES + ranged_gnome(params)]
-            if at >= 0:
-                goals[0] = at
-                return 1, -1
-        elif scenario == CAPTURE_THE_FLAG:
-            for f in range(2):
-                if state[S_FLAG_AT + f] >= 0:
-                    goals[n] = state[S_FLAG_AT + f]
-                    n += 1
-            for j in range(params[P_GNOMES]):
-                at = state[S_POS + enemy * MAX_GNOMES + j]
-                if at >= 0 and state[S_FLAG + enemy * MAX_GNOMES + j] >= 0:
-                    goals[n] = at
-                    n += 1
-            if n > 0:
-                return n, -1
-    for j in range(params[P_GNOMES]):
-        at = state[S_POS + enemy * MAX_GNOMES + j]
-        if at >= 0:
-            goals[n] = at
-            n += 1
-    return n, -1
 
 
-@kernel
-def collect_gnomes(state, params, player, skip, out):
-    """The cells of ``player``'s gnomes in action (but gnome ``skip``) into ``out``; returns how many."""
-    n = 0
-    for j in range(params[P_GNOMES]):
-        at = state[S_POS + player * MAX_GNOMES + j]
-        if j != skip and at >= 0:
-            out[n] = at
-            n += 1
-    return n
 
 
-@kernel
-def near(r, c, others, n, reach):
-    """(closest Chebyshev distance from (r, c) to the first ``n`` cells of ``others``, given as rows then
-    columns (``others[i]``, ``others[MAX_GNOMES * 2 + i]``), how many lie within ``reach``)."""
-    closest = 1 << 30
-    within = 0
-    for i in range(n):
-        d = max(abs(r - others[i]), abs(c - others[2 * MAX_GNOMES + i]))
-        closest = min(closest, d)
-        within += d <= reach
-    return closest, within
-
-
-@kernel
-def as_rows_cols(params, cells, n):
-    """Rewrite the first ``n`` cells in place as rows, with their columns 2 * MAX_GNOMES further on."""
-    for i in range(n):
-        cells[2 * MAX_GNOMES + i] = col_of(params, cells[i])
-        cells[i] = row_of(params, cells[i])
-
-
-@kernel
-def greedy_score(params, cell, goals, n_goals, home_row, foes, n_foes, friends, n_friends, kind):
-    """-10 x the distance to the nearest goal, -1000 for a contact where the side does not outnumber."""
-    r, c = row_of(params, cell), col_of(params, cell)
-    if home_row >= 0:
-        distance = abs(r - home_row)
-    else:
-        distance = near(r, c, goals, n_goals, 0)[0] if n_goals > 0 else 0
-    closest_foe, near_foes = near(r, c, foes, n_foes, 2)
-    score = -10 * distance
-    if closest_foe == 1 and kind != HEAVY:
-        near_friends = 1 + near(r, c, friends, n_friends, 2)[1]      # the mover, counted at the cell
-        if kind == RANGED or near_friends <= near_foes:
-            score -= 1000
-    return score
-
-
-@kernel
-def greedy_move(state, params, player, k, streams, work):
-    """Greedy's destination for gnome (player, k) as an action code: the best-scoring option, staying first,
-    then the reachable cells; ties drawn (always)."""
-    # int64 like the cells: an int32 argument (a value read from the state) compiles second copies of greedy_score
-    # and its helpers, and greedy play ran 2% slower (measured)
-    here = np.int64(state[S_POS + player * MAX_GNOMES + k])
-    cells = work[:MAX_ACTIONS]
-    n = reachable(state, params, player, k, cells)
-    # what it heads for and who stands where, gathered once for all its options
-    goals = work[MAX_ACTIONS:MAX_ACTIONS + GROUP]
-    foes = work[MAX_ACTIONS + GROUP:MAX_ACTIONS + 2 * GROUP]
-    friends = work[MAX_ACTIONS + 2 * GROUP:MAX_ACTIONS + 3 * GROUP]
-    scores = work[MAX_ACTIONS + 3 * GROUP:]
-    n_goals, home_row = collect_goals(state, params, player, k, goals)
-    n_foes = collect_gnomes(state, params, 1 - player, -1, foes)
-    n_friends = collect_gnomes(state, params, player, k, friends)
-    as_rows_cols(params, goals, n_goals)
-    as_rows_cols(params, foes, n_foes)
-    as_rows_cols(params, friends, n_friends)
-    kind = gnome_type(params, k)
-    best = greedy_score(params, here, goals, n_goals, home_row, foes, n_foes, friends, n_friends, kind)
-    stay = best
-    tied = 1
-    for i in range(n):
-        if params[P_YARD + cells[i]] == DEEP:
-            scores[i] = -(1 << 40)                 # greedy never walks into deep water
-            continue
-        sc = greedy_score(params, cells[i], goals, n_goals, home_row, foes, n_foes, friends, n_friends, kind)
-        scores[i] = sc
-        if sc > best:
-            best = sc
-            tied = 0
-        if sc == best:
-            tied += 1
-    r = rng.randint(streams, rng.POLICY + player, tied)
-    if stay == best:
-        if r == 0:
-            return A_STAY
-        r -= 1
-    for i in range(n):
-        if scores[i] == best:
-            if r == 0:
-                return cells[i]
-            r -= 1
-    return A_STAY
 
 
 @kernel

@@ -1,4 +1,4 @@
-"""skirmish in words (plain Python: the handle, replays, tests): actions, information states, states."""
+"""The garden-gnome skirmish in words (plain Python: the handle, replays, tests): actions, states."""
 
 from simcore.games.skirmish.rules import (
     A_STAY,

@@ -2,7 +2,7 @@
 
 * ``rules.py``: the parameters and the ``GameType``, the state layout, setup, legal actions, apply, returns
   and resample, jitted; the rules as simulated are in ``docs/wichtel.md``;
-* ``heuristics.py``: ``greedy_action``, reading only what its seat may see;
+* ``heuristics.py``: ``greedy_action`` (its judgement of being ahead reads every retinue);
 * ``text.py``: the game in words (actions, information states, states), plain Python;
 * ``picture.py``: its board as SVG for replays.
 

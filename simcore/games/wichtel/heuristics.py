@@ -1,4 +1,5 @@
-"""The heuristics of wichtel: what a seat plays by rule of thumb, reading only what it may see."""
+"""Der Herr der Wichtel's heuristics: the greedy policy. Its judgement of being ahead (``ahead``) reads every
+retinue, more than a player sees (docs/wichtel.md, greedy)."""
 
 from simcore.engine import rng
 from simcore.engine.jit import kernel

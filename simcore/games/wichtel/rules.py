@@ -157,7 +157,7 @@ def _after_widow(subtotal):
     return -subtotal if subtotal > 0 else 2 * subtotal
 
 
-def evaluate(cards, values=None):
+def score_and_title(cards, values=None):
     """(score, title index or -1) of a retinue, without the round bonuses (docs/wichtel.md: Scoring)."""
     value = [(values or DEFAULT_VALUES)[name] for name in CARDS]
     kept = _codes(cards)
@@ -185,12 +185,12 @@ def evaluate(cards, values=None):
 
 def score_retinue(cards, params=None):
     """Points of a retinue (card shorthands such as ``['HW', 'HD', 'ME', 'GE']``), without round bonuses."""
-    return evaluate(cards, _values(params))[0]
+    return score_and_title(cards, _values(params))[0]
 
 
 def best_title(cards, params=None):
     """The title (or career) a retinue earns, or None."""
-    k = evaluate(cards, _values(params))[1]
+    k = score_and_title(cards, _values(params))[1]
     return TITLE_NAMES[k] if k >= 0 else None
 
 
@@ -219,7 +219,7 @@ def _score_tables(value_tuple):
     scores = np.zeros(N_TYPES ** RETINUE, np.int64)
     titles = np.full(N_TYPES ** RETINUE, -1, np.int64)
     for combo in combinations_with_replacement(range(N_TYPES), RETINUE):
-        scores[retinue_index(combo)], titles[retinue_index(combo)] = evaluate(combo, values)
+        scores[retinue_index(combo)], titles[retinue_index(combo)] = score_and_title(combo, values)
     scores.setflags(write=False)
     titles.setflags(write=False)
     return scores, titles
@@ -244,6 +244,7 @@ GAME = GameType(
     player_counts=(3, 4, 5),
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
+    evaluate=False,                   # no evaluation yet: ismcts cutoff is refused
     cases=({"players": 3}, {"players": 5}),
     summary="Gather the best retinue of four leprechauns, bribe for them, end the round when ahead; first to 99.",
     params=(

@@ -1,4 +1,4 @@
-"""wichtel in words (plain Python: the handle, replays, tests): actions, information states, states."""
+"""Der Herr der Wichtel in words (plain Python: the handle, replays, tests): actions, information states, states."""
 
 import numpy as np
 

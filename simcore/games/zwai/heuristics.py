@@ -1,4 +1,4 @@
-"""The heuristics of zwai: what a seat plays by rule of thumb, reading only what it may see."""
+"""Zwai's heuristics: the greedy policy, reading only what its seat may see."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""zwai in words (plain Python: the handle, replays, tests): actions, information states, states."""
+"""Zwai in words (plain Python: the handle, replays, tests): actions, information states, states."""
 
 import numpy as np
 

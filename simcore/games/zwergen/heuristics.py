@@ -1,4 +1,4 @@
-"""The heuristics of zwergen: what a seat plays by rule of thumb, reading only what it may see."""
+"""Zwergen Ziehen's heuristics: the greedy policy, reading only what its seat may see."""
 
 from simcore.engine import rng
 from simcore.engine.jit import kernel

@@ -1,4 +1,4 @@
-"""zwergen in words (plain Python: the handle, replays, tests): actions, information states, states."""
+"""Zwergen Ziehen in words (plain Python: the handle, replays, tests): actions, information states, states."""
 
 import numpy as np
 

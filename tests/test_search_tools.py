@@ -1,0 +1,88 @@
+"""ISMCTS's search tools (issue 24): the playout cut-off scored by the game's evaluate, and progressive widening
+ordered by the game's greedy. Goofspiel, the fast-compiling fixture, plays them; the conformance suite holds
+every game's evaluate to what its seats see and every agent to the same rows on one and two threads."""
+
+import math
+
+import numpy as np
+import pytest
+
+import simcore
+from simcore import agents, games
+from simcore.agents import core
+from simcore.engine import rng
+from simcore.io import config as cfg
+
+
+def test_a_cut_off_playout_stops_after_d_decisions_and_asks_the_games_evaluate():
+    """cutoff=D: D decisions of random play from the world, then the game's evaluate of the state reached, as
+    the searching seat sees it; a playout that reaches the end before is scored by the returns."""
+    module = games.load("goofspiel")
+    bound = core.bind(module)
+    g = simcore.load_game("goofspiel")
+    params = g.params_array
+    actions = np.zeros((core.ACTION_ROWS, module.MAX_ACTIONS), np.int64)
+    work = np.zeros(module.WORK_SIZE, np.int64)
+    for cutoff, ends in ((3, False), (1000, True)):
+        s = g.new_initial_state(seed=4)
+        state, streams = s.state.copy(), s.streams.copy()
+        out = np.zeros(module.MAX_SEATS)
+        bound.compiled["cut_playout"](state, params, streams, actions, work, False, cutoff, 1, out)
+        expected_state, expected_streams = s.state.copy(), s.streams.copy()
+        listed = np.zeros(module.MAX_ACTIONS, np.int64)
+        for _ in range(cutoff):
+            mover = module.current_player(expected_state, params)
+            if mover < 0:
+                break
+            n = module.legal_actions(expected_state, params, listed)
+            action = listed[rng.randint(expected_streams, rng.POLICY + mover, n)]
+            module.apply_action(expected_state, params, action, expected_streams)
+        expected = np.zeros(module.MAX_SEATS)
+        assert (module.current_player(expected_state, params) < 0) == ends
+        if ends:
+            module.returns(expected_state, params, expected)
+        else:
+            module.evaluate(expected_state, params, 1, expected)
+        assert np.array_equal(state, expected_state)
+        assert np.array_equal(out, expected)
+
+
+def test_widening_lets_a_node_grow_a_child_per_square_of_its_visits():
+    """TAG's progressive widening, floor(C * (n + 1)^0.5) children for a node visited n times, at least one."""
+    widened = core.widened
+    for widen in (0.25, 0.5, 1.0, 2.0):
+        for visits in (0, 1, 3, 8, 15, 63, 99, 1000):
+            assert widened(widen, visits) == max(1, math.floor(widen * math.sqrt(visits + 1)))
+
+
+def test_searches_with_the_tools_play_other_games_than_without():
+    """The tools change the search (a check that they are wired in): the rows of ismcts with cutoff, with
+    widen, and with neither differ over the same deals."""
+    def rows(spec):
+        return simcore.simulate("goofspiel", games=60, seed=2, policies={0: spec, 1: "greedy"}).to_pylist()
+    plain = rows("ismcts:iterations=60")
+    assert rows("ismcts:iterations=60,cutoff=2") != plain
+    assert rows("ismcts:iterations=60,widen=0.5") != plain
+
+
+def test_the_tools_off_leave_the_spec_and_its_name_as_before():
+    """A spec without the tools names itself as before they existed, so files, sweeps and ladders made then keep
+    their names; with a tool on, the spec names it."""
+    goof = games.load("goofspiel").GAME
+    assert str(agents.parse("ismcts", goof)) == "ismcts:iterations=1000,c=0.7,rollout=random"
+    assert str(agents.parse("ismcts:cutoff=0,widen=0", goof)) == "ismcts:iterations=1000,c=0.7,rollout=random"
+    assert str(agents.parse("ismcts:cutoff=8,widen=0.5", goof)) == \
+        "ismcts:iterations=1000,c=0.7,rollout=random,cutoff=8,widen=0.5"
+
+
+@pytest.mark.parametrize("name", [name for name in games.names() if not games.load(name).GAME.evaluate])
+def test_a_cutoff_is_refused_for_a_game_without_an_evaluation(name):
+    with pytest.raises(cfg.ConfigError, match=r"cutoff=4 needs the game's evaluate.*allowed: cutoff=0"):
+        cfg.resolve(name, policies=[(0, "ismcts:cutoff=4")])
+
+
+def test_greedy_rollouts_are_refused_for_a_game_without_a_heuristic():
+    plain = games.GameType("plain", "Plain", "", (2,), ("random", "ismcts"), (), heuristic=False)
+    with pytest.raises(ValueError, match=r"rollout=greedy needs the game's heuristic.*allowed: rollout=random"):
+        agents.parse("ismcts:rollout=greedy", plain)
+    assert str(agents.parse("ismcts:widen=1", plain)) == "ismcts:iterations=1000,c=0.7,rollout=random,widen=1.0"

@@ -126,6 +126,26 @@ def test_evaluate_estimates_each_return_from_what_the_seat_sees(name, case):
             assert np.array_equal(estimate[:players], again[:players]), f"decision {k}, seat {seat}"
 
 
+GREEDY = [(name, case) for name, case in CASES if games.load(name).GAME.heuristic]
+
+
+@pytest.mark.parametrize("name, case", GREEDY, ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in c.items()) or 'default'}"
+                                                    for n, c in GREEDY])
+def test_greedy_reads_only_what_its_seat_sees(name, case):
+    """A heuristic never peeks: at every decision the mover's greedy plays the same action, with the same
+    random draws, in every world resampled for it (so it cannot depend on what the seat does not see)."""
+    run = _run(name, case)
+    module, params = run.module, run.params_array()
+    players = int(run.params["players"])
+    for k, (state, mover, _) in enumerate(decisions(module, params, _kinds(module, players), 3)):
+        streams = np.zeros(rng.N_STREAMS, np.uint64)
+        rng.seed_streams(streams, 9, k)
+        chosen = [module.greedy_action(world.copy(), params, mover, streams.copy(), np.zeros(module.WORK_SIZE,
+                                                                                               np.int64))
+                  for world in (state, resampled(module, state, params, mover, k))]
+        assert chosen[0] == chosen[1], f"decision {k}, seat {mover}: {chosen}"
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_the_games_own_random_action_draws_what_the_uniform_pick_draws(name):
     """A game may replace the agents' random_action with a faster one (simcore.agents.core.OWN); at every

@@ -13,7 +13,7 @@ from simcore import games
 from tests import golden
 
 RECORDED = json.loads(golden.FILE.read_text())
-BUMP = "if a rule changed on purpose, bump GAME.rules_version of simcore/games/{game}.py and run " \
+BUMP = "if a rule changed on purpose, bump GAME.rules_version in simcore/games/{game}/rules.py and run " \
        "`python tests/golden.py --write`"
 
 

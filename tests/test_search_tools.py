@@ -86,3 +86,15 @@ def test_greedy_rollouts_are_refused_for_a_game_without_a_heuristic():
     with pytest.raises(ValueError, match=r"rollout=greedy needs the game's heuristic.*allowed: rollout=random"):
         agents.parse("ismcts:rollout=greedy", plain)
     assert str(agents.parse("ismcts:widen=1", plain)) == "ismcts:iterations=1000,c=0.7,rollout=random,widen=1.0"
+
+
+def test_zwergens_evaluation_plays_the_rounds_after_this_one_as_coin_flips():
+    """docs/zwergen.md, "evaluate": A, needing a more rounds against B's b, wins the match with chance
+    sum over k < b of C(a - 1 + k, k) / 2^(a + k); a team that needs none has won."""
+    chance = games.load("zwergen").heuristics.match_chance
+    for a in range(4):
+        for b in range(4):
+            expected = 1.0 if a == 0 else 0.0 if b == 0 else sum(math.comb(a - 1 + k, k) / 2 ** (a + k)
+                                                                  for k in range(b))
+            assert chance(a, b) == pytest.approx(expected, abs=1e-12)
+    assert chance(2, 2) == 0.5 and chance(1, 2) == 0.75

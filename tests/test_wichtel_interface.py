@@ -130,7 +130,7 @@ class Points:
 
 @pytest.fixture(scope="module", params=["4p", "5p-reshuffle-first"])
 def points(request):
-    return Points(request.param, games=40, seed=5)
+    return Points(request.param, games=60, seed=5)   # greedy ends rounds sooner since rules version 2
 
 
 def test_resample_keeps_what_the_seat_knows(points):
@@ -316,7 +316,7 @@ def test_the_state_stays_within_its_narrow_fields(variant):
         seen["decisions"] += 1
         seen["rounds"] = max(seen["rounds"], w.View(state).n_rounds)
 
-    for g in range(8 if EXTREMES[variant] else 20):
+    for g in range(8 if EXTREMES[variant] else 30):
         before[0] = None
         driver.play(w, params, SEATS["mixed"], 9, g, on_decision=check)
     assert seen["decisions"] > 2000 and seen["rounds"] >= 3

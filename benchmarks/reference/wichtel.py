@@ -141,6 +141,8 @@ Where the docs leave room, this module reads them as follows:
   sure of none of changes nothing.
 """
 
+from fractions import Fraction
+
 from simcore.engine.rng import DECK, DICE, N_STREAMS, POLICY, Stream
 
 # --- pieces --------------------------------------------------------------------
@@ -256,6 +258,7 @@ class Scorer:
     def __init__(self, values):
         self.values = list(values)      # printed value per type code
         self._cache = {}
+        self._expected = None
 
     def evaluate(self, counts):
         key = tuple(counts)
@@ -269,6 +272,34 @@ class Scorer:
 
     def __deepcopy__(self, memo):
         return self         # shared by every game with these values: a copied game keeps it
+
+    def expected(self):
+        """What a seat expects of a retinue it does not know (docs: "greedy"): the mean score of 4 leprechauns
+        dealt from the 32, and per type the mean of what one such card would gain it; exact fractions, each
+        retinue's chance the product of its cards' chances drawn one after the other."""
+        if self._expected is None:
+            chances = {}
+
+            def deal(drawn, left, chance):
+                if sum(drawn) == RETINUE_SIZE:
+                    chances[tuple(drawn)] = chances.get(tuple(drawn), 0) + chance
+                    return
+                for t in range(N_TYPES):
+                    if left[t]:
+                        deal(drawn[:t] + [drawn[t] + 1] + drawn[t + 1:], left[:t] + [left[t] - 1] + left[t + 1:],
+                             chance * Fraction(left[t], sum(left)))
+
+            deal([0] * N_TYPES, list(LEPRECHAUN_COUNTS), Fraction(1))
+            score = sum(chance * self.score(list(r)) for r, chance in chances.items())
+            gains = [sum(chance * self.gain(list(r), card) for r, chance in chances.items())
+                     for card in range(N_TYPES)]
+            self._expected = (score, gains)
+        return self._expected
+
+    def gain(self, counts, card):
+        """How much ``card`` would improve the retinue ``counts`` at best (one old card goes)."""
+        best = max(self.score(replaced(counts, u, card)) for u, n in enumerate(counts) if n)
+        return best - self.score(counts)
 
     def _evaluate(self, counts):
         values = self.values
@@ -400,7 +431,7 @@ class RandomPolicy:
 
 
 class GreedyPolicy:
-    """One ply on the score of the own retinue (docs: "greedy")."""
+    """One ply on the score of the own retinue (docs: "greedy"); the others' retinues as the seat sees them."""
 
     def __init__(self, rng):
         self.rng = rng
@@ -432,7 +463,7 @@ class GreedyPolicy:
             return self._action(game, seat)
         options = game.options()
         if letter == "G":
-            gains = [game.gain(q, game.card) for q in options]
+            gains = [game.seen_gain(seat, q, game.card) for q in options]
             return self._pick(options, gains, min(gains))
         retinue = game.retinues[seat]
         if letter == "X":       # keep the best three, as if a Familie came back
@@ -590,14 +621,24 @@ class Game:
 
     def gain(self, seat, card):
         """How much ``card`` would improve ``seat``'s retinue at best (one old card goes)."""
-        retinue = self.retinues[seat]
-        best = max(self.scorer.score(replaced(retinue, u, card)) for u in self.types(seat))
-        return best - self.scorer.score(retinue)
+        return self.scorer.gain(self.retinues[seat], card)
+
+    def knows_whole(self, seat, other):
+        """Is ``seat`` sure of every card of ``other``'s retinue?"""
+        return other == seat or sum(self.sure[seat][other]) == RETINUE_SIZE
+
+    def seen_score(self, seat, other):
+        """``other``'s retinue score as ``seat`` sees it: its score if known whole, else a dealt one's mean."""
+        return self.score(other) if self.knows_whole(seat, other) else self.scorer.expected()[0]
+
+    def seen_gain(self, seat, other, card):
+        """What ``card`` would gain ``other``'s retinue as ``seat`` sees it (as ``seen_score``)."""
+        return self.gain(other, card) if self.knows_whole(seat, other) else self.scorer.expected()[1][card]
 
     def ahead(self, seat):
-        """Is ``seat``'s retinue worth more than every other seat's?"""
+        """Does ``seat``'s retinue score more than what it knows or expects of every other retinue?"""
         mine = self.score(seat)
-        return all(mine > self.score(other) for other in range(self.players) if other != seat)
+        return all(mine > self.seen_score(seat, other) for other in range(self.players) if other != seat)
 
     # --- constructed positions ---------------------------------------------------------
 

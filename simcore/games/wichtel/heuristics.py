@@ -1,7 +1,11 @@
-"""Der Herr der Wichtel's heuristics: the greedy policy. Its judgement of being ahead (``ahead``) reads every
-retinue, more than a player sees (docs/wichtel.md, greedy)."""
+"""Der Herr der Wichtel's heuristics: the greedy policy and the evaluation of a state, reading only what a seat
+may see: another seat's retinue counts at its score when the seat knows it whole, else at what a dealt
+retinue scores on average."""
+
+import math
 
 from simcore.engine import rng
+from simcore.engine.estimates import win_shares
 from simcore.engine.jit import kernel
 from simcore.games.wichtel.rules import (
     A_BRIBE,
@@ -21,9 +25,15 @@ from simcore.games.wichtel.rules import (
     A_REROLL_YES,
     DER,
     FA,
+    MEAN_DEN,
     N_BRIBES,
+    N_TYPES,
+    P_MEAN_GAIN,
+    P_MEAN_SCORE,
     P_PLAYERS,
     P_RANK,
+    P_SPREAD,
+    P_TARGET,
     PH_ACTION,
     PH_BRIBE,
     PH_END_EVENT,
@@ -34,27 +44,59 @@ from simcore.games.wichtel.rules import (
     PH_REPLY,
     PH_REROLL,
     PH_START,
+    RETINUE,
     S_CARD,
     S_MOVER,
     S_PHASE,
     S_SCRATCH,
     S_SQUARE,
+    S_TOTALS,
     can_bribe,
     distinct_types,
     gain,
     nth_type,
     retinue_score,
+    sure_of,
+    wide,
 )
 
 # --- greedy ------------------------------------------------------------------------
 
 
 @kernel
+def known_whole(state, seat, other):
+    """Whether ``seat`` is sure of every card of ``other``'s retinue (what it saw enlisted, exchanged, given)."""
+    if other == seat:
+        return True
+    sure = 0
+    for t in range(N_TYPES):
+        sure += sure_of(state, seat, other, t)
+    return sure == RETINUE
+
+
+@kernel
+def seen_score(state, params, seat, other):
+    """``other``'s retinue score as ``seat`` sees it, times MEAN_DEN: its score if the seat knows it whole,
+    else what a dealt retinue scores on average."""
+    if known_whole(state, seat, other):
+        return retinue_score(state, params, other, -1, -1) * MEAN_DEN
+    return params[P_MEAN_SCORE]
+
+
+@kernel
+def seen_gain(state, params, seat, other, card):
+    """What ``card`` would gain ``other``'s retinue as ``seat`` sees it, times MEAN_DEN (as :func:`seen_score`)."""
+    if known_whole(state, seat, other):
+        return gain(state, params, other, card) * MEAN_DEN
+    return params[P_MEAN_GAIN + card]
+
+
+@kernel
 def ahead(state, params, seat):
-    """Greedy's 'ahead': its retinue scores more than every other retinue (it peeks)."""
-    mine = retinue_score(state, params, seat, -1, -1)
+    """Greedy's 'ahead': its retinue scores more than what it knows or expects of every other retinue."""
+    mine = retinue_score(state, params, seat, -1, -1) * MEAN_DEN
     for other in range(params[P_PLAYERS]):
-        if other != seat and retinue_score(state, params, other, -1, -1) >= mine:
+        if other != seat and seen_score(state, params, seat, other) >= mine:
             return False
     return True
 
@@ -126,13 +168,13 @@ def greedy_bribe(state, params, seat):
 
 @kernel
 def greedy_gift(state, params, briber, streams):
-    """G: the recipient the card helps least (ties: a draw)."""
+    """G: the recipient the card helps least, as the briber sees the retinues (ties: a draw)."""
     players = params[P_PLAYERS]
     card = state[S_CARD]
-    best = 1 << 40
+    best = 1 << 60
     tied = 0
     for i in range(1, players):
-        g = gain(state, params, (briber + i) % players, card)
+        g = seen_gain(state, params, briber, (briber + i) % players, card)
         if g < best:
             best = g
             tied = 0
@@ -140,7 +182,7 @@ def greedy_gift(state, params, briber, streams):
             tied += 1
     r = rng.randint(streams, rng.POLICY + briber, tied)
     for i in range(1, players):
-        if gain(state, params, (briber + i) % players, card) == best:
+        if seen_gain(state, params, briber, (briber + i) % players, card) == best:
             if r == 0:
                 return A_GIFT + (briber + i) % players
             r -= 1
@@ -170,3 +212,22 @@ def greedy_action(state, params, seat, streams, work):
     if phase == PH_END_ROUND:
         return A_END_YES if ahead(state, params, seat) else A_END_NO
     return A_FREE_YES if ahead(state, params, seat) else A_FREE_NO
+
+
+# --- the evaluation ------------------------------------------------------------------
+
+
+@kernel
+def evaluate(state, params, seat, out):
+    """Each seat's chance to win as ``seat`` sees the table (docs/wichtel.md, "evaluate"): its total plus its
+    retinue's score as the seat sees it (:func:`seen_score`), a softmax over the spread of a dealt retinue's
+    score times the square root of the rounds still to play (at least one), which the best total's distance
+    to the target over the mean round score estimates."""
+    players = params[P_PLAYERS]
+    best = -(1 << 40)
+    for q in range(players):
+        best = max(best, wide(state, S_TOTALS + q))
+        out[q] = wide(state, S_TOTALS + q) + seen_score(state, params, seat, q) / MEAN_DEN
+    mean = max(5.0, params[P_MEAN_SCORE] / MEAN_DEN)
+    rounds = max(1.0, (params[P_TARGET] - best) / mean)
+    win_shares(out, players, max(1.0, params[P_SPREAD] * math.sqrt(rounds)))

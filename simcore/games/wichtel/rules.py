@@ -61,6 +61,7 @@ arrays pass from function to function for free and the small functions need no i
 (``inline="always"`` did that before, at three times the cold compile).
 """
 
+import math
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 
@@ -213,6 +214,27 @@ def score_tables(values):
     return _score_tables(tuple(values[name] for name in CARDS))
 
 
+MEAN_DEN = math.comb(N_LEPRECHAUNS, RETINUE)   # 35,960 ways to deal 4 of the 32 leprechauns
+
+
+@lru_cache(maxsize=32)
+def expectations(scores):
+    """What a seat expects of a retinue dealt at random (the entries P_MEAN_SCORE .. N_PARAMS), from the score
+    table: each sorted retinue weighs the ways to deal it (a product of binomials over its types)."""
+    total, spread = 0, 0
+    gains = [0] * N_TYPES
+    for combo in combinations_with_replacement(range(N_TYPES), RETINUE):
+        ways = math.prod(math.comb(COUNTS[t], combo.count(t)) for t in set(combo))
+        score = int(scores[retinue_index(combo)])
+        total += ways * score
+        spread += ways * score * score
+        for card in range(N_TYPES):
+            best = max(int(scores[retinue_index((*combo[:i], *combo[i + 1:], card))]) for i in range(RETINUE))
+            gains[card] += ways * (best - score)
+    mean = total / MEAN_DEN
+    return (total, *gains, round(math.sqrt(spread / MEAN_DEN - mean * mean)))
+
+
 @lru_cache(maxsize=32)
 def _score_tables(value_tuple):
     values = dict(zip(CARDS, value_tuple, strict=True))
@@ -243,8 +265,7 @@ GAME = GameType(
     rulebook="Der Herr der Wichtel, Ralf Sandfuchs (Krimsus Krimskrams Kiste, 1998)",
     player_counts=(3, 4, 5),
     policies=("random", "greedy", "mc", "ismcts"),
-    rules_version=1,
-    evaluate=False,                   # no evaluation yet: ismcts cutoff is refused
+    rules_version=2,                  # 2: greedy no longer peeks at the other retinues (issue 24)
     cases=({"players": 3}, {"players": 5}),
     summary="Gather the best retinue of four leprechauns, bribe for them, end the round when ahead; first to 99.",
     params=(
@@ -280,7 +301,13 @@ P_RANK = 8                                 # rank of each bribe kind, -1 if it c
 P_EVENT_COUNTS = P_RANK + N_BRIBES
 P_SCORES = P_EVENT_COUNTS + N_EVENTS       # score of every retinue (index: retinue_index)
 P_TITLES = P_SCORES + N_TYPES ** RETINUE
-N_PARAMS = P_TITLES + N_TYPES ** RETINUE
+# What a seat expects of a retinue it does not know (greedy, evaluate), over the MEAN_DEN retinues of 4 dealt
+# from the 32 leprechauns: the sum of their scores, of what a card of each type would gain them, and the
+# standard deviation of their score (rounded), from the score table
+P_MEAN_SCORE = P_TITLES + N_TYPES ** RETINUE
+P_MEAN_GAIN = P_MEAN_SCORE + 1
+P_SPREAD = P_MEAN_GAIN + N_TYPES
+N_PARAMS = P_SPREAD + 1
 
 
 def check(values):
@@ -309,7 +336,8 @@ def params_array(values):
         p[P_EVENT_COUNTS + k] = values[f"events.{name}"]
     scores, titles = score_tables(_values(values))
     p[P_SCORES:P_TITLES] = scores
-    p[P_TITLES:N_PARAMS] = titles
+    p[P_TITLES:P_MEAN_SCORE] = titles
+    p[P_MEAN_SCORE:N_PARAMS] = expectations(tuple(scores))
     return p
 
 

@@ -1,24 +1,31 @@
-"""Zwai's heuristics: the greedy policy, reading only what its seat may see."""
+"""Zwai's heuristics: the greedy policy and the evaluation of a state, reading only what a seat may see."""
 
 import numpy as np
 
 from simcore.engine import rng
+from simcore.engine.estimates import win_shares
 from simcore.engine.jit import kernel
 from simcore.games.zwai.rules import (
     CELL,
     GRID,
     MAX_FISH,
     N_GRID,
+    P_N_CELLS,
+    P_PLAYERS,
+    P_ROUNDS,
     P_SHARK_TIE,
     S_COL_FISH,
     S_COL_OWN,
     S_GRID,
     S_HAND,
+    S_N_ROUNDS,
     S_OWN_FISH,
     S_PENDING,
     S_PHASE,
+    S_PLACED,
     S_ROW_FISH,
     S_ROW_OWN,
+    S_SCORE,
     S_SHARK_COL,
     S_SHARK_ROW,
     S_TURN,
@@ -187,3 +194,34 @@ def greedy_action(state, params, seat, streams, work):
     work[W_TURN] = state[S_TURN]
     work[W_TAG] = np.int64(streams[rng.POLICY + seat])
     return fish
+
+
+# --- the evaluation ------------------------------------------------------------------
+
+FISH_PER_CARD = 2.0   # about what a placed card adds to its owner's score: 3.5 fish on average, most survive
+
+
+@kernel
+def banked(state, seat):
+    """The seat's fish in the shoal outside the sharks' row and column: what the round end would score it
+    now (the card on both marked lines is subtracted twice, so it is added back once)."""
+    row, col = state[S_SHARK_ROW], state[S_SHARK_COL]
+    if row < 0:
+        return 0
+    own = state[S_OWN_FISH + seat]
+    return (own - state[S_ROW_OWN + seat * GRID + row] - state[S_COL_OWN + seat * GRID + col]
+            + own_fish_at(state, seat, row, col))
+
+
+@kernel
+def evaluate(state, params, seat, out):
+    """Each seat's chance to win (docs/zwai.md, "evaluate") from public facts: the fish it has scored plus
+    those the round end would score it now (:func:`banked`), a softmax over a spread of one plus
+    FISH_PER_CARD for every card still to be placed in this round and the rounds after it, per seat. The
+    hands and piles, which a seat cannot see but its own, are not read."""
+    players = params[P_PLAYERS]
+    cells = params[P_N_CELLS]
+    to_place = (params[P_ROUNDS] - state[S_N_ROUNDS] - 1) * cells + cells - state[S_PLACED]
+    for q in range(players):
+        out[q] = state[S_SCORE + q] + banked(state, q)
+    win_shares(out, players, 1.0 + FISH_PER_CARD * max(0, to_place) / players)

@@ -159,7 +159,6 @@ GAME = GameType(
     player_counts=(2, 3, 4),
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
-    evaluate=False,                   # no evaluation yet: ismcts cutoff is refused
     cases=({"players": 3, "removed_cards": "discard"}, {"players": 4, "formation": "ring"}),
     maps=("formation",),
     summary="Place your fish into a shared shoal where the two sharks will not catch them; 3 rounds.",

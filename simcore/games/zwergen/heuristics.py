@@ -1,4 +1,7 @@
-"""Zwergen Ziehen's heuristics: the greedy policy, reading only what its seat may see."""
+"""Zwergen Ziehen's heuristics: the greedy policy and the evaluation of a state, reading only what a seat may
+see."""
+
+import math
 
 from simcore.engine import rng
 from simcore.engine.jit import kernel
@@ -12,12 +15,15 @@ from simcore.games.zwergen.rules import (
     MAX_MOVES,
     N_COLOURS,
     N_TYPES,
+    P_PLAYERS,
+    P_ROUNDS_TO_WIN,
     PH_COLOUR,
     PH_DISCARD,
     PREF,
     S_HAND,
     S_PHASE,
     S_ROPE,
+    S_ROUNDS,
     S_SUPPLY,
     WIN_SCORE,
     decode_move,
@@ -116,3 +122,47 @@ def greedy_action(state, params, seat, streams, work):
     if phase == PH_DISCARD:
         return A_DISCARD + full_mask(state, seat)    # greedy's swap discards the whole hand: nothing to draw
     return greedy_move(state, params, seat, streams, work[:MAX_MOVES], work[MAX_MOVES:])
+
+
+# --- the evaluation ------------------------------------------------------------------
+
+ROUND_SPREAD = 2.0   # spaces: a front gnome one space farther from the fence than the other's wins 62% of rounds
+
+
+@kernel
+def round_chance(state, params):
+    """Team A's chance to win the round as the track stands: a logistic of how much farther from the fence its
+    front gnome stands than B's, over ROUND_SPREAD spaces (the team nearer the fence is pulled into it)."""
+    lead = front_at(params, 0, team_size(state, 0), state[S_ROPE]) - front_at(params, 1, team_size(state, 1),
+                                                                              state[S_ROPE])
+    return 1.0 / (1.0 + math.exp(-lead / ROUND_SPREAD))
+
+
+@kernel
+def match_chance(need_a, need_b):
+    """Team A's chance to win the match when it needs ``need_a`` more rounds and B ``need_b``, every round a
+    coin flip: A wins its last needed round after k < need_b rounds lost, the sum of
+    C(need_a - 1 + k, k) / 2^(need_a + k)."""
+    if need_a <= 0:
+        return 1.0
+    if need_b <= 0:
+        return 0.0
+    total = 0.0
+    ways = 1.0                                         # C(need_a - 1 + k, k), k = 0
+    for k in range(need_b):
+        total += ways / 2.0 ** (need_a + k)
+        ways = ways * (need_a + k) / (k + 1)
+    return total
+
+
+@kernel
+def evaluate(state, params, seat, out):
+    """Each seat's chance that its team wins the match (docs/zwergen.md, "evaluate") from public facts: the
+    rounds won and the track. The current round goes to A with :func:`round_chance`; the rounds after it are
+    coin flips (:func:`match_chance`). The hands are not read."""
+    need_a = params[P_ROUNDS_TO_WIN] - state[S_ROUNDS]
+    need_b = params[P_ROUNDS_TO_WIN] - state[S_ROUNDS + 1]
+    p = round_chance(state, params)
+    a = p * match_chance(need_a - 1, need_b) + (1.0 - p) * match_chance(need_a, need_b - 1)
+    for q in range(params[P_PLAYERS]):
+        out[q] = a if team_of(q) == 0 else 1.0 - a

@@ -178,7 +178,6 @@ GAME = GameType(
     player_counts=(2, 4),
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
-    evaluate=False,                   # no evaluation yet: ismcts cutoff is refused
     cases=({"players": 4, "pro": True},),
     summary="Two teams pull a garden hose under a fence; best of three rounds.",
     params=(

@@ -1,7 +1,8 @@
 """One conformance suite for every registered game (issue 23), as OpenSpiel's ``basic_tests`` and Pgx's
 ``api_test``: each test runs for every game of ``simcore.games.names()`` and every parameter set its
 ``GameType.cases`` declares (the defaults first). A new game passes it by registering, with no test of its own;
-the tests beside a game keep only that game's own rules.
+the tests beside a game keep only that game's own rules. A heuristic never peeks: greedy and evaluate give the
+same answer in every world resampled for their seat.
 
 Elsewhere, also over every game: reference equality (``tests/test_<game>_reference.py``, the reference's own
 result layout), legality of every action applied in games and searches (``tests/test_legality.py``), the plain

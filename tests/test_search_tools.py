@@ -2,6 +2,7 @@
 ordered by the game's greedy. Goofspiel, the fast-compiling fixture, plays them; the conformance suite holds
 every game's evaluate to what its seats see and every agent to the same rows on one and two threads."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -75,10 +76,13 @@ def test_the_tools_off_leave_the_spec_and_its_name_as_before():
         "ismcts:iterations=1000,c=0.7,rollout=random,cutoff=8,widen=0.5"
 
 
-@pytest.mark.parametrize("name", [name for name in games.names() if not games.load(name).GAME.evaluate])
-def test_a_cutoff_is_refused_for_a_game_without_an_evaluation(name):
+def test_a_cutoff_is_refused_for_a_game_without_an_evaluation(monkeypatch):
+    """A game declaring evaluate=False gets a one-line refusal of cutoff, naming what is allowed."""
+    zwai = games.load("zwai")
+    monkeypatch.setattr(zwai, "GAME", dataclasses.replace(zwai.GAME, evaluate=False))
     with pytest.raises(cfg.ConfigError, match=r"cutoff=4 needs the game's evaluate.*allowed: cutoff=0"):
-        cfg.resolve(name, policies=[(0, "ismcts:cutoff=4")])
+        cfg.resolve("zwai", policies=[(0, "ismcts:cutoff=4")])
+    assert cfg.resolve("zwai", policies=[(0, "ismcts:widen=1")]).policies_array()[0, 5] == 1.0
 
 
 def test_greedy_rollouts_are_refused_for_a_game_without_a_heuristic():

@@ -8,6 +8,7 @@ from simcore.games.goofspiel.rules import (
     P_PLAYERS,
     P_RETURNS,
     POINT_DIFFERENCE,
+    S_BID,
     S_DECK,
     S_HAND,
     S_POINTS,
@@ -44,25 +45,36 @@ def prizes_left(state, params):
 
 
 @kernel
+def hand_before(state, params, seat):
+    """The sum of the cards ``seat`` held as this trick began: its hand and its face-down bid (public, since
+    every earlier bid was shown; which card the bid is stays hidden)."""
+    total = state[S_BID + seat] + 1 if state[S_BID + seat] >= 0 else 0
+    for card in range(params[P_CARDS]):
+        total += state[S_HAND + seat * MAX_CARDS + card] * (card + 1)
+    return total
+
+
+@kernel
 def evaluate(state, params, seat, out):
-    """Each seat's expected return as the points stand (docs/goofspiel.md, "evaluate"), from public facts only:
-    the points taken and the prizes left. ``total_points``: the points plus an equal share of those left;
-    ``point_difference``: the present difference (the rest is expected to split evenly); ``win_loss``: each
-    seat's chance to end with the most points (a softmax of the points over a spread of one equal share of the
-    prizes left, plus one), as the return of a win (+1) against a loss (-1/(players - 1))."""
+    """Each seat's expected return (docs/goofspiel.md, "evaluate"), from public facts only: the points taken,
+    the prizes left and the cards each seat held as the trick began. A seat is expected to end with its points
+    plus the prizes left in proportion to its cards. ``total_points``: that; ``point_difference``: that less
+    the mean; ``win_loss``: each seat's chance to end with the most (a softmax of the expected points over a
+    spread of one plus an equal share of the prizes left), as the return of a win (+1) against a loss
+    (-1/(players - 1))."""
     players = params[P_PLAYERS]
-    share = prizes_left(state, params) / players
-    total = 0.0
+    left = prizes_left(state, params)
+    cards = 0
     for q in range(players):
-        total += state[S_POINTS + q]
-        out[q] = state[S_POINTS + q]
-    if params[P_RETURNS] == TOTAL_POINTS:
+        cards += hand_before(state, params, q)
+    mean = 0.0
+    for q in range(players):
+        out[q] = state[S_POINTS + q] + left * hand_before(state, params, q) / max(1, cards)
+        mean += out[q] / players
+    if params[P_RETURNS] == POINT_DIFFERENCE:
         for q in range(players):
-            out[q] += share
-    elif params[P_RETURNS] == POINT_DIFFERENCE:
-        for q in range(players):
-            out[q] -= total / players
-    else:
-        win_shares(out, players, 1.0 + share)
+            out[q] -= mean
+    elif params[P_RETURNS] != TOTAL_POINTS:
+        win_shares(out, players, 1.0 + left / players)
         for q in range(players):
             out[q] = out[q] - (1.0 - out[q]) / (players - 1)

@@ -1,13 +1,5 @@
-"""Zwai: the game's whole contract (simcore.games.CONTRACT), gathered from its files.
-
-* ``rules.py``: the parameters and the ``GameType``, the state layout, setup, legal actions, apply, returns
-  and resample, jitted; the rules as simulated are in ``docs/zwai.md``;
-* ``heuristics.py``: ``greedy_action`` and ``evaluate``, reading only what a seat may see;
-* ``text.py``: the game in words (actions, information states, states), plain Python;
-* ``picture.py``: its board as SVG for replays.
-
-Only ``rules.py`` and ``heuristics.py`` are compiled: editing the words or the picture recompiles nothing.
-"""
+"""Zwai (docs/zwai.md): the game's contract, gathered from rules.py, heuristics.py, text.py and
+picture.py (what each holds: docs/adding-a-game.md)."""
 
 from simcore.games.zwai.heuristics import WORK_SIZE, evaluate, greedy_action
 from simcore.games.zwai.picture import draw_board

@@ -32,7 +32,7 @@ CASES = {             # per game: case name -> (parameters, policies)
                 "search": ((), SEARCH)},
     "skirmish": {"default": ((), [("all", "random")]),
                  "capture the flag greedy": ((("scenario", "capture_the_flag"),), [("all", "greedy")]),
-                 "search": ((("scenario", "wizard_war"),), SEARCH)},
+                 "search": ((), SEARCH)},   # last man standing: wizard war with mc seats plays for 40 s
     "goofspiel": {"default": ((), [("all", "random")]),
                   "4p descending greedy": ((("players", 4), ("points_order", "descending"), ("num_cards", 9)),
                                            [("all", "random"), ("1", "greedy")]),

@@ -23,7 +23,13 @@ from simcore.watch import pictures
 from tests.interface_driver import decisions, play, resampled
 
 CASES = [(name, dict(case)) for name in games.names() for case in ({}, *games.load(name).GAME.cases)]
-IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in case.items()) or 'default'}" for name, case in CASES]
+
+
+def _ids(cases):
+    return [f"{name}-{'-'.join(f'{k}={v}' for k, v in case.items()) or 'default'}" for name, case in cases]
+
+
+IDS = _ids(CASES)
 GAMES = games.names()
 
 
@@ -100,8 +106,7 @@ def test_resample_keeps_what_the_seat_sees_and_its_options(name, case):
 EVALUATING = [(name, case) for name, case in CASES if games.load(name).GAME.evaluate]
 
 
-@pytest.mark.parametrize("name, case", EVALUATING, ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in c.items()) or 'default'}"
-                                                        for n, c in EVALUATING])
+@pytest.mark.parametrize("name, case", EVALUATING, ids=_ids(EVALUATING))
 def test_evaluate_estimates_each_return_from_what_the_seat_sees(name, case):
     """A game's evaluate (the score of a playout stopped by ismcts's cutoff): at every decision, a finite
     estimate for each seat; within [0, 1] where the returns are win shares; and the same estimate in every
@@ -130,8 +135,7 @@ def test_evaluate_estimates_each_return_from_what_the_seat_sees(name, case):
 GREEDY = [(name, case) for name, case in CASES if games.load(name).GAME.heuristic]
 
 
-@pytest.mark.parametrize("name, case", GREEDY, ids=[f"{n}-{'-'.join(f'{k}={v}' for k, v in c.items()) or 'default'}"
-                                                    for n, c in GREEDY])
+@pytest.mark.parametrize("name, case", GREEDY, ids=_ids(GREEDY))
 def test_greedy_reads_only_what_its_seat_sees(name, case):
     """A heuristic never peeks: at every decision the mover's greedy plays the same action, with the same
     random draws, in every world resampled for it (so it cannot depend on what the seat does not see)."""

@@ -65,7 +65,8 @@ class Spec:
     values: tuple = ()              # (key, value) in declaration order
 
     def __str__(self):
-        """The canonical spec string (every parameter spelled out): what configs and metadata record."""
+        """The canonical spec string (every parameter spelled out, but those of LATER while they are off): what
+        configs and metadata record."""
         shown = [(key, value) for key, value in self.values if LATER.get(key, object()) != value]
         if not shown:
             return self.name

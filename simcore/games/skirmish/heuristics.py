@@ -10,7 +10,6 @@ from simcore.games.skirmish.rules import (
     A_THROW,
     CAPTURE_THE_FLAG,
     DEEP,
-    FOOT,
     GROUP,
     HEAVY,
     MAX_ACTIONS,
@@ -34,6 +33,7 @@ from simcore.games.skirmish.rules import (
     col_of,
     dist,
     gnome_type,
+    gnome_value,
     hit_probability,
     ranged_gnome,
     reachable,
@@ -263,8 +263,7 @@ def standing(state, params, player):
     value = 0.0
     for k in range(params[P_GNOMES]):
         if state[S_POS + player * MAX_GNOMES + k] >= 0:
-            t = gnome_type(params, k)
-            value += 3.0 if t == HEAVY else (1.0 if t == FOOT else 2.0)
+            value += gnome_value(params, k)
     if params[P_SCENARIO] == CAPTURE_THE_FLAG:
         value += flag_standing(state, params, player)
     return value

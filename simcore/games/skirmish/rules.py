@@ -508,11 +508,17 @@ def ranged_gnome(params):
 
 
 @kernel
+def gnome_value(params, k):
+    """What gnome k is worth (docs/skirmish.md, greedy): foot 1, fast cavalry and ranged 2, heavy cavalry 3."""
+    t = gnome_type(params, k)
+    return 3 if t == HEAVY else (1 if t == FOOT else 2)
+
+
+@kernel
 def target_value(state, params, enemy, k):
     if state[S_FLAG + enemy * MAX_GNOMES + k] >= 0:
         return 5
-    t = gnome_type(params, k)
-    return 3 if t == HEAVY else (1 if t == FOOT else 2)
+    return gnome_value(params, k)
 
 
 @kernel

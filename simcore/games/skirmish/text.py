@@ -36,10 +36,6 @@ from simcore.games.skirmish.rules import (
     mover,
 )
 
-# --- a whole game -------------------------------------------------------------
-
-
-
 # --- plain Python: words for actions and states -----------------------------------------
 
 GNOME_LETTERS = "fchr"               # foot, fast cavalry, heavy cavalry, ranged; seat 1 in capitals

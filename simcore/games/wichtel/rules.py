@@ -214,13 +214,20 @@ def score_tables(values):
     return _score_tables(tuple(values[name] for name in CARDS))
 
 
+def expectations(values):
+    """What a seat expects of a retinue dealt at random: the entries P_MEAN_SCORE .. N_PARAMS."""
+    return _expectations(tuple(values[name] for name in CARDS))
+
+
 MEAN_DEN = math.comb(N_LEPRECHAUNS, RETINUE)   # 35,960 ways to deal 4 of the 32 leprechauns
 
 
 @lru_cache(maxsize=32)
-def expectations(scores):
-    """What a seat expects of a retinue dealt at random (the entries P_MEAN_SCORE .. N_PARAMS), from the score
-    table: each sorted retinue weighs the ways to deal it (a product of binomials over its types)."""
+def _expectations(value_tuple):
+    """The sum over the dealt retinues of their scores, of what a card of each type would gain them, and the
+    standard deviation of their score, from the score table: each sorted retinue weighs the ways to deal it (a
+    product of binomials over its types)."""
+    scores = _score_tables(value_tuple)[0]
     total, spread = 0, 0
     gains = [0] * N_TYPES
     for combo in combinations_with_replacement(range(N_TYPES), RETINUE):
@@ -334,10 +341,11 @@ def params_array(values):
         p[P_RANK + BRIBES.index(kind)] = rank
     for k, name in enumerate(EVENTS):
         p[P_EVENT_COUNTS + k] = values[f"events.{name}"]
-    scores, titles = score_tables(_values(values))
+    card_values = _values(values)
+    scores, titles = score_tables(card_values)
     p[P_SCORES:P_TITLES] = scores
     p[P_TITLES:P_MEAN_SCORE] = titles
-    p[P_MEAN_SCORE:N_PARAMS] = expectations(tuple(scores))
+    p[P_MEAN_SCORE:N_PARAMS] = expectations(card_values)
     return p
 
 

@@ -28,6 +28,7 @@ from simcore.games.zwergen.rules import (
     WIN_SCORE,
     decode_move,
     effect,
+    front,
     front_at,
     full_mask,
     move_actions,
@@ -133,8 +134,7 @@ ROUND_SPREAD = 2.0   # spaces: a front gnome one space farther from the fence th
 def round_chance(state, params):
     """Team A's chance to win the round as the track stands: a logistic of how much farther from the fence its
     front gnome stands than B's, over ROUND_SPREAD spaces (the team nearer the fence is pulled into it)."""
-    lead = front_at(params, 0, team_size(state, 0), state[S_ROPE]) - front_at(params, 1, team_size(state, 1),
-                                                                              state[S_ROPE])
+    lead = front(state, params, 0) - front(state, params, 1)
     return 1.0 / (1.0 + math.exp(-lead / ROUND_SPREAD))
 
 

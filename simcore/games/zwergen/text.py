@@ -32,10 +32,6 @@ from simcore.games.zwergen.rules import (
     loser,
 )
 
-# --- a whole game -------------------------------------------------------------
-
-
-
 # --- plain Python: words for actions and states -----------------------------------------
 
 

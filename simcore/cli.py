@@ -142,6 +142,10 @@ def games_command(game):
         click.echo(f"  rulebook: {info.rulebook}    rules as simulated: {info.doc} (rules version "
                    f"{info.rules_version})")
         click.echo(f"  has: {info.capabilities()}")
+        if "ismcts" in info.policies:
+            from simcore import agents
+
+            click.echo(f"  ismcts here means: {agents.parse('ismcts', info)} (the game's recommended search)")
         width = max(len(p.name) for p in info.params)
         for p in info.params:
             default = cfg.toml_value(p.default)

@@ -20,23 +20,28 @@ from simcore.watch import replay
 
 FILE = Path(__file__).with_name("golden.json")
 GAMES = 40            # rows hashed per case
-SEARCH = [("all", "greedy"), ("0", "ismcts:iterations=20"), ("1", "mc:rollouts=2")]
+# the plain search spelled out, whatever a game now recommends for plain "ismcts": the rows recorded before
+# the recommendations existed
+SEARCH = [("all", "greedy"), ("0", "ismcts:iterations=20,rollout=random,cutoff=0,widen=0,tree=raw"),
+          ("1", "mc:rollouts=2")]
+OBSERVED = [("all", "greedy"), ("0", "ismcts:iterations=20,tree=observed"), ("1", "ismcts:iterations=10")]
 CASES = {             # per game: case name -> (parameters, policies)
     "zwergen": {"default": ((), [("all", "random")]), "4p pro greedy": ((("players", 4), ("pro", True)),
                                                                       [("all", "greedy")]),
-                "search": ((), SEARCH)},
+                "search": ((), SEARCH), "observed search": ((), OBSERVED)},
     "zwai": {"default": ((), [("all", "random")]), "3p ring greedy": ((("players", 3), ("formation", "ring")),
                                                                      [("all", "greedy")]),
              "search": ((), SEARCH)},
     "wichtel": {"default": ((), [("all", "random")]), "5p greedy": ((("players", 5),), [("all", "greedy")]),
-                "search": ((), SEARCH)},
+                "search": ((), SEARCH), "observed search": ((), OBSERVED)},
     "skirmish": {"default": ((), [("all", "random")]),
                  "capture the flag greedy": ((("scenario", "capture_the_flag"),), [("all", "greedy")]),
                  "search": ((), SEARCH)},   # last man standing: wizard war with mc seats plays for 40 s
     "goofspiel": {"default": ((), [("all", "random")]),
                   "4p descending greedy": ((("players", 4), ("points_order", "descending"), ("num_cards", 9)),
                                            [("all", "random"), ("1", "greedy")]),
-                  "search": ((("returns_type", "point_difference"),), SEARCH)},
+                  "search": ((("returns_type", "point_difference"),), SEARCH),
+                  "observed search": ((("players", 3),), OBSERVED)},
 }
 
 

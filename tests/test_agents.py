@@ -15,7 +15,7 @@ def test_specs_are_canonical_with_every_parameter():
     assert str(agents.parse("mc", OFFERED)) == "mc:rollouts=16"
     assert str(agents.parse(" mc : rollouts = 8 ", OFFERED)) == "mc:rollouts=8"
     assert str(agents.parse("greedy", OFFERED)) == "greedy"
-    assert agents.parse("mc:rollouts=8", OFFERED).row().tolist() == [agents.MC, 8, 0, 0, 0, 0]
+    assert agents.parse("mc:rollouts=8", OFFERED).row().tolist() == [agents.MC, 8, 0, 0, 0, 0, 0]
 
 
 @pytest.mark.parametrize("text, message", [

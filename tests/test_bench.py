@@ -29,10 +29,13 @@ def test_every_game_has_a_random_and_an_mc_case():
 
 def test_every_game_has_an_ismcts_case_with_its_iterations_per_second():
     """Issue 13: ISMCTS iterations per second per thread, and games per second of one ismcts:iterations=1000
-    seat against greedy, per game."""
+    seat against greedy, per game: the plain search spelled out (comparable across versions), and the game's
+    recommended search where it has one (issue 24)."""
     for game in games.names():
         policies = [policy for g, _, policy, _ in bench.CASES.values() if g == game]
-        assert {"all": "greedy", 0: "ismcts:iterations=1000"} in policies
+        assert {"all": "greedy", 0: bench.RAW_ISMCTS} in policies
+        if games.load(game).GAME.search:
+            assert {"all": "greedy", 0: "ismcts:iterations=1000"} in policies
     search = dict(_figure("zwai-2p-ismcts1000-vs-greedy", "zwai"), jit_1_thread=9.87, jit_2_threads=None,
                   cores_vs_1_thread=None, iterations_per_s=456789.0)
     row = [line for line in bench.render_markdown([search]).splitlines() if "ismcts" in line][0]

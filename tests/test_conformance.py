@@ -190,6 +190,81 @@ def test_actions_read_differently_and_codes_stay_in_range(name, case):
         assert len(set(words)) == len(words), words
 
 
+@pytest.mark.parametrize("name, case", CASES, ids=IDS)
+def test_what_a_seat_observes_of_an_action_is_what_its_information_state_tells_apart(name, case):
+    """``observed_action`` (what each seat sees of an action; ismcts tree=observed keys each seat's tree by it)
+    agrees with the information states: at a decision, two legal actions have the same code for another seat
+    exactly when that seat's information state is the same after either (the chance after them drawn alike;
+    two actions leaving the same state prove nothing), and the decider sees its own action whole (the code with
+    what the action reveals, ``revealed``). A game declaring no hidden actions sees every action whole, so its
+    distinct actions must leave every seat's information state apart."""
+    run = _run(name, case)
+    module, params = run.module, run.params_array()
+    players = int(run.params["players"])
+    observed, shows = (core.bind(module).interface[name] for name in ("observed_action", "revealed"))
+    hidden = 0
+    for k, (state, mover, actions) in enumerate(decisions(module, params, _kinds(module, players), 2)[::3]):
+        codes = sorted(set(int(a) for a in actions))
+        after = []
+        for action in codes:
+            world, streams = state.copy(), np.zeros(rng.N_STREAMS, np.uint64)
+            rng.seed_streams(streams, 4, k)
+            module.apply_action(world, params, action, streams)
+            after.append(world)
+        whole = [module.state_to_string(world, params) for world in after]
+        for seat in range(players):
+            keys = [(observed(state, params, action, seat), shows(state, params, action, seat)) for action in codes]
+            if seat == mover:       # (two of its own may leave it the same: a bribe outbid goes back to its hand)
+                assert [key for key, _ in keys] == codes, f"decision {k}: the decider sees its own actions whole"
+                continue
+            seen = [module.information_state_string(world, params, seat) for world in after]
+            for i in range(len(codes)):
+                for j in range(i):
+                    if whole[i] == whole[j]:    # (a throw that misses either of two targets)
+                        continue
+                    assert (keys[i] == keys[j]) == (seen[i] == seen[j]), (
+                        f"decision {k}, seat {seat}: {codes[j]} and {codes[i]} seen as {keys[j]} and {keys[i]}")
+                    hidden += keys[i] == keys[j]
+    assert (hidden > 0) == module.GAME.observations, f"{hidden} pairs of actions looked alike to a seat"
+
+
+OBSERVING = [(name, case) for name, case in CASES if games.load(name).GAME.observations]
+
+
+@pytest.mark.parametrize("name, case", OBSERVING, ids=_ids(OBSERVING))
+def test_what_an_action_reveals_is_what_the_seat_learns(name, case):
+    """``revealed`` (what an action shows a seat of what was hidden before, e.g. the last face-down bid shows
+    every bid): played in worlds resampled for a seat, an action whose observation or reveal differs leaves the
+    seat's information states apart, so the trees tell apart only what the seat can. (The converse fails by
+    design: what the action sets off, a card drawn or who is asked next, may show more, and ISMCTS merges
+    such outcomes as it merges chance.)"""
+    run = _run(name, case)
+    module, params = run.module, run.params_array()
+    players = int(run.params["players"])
+    observed, shows = (core.bind(module).interface[name] for name in ("observed_action", "revealed"))
+    lists, revealing = np.zeros(module.MAX_ACTIONS, np.int64), 0
+    for k, (state, mover, actions) in enumerate(decisions(module, params, _kinds(module, players), 2)):
+        if k % 5 and shows(state, params, actions[0], (mover + 1) % players) < 0:
+            continue                    # every fifth decision, and every one that reveals
+        for seat in set(range(players)) - {mover}:
+            worlds = [state] + [resampled(module, state, params, seat, 10 * k + i) for i in range(2)]
+            for action in sorted(set(int(a) for a in actions))[:4]:
+                seen = []
+                for world in worlds:
+                    if action not in lists[:module.legal_actions(world, params, lists)]:
+                        continue
+                    key = (observed(world, params, action, seat), shows(world, params, action, seat))
+                    after, streams = world.copy(), np.zeros(rng.N_STREAMS, np.uint64)
+                    rng.seed_streams(streams, 4, k)
+                    module.apply_action(after, params, action, streams)
+                    seen.append((key, module.information_state_string(after, params, seat)))
+                    revealing += key[1] >= 0
+                for key, words in seen[1:]:
+                    if key != seen[0][0]:
+                        assert words != seen[0][1], f"decision {k}, seat {seat}, {action}: {key}, {seen[0][0]}"
+    assert revealing > 0
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_the_picture_renders_at_every_decision(name):
     """A game with a picture draws every state of a game as one well-formed SVG element tagged with its
@@ -209,12 +284,16 @@ def test_the_picture_renders_at_every_decision(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_every_agent_gives_the_same_rows_on_one_and_two_threads(name):
     """Same (config, seed), same rows, whatever the thread count or the block split, with every agent
-    seated: mc, ismcts (greedy rollouts where the game has a heuristic), greedy and random."""
+    seated: mc, ismcts (greedy rollouts where the game has a heuristic; the observed tree where the game
+    declares hidden actions), greedy and random."""
     module = games.load(name)
     players = cfg.resolve(name).params["players"]
     search = "ismcts:iterations=24" + (",rollout=greedy" if module.GAME.heuristic else "")
     tools = "ismcts:iterations=24,widen=0.5" + (",cutoff=5" if module.GAME.evaluate else "")
-    for seats in (["mc:rollouts=2", search], [tools, "mc:rollouts=1"]):
+    observed = ["ismcts:iterations=24,tree=observed", tools + ",tree=observed"] if module.GAME.observations else []
+    for seats in (["mc:rollouts=2", search], [tools, "mc:rollouts=1"], observed):
+        if not seats:
+            continue
         specs = [*seats, *_kinds(module, players)][:max(players, 2)]
         run = cfg.resolve(name, policies=list(enumerate(specs)), games=6, seed=5)
         params, agents = run.params_array(), run.policies_array()

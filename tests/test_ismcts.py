@@ -44,25 +44,27 @@ def test_ucb_picks_the_highest_ucb1_score_with_availability_in_place_of_parent_v
     for c in (0.0, 0.3, 0.7, 2.0):
         scores = [ucb1(v, a, t, c) for _, v, a, t in children]
         expected = 1 + int(np.argmax(scores))
-        assert core.ucb_child(tree, totals, 0, legal({3, 7, 9}), 5, c) == expected
+        assert core.ucb_child(tree, totals, 0, legal({3, 7, 9}), 5, c, -1) == expected
     # c = 0 is the best mean (0.75), c = 2 favours the rarely tried child 2 (mean 0.25, 2 visits of 12 chances)
-    assert core.ucb_child(tree, totals, 0, legal({3, 7, 9}), 5, 0.0) == 3
-    assert core.ucb_child(tree, totals, 0, legal({3, 7, 9}), 5, 2.0) == 2
+    assert core.ucb_child(tree, totals, 0, legal({3, 7, 9}), 5, 0.0, -1) == 3
+    assert core.ucb_child(tree, totals, 0, legal({3, 7, 9}), 5, 2.0, -1) == 2
 
 
 def test_ucb_skips_children_whose_action_is_not_legal_in_this_world():
     """Only the actions legal in the iteration's world compete (stamped with this visit's epoch)."""
     tree, totals = hand_built_tree([(3, 10, 40, 6.0), (7, 2, 12, 0.5), (9, 20, 30, 15.0)])
-    assert core.ucb_child(tree, totals, 0, legal({3, 7}), 5, 0.0) == 1
+    assert core.ucb_child(tree, totals, 0, legal({3, 7}), 5, 0.0, -1) == 1
     stale = legal({9})
     stale[core.LEGAL, 3] = 4                          # stamped by an earlier visit: not legal now
-    assert core.ucb_child(tree, totals, 0, stale, 5, 0.0) == 3
+    assert core.ucb_child(tree, totals, 0, stale, 5, 0.0, -1) == 3
 
 
 def test_availability_counts_only_the_children_legal_now():
     tree, totals = hand_built_tree([(3, 1, 1, 0.0), (7, 1, 1, 0.0), (9, 1, 1, 0.0)])
     marks = legal({3, 9})
-    core.count_available(tree, 0, marks, 5)
+    assert core.count_available(tree, 0, marks, 5, 1) == 0     # seat 1 has no child here: all are seat 0's
+    assert core.ucb_child(tree, totals, 0, marks, 5, 0.7, 1) == -1
+    core.count_available(tree, 0, marks, 5, 0)
     assert tree[1:, core.N_AVAIL].tolist() == [2, 1, 2]
     assert marks[core.TRIED, [3, 7, 9]].tolist() == [5, 0, 5]
     listed = np.array([3, 4, 4, 9, 11])
@@ -79,7 +81,7 @@ def game_scratch(module, iterations, guard=8):
                 work=np.zeros(module.WORK_SIZE, np.int64),
                 tree=np.full((iterations + 1 + guard, core.NODE_WIDTH), -7, np.int64),
                 totals=np.zeros(iterations + 1 + guard),
-                marks=np.zeros((2, module.N_ACTION_CODES), np.int64))
+                marks=np.zeros((core.MARK_ROWS, max(module.N_ACTION_CODES, module.MAX_SEATS)), np.int64))
 
 
 @pytest.mark.parametrize("game, sets", [(name, case) for name in games.names()
@@ -118,6 +120,68 @@ def test_the_node_pool_never_grows_past_the_budget(game, sets):
             s.apply_action(s.legal_actions()[step % len(s.legal_actions())])
             step += 1
     assert searched >= 8
+
+
+@pytest.mark.parametrize("game", [name for name in games.names() if games.load(name).GAME.observations])
+def test_the_observed_tree_gives_every_seat_a_tree_visited_by_every_iteration(game):
+    """Multiple-observer ISMCTS: one tree per seat rooted at node seat, each visited by every iteration; the
+    searcher's root children share its iterations; the pool stays within OBSERVED_NODES per seat and
+    iteration; the action is legal."""
+    g = simcore.load_game(game)
+    module = g.module
+    search = core.bind(module).compiled["observed_ismcts_action"]
+    players = g.num_players()
+    searched = 0
+    for index in range(2):
+        s = g.new_initial_state(seed=7, game_index=index)
+        step = 0
+        while not s.is_terminal() and step < 40:
+            seat = s.current_player()
+            if len(s.legal_actions()) > 1 and step % 3 == 0:
+                iterations = (3, 40)[searched % 2]
+                capacity = core.OBSERVED_NODES * module.MAX_SEATS * (iterations + 1)
+                x = game_scratch(module, capacity - 1)
+                x["states"][core.GAME] = s.state
+                x["streams"][core.GAME] = s.streams
+                action = search(g.params_array, seat, iterations, 0.7, False, 0, 0.0, x["states"], x["streams"],
+                                x["actions"], x["floats"], x["work"], x["tree"][:capacity], x["totals"][:capacity],
+                                x["marks"])
+                tree = x["tree"]
+                assert (tree[capacity:] == -7).all()
+                assert tree[:players, core.N_VISITS].tolist() == [iterations] * players
+                assert (tree[:players, core.N_PARENT] == -1).all()
+                mine = tree[players:capacity]
+                mine = mine[(mine[:, core.N_PARENT] == seat) & (mine[:, core.N_ACTION] != -7)]
+                assert mine[:, core.N_VISITS].sum() == iterations and (mine[:, core.N_MOVER] == seat).all()
+                assert action in s.legal_actions()
+                searched += 1
+            s.apply_action(s.legal_actions()[step % len(s.legal_actions())])
+            step += 1
+    assert searched >= 4
+
+
+def test_the_observed_tree_of_a_game_whose_actions_all_are_seen_plays_the_raw_trees_games():
+    """With every action seen whole and nothing revealed later, every seat's tree is the raw tree and each seat
+    decides from the same statistics: the observed tree must play the raw tree's games, row for row (a copy of
+    Goofspiel compiled with the defaults of a game without hidden actions, under a name of its own)."""
+    goofspiel = games.load("goofspiel")
+    seen = {**vars(goofspiel), "__name__": "tests.goofspiel_all_seen", **core.DEFAULTS["observations"],
+            "num_players": goofspiel.num_players}
+    run_batch = core.instantiate(seen)["run_batch"]
+    rows = {}
+    for tree in ("raw", "observed"):
+        run = cfg.resolve("goofspiel", sets=[("players", 3)],
+                          policies=[(0, f"ismcts:iterations=30,widen=0.5,cutoff=3,tree={tree}"), (1, "greedy"),
+                                    (2, f"ismcts:iterations=20,tree={tree}")])
+        out = np.zeros((12, engine.width(goofspiel)), np.int64)
+        run_batch(run.params_array(), run.policies_array(), 3, 0, out)
+        rows[tree] = out
+    assert np.array_equal(rows["raw"], rows["observed"])
+    real = cfg.resolve("goofspiel", sets=[("players", 3)], policies=[(0, "ismcts:iterations=30,tree=observed")])
+    assert not np.array_equal(engine.run(goofspiel, real.params_array(), real.policies_array(), 3, 12),
+                              engine.run(goofspiel, real.params_array(), cfg.resolve(
+                                  "goofspiel", sets=[("players", 3)],
+                                  policies=[(0, "ismcts:iterations=30")]).policies_array(), 3, 12))
 
 
 def last_card_positions(count):
@@ -184,8 +248,8 @@ def test_bad_ismcts_specs_are_one_line_errors():
     allowed = ("random", "greedy", "mc", "ismcts")
     assert str(agents.parse("ismcts:iterations=50,c=1.5,rollout=greedy", allowed)) == \
         "ismcts:iterations=50,c=1.5,rollout=greedy"
-    assert agents.parse("ismcts:rollout=greedy", allowed).row().tolist() == [agents.ISMCTS, 1000, 0.7, 1, 0, 0]
-    assert agents.parse("ismcts:cutoff=9,widen=0.5", allowed).row().tolist() == [agents.ISMCTS, 1000, 0.7, 0, 9, 0.5]
+    assert agents.parse("ismcts:rollout=greedy", allowed).row().tolist() == [agents.ISMCTS, 1000, 0.7, 1, 0, 0, 0]
+    assert agents.parse("ismcts:cutoff=9,widen=0.5", allowed).row().tolist() == [agents.ISMCTS, 1000, 0.7, 0, 9, 0.5, 0]
     for bad, says in (("ismcts:iterations=0", "iterations = '0' is not allowed"),
                       ("ismcts:c=-1", "c = '-1' is not allowed"),
                       ("ismcts:rollout=smart", "rollout = 'smart' is not allowed; allowed: one of 'random'"),

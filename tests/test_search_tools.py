@@ -61,19 +61,49 @@ def test_searches_with_the_tools_play_other_games_than_without():
     widen, and with neither differ over the same deals."""
     def rows(spec):
         return simcore.simulate("goofspiel", games=60, seed=2, policies={0: spec, 1: "greedy"}).to_pylist()
-    plain = rows("ismcts:iterations=60")
-    assert rows("ismcts:iterations=60,cutoff=2") != plain
-    assert rows("ismcts:iterations=60,widen=0.5") != plain
+    plain = rows("ismcts:iterations=60,rollout=random,widen=0")
+    assert rows("ismcts:iterations=60,rollout=random,widen=0,cutoff=2") != plain
+    assert rows("ismcts:iterations=60,rollout=random,widen=0.5") != plain
+    assert rows("ismcts:iterations=60,rollout=random,widen=0,tree=observed") != plain
 
 
 def test_the_tools_off_leave_the_spec_and_its_name_as_before():
     """A spec without the tools names itself as before they existed, so files, sweeps and ladders made then keep
     their names; with a tool on, the spec names it."""
-    goof = games.load("goofspiel").GAME
-    assert str(agents.parse("ismcts", goof)) == "ismcts:iterations=1000,c=0.7,rollout=random"
-    assert str(agents.parse("ismcts:cutoff=0,widen=0", goof)) == "ismcts:iterations=1000,c=0.7,rollout=random"
-    assert str(agents.parse("ismcts:cutoff=8,widen=0.5", goof)) == \
+    plain = games.GameType("plain", "Plain", "", (2,), ("random", "greedy", "ismcts"), ())
+    assert str(agents.parse("ismcts", plain)) == "ismcts:iterations=1000,c=0.7,rollout=random"
+    assert str(agents.parse("ismcts:cutoff=0,widen=0", plain)) == "ismcts:iterations=1000,c=0.7,rollout=random"
+    assert str(agents.parse("ismcts:cutoff=8,widen=0.5", plain)) == \
         "ismcts:iterations=1000,c=0.7,rollout=random,cutoff=8,widen=0.5"
+
+
+def test_a_game_recommends_its_search_and_the_name_reads_back_as_the_same_spec():
+    """GameType.search replaces the agent's defaults: plain ``ismcts`` is the game's recommended search, and a
+    parameter the recommendation turns on is spelled out even when a spec turns it off, so that every canonical
+    string parses back to its spec; other agents keep their defaults."""
+    tuned = games.GameType("tuned", "Tuned", "", (2,), ("random", "greedy", "mc", "ismcts"), (),
+                           search=(("cutoff", 8), ("widen", 0.5)))
+    assert str(agents.parse("ismcts", tuned)) == "ismcts:iterations=1000,c=0.7,rollout=random,cutoff=8,widen=0.5"
+    off = agents.parse("ismcts:cutoff=0,widen=0", tuned)
+    assert str(off) == "ismcts:iterations=1000,c=0.7,rollout=random,cutoff=0,widen=0.0"
+    assert str(agents.parse("mc", tuned)) == "mc:rollouts=16"
+    for name in games.names():
+        game_type = games.load(name).GAME
+        for text in ("ismcts", "ismcts:cutoff=0,widen=0,tree=raw", "ismcts:iterations=64"):
+            if "ismcts" in game_type.policies:
+                spec = agents.parse(text, game_type)
+                assert agents.parse(str(spec), game_type) == spec, (name, text)
+
+
+def test_a_recommended_search_the_game_cannot_run_is_a_contract_gap(monkeypatch):
+    zwai = games.load("zwai")
+    monkeypatch.setattr(zwai, "GAME", dataclasses.replace(zwai.GAME, search=(("tree", "observed"),)))
+    assert any("recommended search" in gap and "observations" in gap for gap in games.contract_gaps(zwai))
+
+
+def test_the_observed_tree_is_refused_for_a_game_whose_actions_everybody_sees():
+    with pytest.raises(cfg.ConfigError, match=r"tree=observed needs the game's observations.*allowed: tree=raw"):
+        cfg.resolve("zwai", policies=[(0, "ismcts:tree=observed")])
 
 
 def test_a_cutoff_is_refused_for_a_game_without_an_evaluation(monkeypatch):

@@ -6,18 +6,23 @@ from pathlib import Path
 import pytest
 
 from analyses import data, report
+from simcore import agents, games
 from simcore.studies import sweep
 
 LEVELS = ["random", "greedy", "mc:rollouts=16", "ismcts:iterations=100,c=0.7,rollout=random",
-          "ismcts:iterations=1000,c=0.7,rollout=random"]
+          "ismcts:iterations=1000,c=0.7,rollout=random"]     # Zwai's canonical names (it recommends no tools)
 
 
 @pytest.mark.parametrize("name", ["zwai", "zwai-4p-ring", "zwergen", "wichtel", "skirmish"])
 def test_every_game_has_a_skill_sweep_from_random_to_ismcts(name):
-    """The variants differ only by the policy every seat plays: random, greedy, mc, then ISMCTS budgets."""
+    """The variants differ only by the policy every seat plays: random, greedy, mc, then ISMCTS budgets, each
+    the game's recommended search (issue 24)."""
     plan = sweep.load(Path("configs") / f"{name}-skill.toml")
+    game_type = games.load(plan.variants[0].config.game).GAME
+    levels = [str(agents.parse(text, game_type))
+              for text in ("random", "greedy", "mc:rollouts=16", "ismcts:iterations=100", "ismcts:iterations=1000")]
     assert [v.config.policies for v in plan.variants] == [[level] * v.config.players
-                                                          for level, v in zip(LEVELS, plan.variants, strict=True)]
+                                                          for level, v in zip(levels, plan.variants, strict=True)]
     assert len({json.dumps(v.config.params, sort_keys=True) for v in plan.variants}) == 1
 
 

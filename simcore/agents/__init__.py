@@ -19,12 +19,12 @@ import numpy as np
 from simcore.games import Param
 
 RANDOM, GREEDY, MC, ISMCTS = range(4)   # kinds: column 0 of the agents table
-WIDTH = 6                           # columns of the agents table
+WIDTH = 7                           # columns of the agents table
 # parameters added after specs were first recorded, and what each needs of the game (a GameType flag): a spec
 # leaves them out of its canonical string while they are off, so that files, sweeps and names made before
 # they existed keep their names
-LATER = {"cutoff": 0, "widen": 0.0}
-NEEDS = {("rollout", "greedy"): "heuristic", "cutoff": "evaluate"}
+LATER = {"cutoff": 0, "widen": 0.0, "tree": "raw"}
+NEEDS = {("rollout", "greedy"): "heuristic", "cutoff": "evaluate", ("tree", "observed"): "observations"}
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,10 @@ AGENTS = {a.name: a for a in (
                Param("cutoff", 0, "decisions a playout plays before the game's evaluate scores it for every seat "
                      "(0: to the end of the game)", 0, 1_000_000),
                Param("widen", 0.0, "progressive widening: a node visited n times may have floor(widen * (n+1)^0.5) "
-                     "children, the greedy's action first (0: every legal action at once)", 0.0, 1000.0))),
+                     "children, the greedy's action first (0: every legal action at once)", 0.0, 1000.0),
+               Param("tree", "raw", "raw: one tree keyed by action codes; observed: one tree per seat, keyed by "
+                     "what that seat observes of each action (multiple-observer ISMCTS; a game with hidden "
+                     "actions)", choices=("raw", "observed")))),
 )}
 
 
@@ -63,11 +66,13 @@ class Spec:
 
     name: str
     values: tuple = ()              # (key, value) in declaration order
+    quiet: tuple = tuple(LATER)     # the LATER parameters left out while off: those the game's defaults leave off
 
     def __str__(self):
-        """The canonical spec string (every parameter spelled out, but those of LATER while they are off): what
-        configs and metadata record."""
-        shown = [(key, value) for key, value in self.values if LATER.get(key, object()) != value]
+        """The canonical spec string (every parameter spelled out, but those of ``quiet`` while they are off):
+        what configs and metadata record. A game whose recommended search turns a LATER parameter on spells it
+        out even when off, so that the string reads back as the same spec."""
+        shown = [(key, value) for key, value in self.values if key not in self.quiet or LATER[key] != value]
         if not shown:
             return self.name
         return self.name + ":" + ",".join(f"{key}={value}" for key, value in shown)
@@ -89,7 +94,7 @@ def parse(text, allowed):
     game_type = None if isinstance(allowed, tuple | list) else allowed
     if game_type is not None:
         allowed = game_type.policies
-    spec = _parse(text, allowed)
+    spec = _parse(text, allowed, dict(game_type.search) if game_type is not None else {})
     for key, value in spec.values:
         flag = NEEDS.get((key, value)) or (NEEDS.get(key) if value != LATER.get(key) else None)
         if game_type is not None and flag and not getattr(game_type, flag):
@@ -98,7 +103,7 @@ def parse(text, allowed):
     return spec
 
 
-def _parse(text, allowed):
+def _parse(text, allowed, recommended):
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"policy {text!r} is not a spec; allowed: NAME[:KEY=VALUE,...] with NAME one of "
                          f"{', '.join(allowed)}")
@@ -108,6 +113,8 @@ def _parse(text, allowed):
         raise ValueError(f"unknown policy {name!r}; allowed: {', '.join(allowed)}")
     agent = AGENTS[name]
     values = agent.defaults()
+    if name == "ismcts":     # the game's recommended search (GameType.search) in place of the defaults
+        values.update(recommended)
     given = set()
     items = [part.strip() for part in rest.split(",")] if colon else []
     if "" in items:     # "mc:" or "mc:rollouts=4,,": refused rather than guessed at
@@ -126,7 +133,8 @@ def _parse(text, allowed):
             raise ValueError(f"policy {text.strip()!r} sets {key} twice; allowed: each parameter once")
         given.add(key)
         values[key] = _value(name, known[key], raw.strip())
-    return Spec(name, tuple(values.items()))
+    quiet = tuple(key for key in LATER if recommended.get(key, LATER[key]) == LATER[key] or name != "ismcts")
+    return Spec(name, tuple(values.items()), quiet)
 
 
 def _value(agent, param, raw):

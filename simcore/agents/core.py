@@ -22,7 +22,8 @@ decision, iteration and rollout: nothing else here allocates.
 ``work``     the game's own scratch for ``greedy_action``
 ``tree``     [nodes, NODE_WIDTH]  ISMCTS's node pool: one node per iteration and the root, so the budget bounds it
 ``totals``   [nodes]              each node's summed return for the seat that chose its action
-``marks``    [2, N_ACTION_CODES]  ISMCTS's stamps per action code: legal here, has a child here
+``marks``    [3, max(N_ACTION_CODES, MAX_SEATS)]  ISMCTS's stamps per action code: legal here, has a child
+                              here; then the observed tree's current node in each seat's tree
 
 Every action the templates apply goes through ``play_action(state, params, action, streams, actions)``. With
 ``SIMCORE_CHECK_LEGAL=1`` in the environment when simcore is imported (the tests set it) it is
@@ -51,7 +52,13 @@ ACTION_ROWS = 3
 # the seat that chose it (its totals are that seat's returns)
 N_ACTION, N_PARENT, N_CHILD, N_SIBLING, N_VISITS, N_AVAIL, N_MOVER = range(7)
 NODE_WIDTH = 7
-LEGAL, TRIED = 0, 1
+LEGAL, TRIED, CURRENT = 0, 1, 2
+MARK_ROWS = 3
+REVEAL = -2         # the mover of an observed tree's reveal node (what an action showed a seat; no one chose it)
+# the observed tree's pool: this many nodes per seat and iteration (one a seat's tree adds at the expansion,
+# and room for those its descent adds where another seat's tree branches differently); a full pool ends the
+# descent, the same way in every run
+OBSERVED_NODES = 4
 
 
 def _unbound(*args):
@@ -60,13 +67,16 @@ def _unbound(*args):
 
 # The decision interface of the game (see docs and simcore.games): each game's copy binds these names.
 begin = current_player = legal_actions = apply_action = returns = resample = greedy_action = evaluate = write_row = \
-    _unbound
+    observed_action = revealed = num_players = _unbound
 play_action = _unbound      # how the templates apply an action: apply_checked or apply_unchecked, by instantiate()
 # The game's scratch sizes, for run_batch: bound by instantiate() too.
 STATE_SIZE = STATE_DTYPE = MAX_ACTIONS = MAX_SEATS = WORK_SIZE = N_ACTION_CODES = None
 # Whether this copy can search (mc, ismcts): False in a game's plain copy, whose branches to the searches numba
 # prunes as dead code before typing them, so a run of random and greedy seats never compiles a search.
 SEARCH = True
+# Whether the game declares what each seat observes of an action (GameType.observations): only then is the
+# observed tree (``ismcts:tree=observed``) compiled.
+OBSERVED = False
 
 
 def random_action(state, params, seat, streams, actions):
@@ -223,14 +233,15 @@ def mark_legal(listed, n, marks, epoch):
 
 
 @kernel
-def count_available(tree, node, marks, epoch):
+def count_available(tree, node, marks, epoch, mover):
     """Count one more availability for every child of ``node`` whose action is legal now (``marks``), stamp
-    those actions as tried; returns how many children are legal now."""
+    those actions as tried; returns how many children are legal now. ``mover`` >= 0 counts only that seat's
+    children (in the observed tree a node's children may be several seats' moves)."""
     legal = 0
     child = tree[node, N_CHILD]
     while child >= 0:
         action = tree[child, N_ACTION]
-        if marks[LEGAL, action] == epoch:
+        if marks[LEGAL, action] == epoch and (mover < 0 or tree[child, N_MOVER] == mover):
             tree[child, N_AVAIL] += 1
             marks[TRIED, action] = epoch
             legal += 1
@@ -258,14 +269,14 @@ def untried(listed, n, marks, epoch, k):
 
 
 @kernel
-def ucb_child(tree, totals, node, marks, epoch, c):
+def ucb_child(tree, totals, node, marks, epoch, c, mover):
     """The child legal now with the highest UCB1 score, availability in place of the parent's visits (the
-    first of equals)."""
+    first of equals); ``mover`` >= 0: among that seat's children only."""
     best = -1
     best_score = -1.0
     child = tree[node, N_CHILD]
     while child >= 0:
-        if marks[LEGAL, tree[child, N_ACTION]] == epoch:
+        if marks[LEGAL, tree[child, N_ACTION]] == epoch and (mover < 0 or tree[child, N_MOVER] == mover):
             visits = tree[child, N_VISITS]
             score = totals[child] / visits + c * math.sqrt(math.log(tree[child, N_AVAIL]) / visits)
             if best < 0 or score > best_score:
@@ -276,10 +287,11 @@ def ucb_child(tree, totals, node, marks, epoch, c):
 
 
 @kernel
-def most_visited(tree, marks, epoch):
-    """The root's child legal in the real game (``marks``) that was chosen most often (the first of equals)."""
+def most_visited(tree, root, marks, epoch):
+    """The child of ``root`` legal in the real game (``marks``) that was chosen most often (the first of
+    equals)."""
     best = -1
-    child = tree[0, N_CHILD]
+    child = tree[root, N_CHILD]
     while child >= 0:
         if marks[LEGAL, tree[child, N_ACTION]] == epoch and (
                 best < 0 or tree[child, N_VISITS] > tree[best, N_VISITS]):
@@ -335,7 +347,7 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, s
             epoch += 1
             n = legal_actions(world, params, listed)
             mark_legal(listed, n, marks, epoch)
-            legal = count_available(tree, node, marks, epoch)
+            legal = count_available(tree, node, marks, epoch, -1)
             fresh = untried(listed, n, marks, epoch, -1)
             if fresh > 0 and (widen == 0.0 or legal < widened(widen, tree[node, N_VISITS])):
                 action = expand_pick(world, params, mover, streams[WORLD], listed, n, marks, epoch, fresh, widen, work)
@@ -344,17 +356,10 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, s
                 size += 1
                 play_action(world, params, action, streams[WORLD], actions)
                 break
-            node = ucb_child(tree, totals, node, marks, epoch, c)
+            node = ucb_child(tree, totals, node, marks, epoch, c, -1)
             play_action(world, params, tree[node, N_ACTION], streams[WORLD], actions)
             mover = current_player(world, params)
-        if cutoff > 0:
-            cut_playout(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
-        else:
-            if greedy_rollouts:
-                greedy_playout(world, params, streams[WORLD], actions, work)
-            else:
-                playout(world, params, streams[WORLD], actions)
-            returns(world, params, ret)
+        play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
         while node > 0:
             tree[node, N_VISITS] += 1
             totals[node] += ret[tree[node, N_MOVER]]
@@ -363,16 +368,134 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, s
     n = legal_actions(game, params, listed)
     epoch += 1
     mark_legal(listed, n, marks, epoch)
-    return most_visited(tree, marks, epoch)
+    return most_visited(tree, 0, marks, epoch)
+
+
+def play_out(world, params, streams, actions, work, greedy, cutoff, seat, out):
+    """An iteration's playout from its new node, each seat's return into ``out``: random or greedy play to the
+    end, or with a ``cutoff`` that many decisions and the game's ``evaluate`` as ``seat`` sees it."""
+    if cutoff > 0:
+        cut_playout(world, params, streams, actions, work, greedy, cutoff, seat, out)
+        return
+    if greedy:
+        greedy_playout(world, params, streams, actions, work)
+    else:
+        playout(world, params, streams, actions)
+    returns(world, params, out)
 
 
 @kernel
-def tree_size(agents):
-    """Nodes an ISMCTS seat of ``agents`` may need: one per iteration and the root (1 without such a seat)."""
+def child_keyed(tree, node, key, mover):
+    """The child of ``node`` reached by ``mover``'s action seen as ``key``, or -1."""
+    child = tree[node, N_CHILD]
+    while child >= 0:
+        if tree[child, N_ACTION] == key and tree[child, N_MOVER] == mover:
+            return child
+        child = tree[child, N_SIBLING]
+    return -1
+
+
+@kernel
+def follow(tree, totals, node, key, mover, size):
+    """The child of ``node`` keyed ``key`` of ``mover``, added if missing: (child, the pool's new size)."""
+    child = child_keyed(tree, node, key, mover)
+    if child >= 0:
+        return child, size
+    add_node(tree, totals, size, key, node, mover)
+    return size, size + 1
+
+
+def observe(tree, totals, current, world, params, action, mover, players, size):
+    """Every seat's tree follows ``mover``'s ``action`` (about to be played in ``world``) as that seat observes
+    it, then, where the action shows that seat what was hidden (the last face-down bid shows them all), a
+    reveal node keyed by what it shows: so later decisions in the tree are apart exactly as the seat can tell
+    them apart. Adds the nodes it lacks; returns the pool's new size."""
+    for observer in range(players):
+        key = action if observer == mover else observed_action(world, params, action, observer)
+        node, size = follow(tree, totals, current[observer], key, mover, size)
+        shown = revealed(world, params, action, observer)
+        if shown >= 0:
+            node, size = follow(tree, totals, node, shown, REVEAL, size)
+        current[observer] = node
+    return size
+
+
+@kernel
+def back_up(tree, totals, node, ret):
+    """Add an iteration's returns to ``node`` and its ancestors, each for the seat that chose it (a reveal
+    node, chosen by nobody, only counts the visit)."""
+    while tree[node, N_PARENT] >= 0:
+        tree[node, N_VISITS] += 1
+        if tree[node, N_MOVER] >= 0:
+            totals[node] += ret[tree[node, N_MOVER]]
+        node = tree[node, N_PARENT]
+    tree[node, N_VISITS] += 1
+
+
+def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, states, streams, actions,
+                           floats, work, tree, totals, marks):
+    """Multiple-observer information-set MCTS (Cowling, Powley and Whitehouse 2012): one tree per seat, each
+    keyed by what its seat observes of every action (the game's ``observed_action``: "a call", not "a call of
+    ME"). Each iteration resamples a world from the searcher's view; every seat decides in its own tree, by
+    UCB1 over its legal actions there, so no seat's choice depends on what it could not have seen; every tree
+    follows the action as its seat observes it. Expansion, widening and playouts are those of
+    :func:`ismcts_action`; tree ``seat``'s most-chosen root action is played. Seat i's tree is rooted at node
+    i; ``marks[CURRENT]`` holds each tree's current node."""
+    game = states[GAME]
+    world = states[WORLD]
+    listed = actions[LIST]
+    current = marks[CURRENT]
+    ret = floats[actions.shape[1]:]
+    n = legal_actions(game, params, listed)
+    if distinct(listed, n, actions[CANDIDATES]) == 1:
+        return listed[0]
+    clear(marks)
+    players = num_players(params)
+    for root in range(players):
+        add_node(tree, totals, root, -1, -1, -1)
+    size = players
+    epoch = 0
+    for _ in range(iterations):
+        copy(game, world)
+        rng.fork(streams[GAME], rng.SEARCH + seat, streams[WORLD])
+        resample(world, params, seat, streams[WORLD])
+        for observer in range(players):
+            current[observer] = observer
+        mover = current_player(world, params)
+        while mover >= 0 and size + 2 * players <= tree.shape[0]:
+            node = current[mover]
+            epoch += 1
+            n = legal_actions(world, params, listed)
+            mark_legal(listed, n, marks, epoch)
+            legal = count_available(tree, node, marks, epoch, mover)
+            fresh = untried(listed, n, marks, epoch, -1)
+            if fresh > 0 and (widen == 0.0 or legal < widened(widen, tree[node, N_VISITS])):
+                action = expand_pick(world, params, mover, streams[WORLD], listed, n, marks, epoch, fresh, widen, work)
+                size = observe(tree, totals, current, world, params, action, mover, players, size)
+                play_action(world, params, action, streams[WORLD], actions)
+                break
+            action = tree[ucb_child(tree, totals, node, marks, epoch, c, mover), N_ACTION]
+            size = observe(tree, totals, current, world, params, action, mover, players, size)
+            play_action(world, params, action, streams[WORLD], actions)
+            mover = current_player(world, params)
+        play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
+        for observer in range(players):
+            back_up(tree, totals, current[observer], ret)
+    n = legal_actions(game, params, listed)
+    epoch += 1
+    mark_legal(listed, n, marks, epoch)
+    return most_visited(tree, seat, marks, epoch)
+
+
+@kernel
+def tree_size(agents, observers):
+    """Nodes an ISMCTS seat of ``agents`` may need: one per iteration and the root (1 without such a seat);
+    an observed tree, with ``observers`` seats' trees, OBSERVED_NODES per seat and iteration."""
     nodes = 1
     for seat in range(agents.shape[0]):
         if agents[seat, 0] == ISMCTS:
-            nodes = max(nodes, int(agents[seat, 1]) + 1)
+            per = OBSERVED_NODES * observers if observers > 0 and agents[seat, 6] == 1 else 1
+            nodes = max(nodes, per * (int(agents[seat, 1]) + 1))
     return nodes
 
 
@@ -405,6 +528,11 @@ def decide(params, agents, seat, states, streams, actions, floats, work, tree, t
         if kind == MC:
             return mc_action(params, seat, int(agents[seat, 1]), states, streams, actions, floats)
         if kind == ISMCTS:
+            if OBSERVED:
+                if agents[seat, 6] == 1:
+                    return observed_ismcts_action(params, seat, int(agents[seat, 1]), agents[seat, 2],
+                                                  agents[seat, 3] == 1, int(agents[seat, 4]), agents[seat, 5],
+                                                  states, streams, actions, floats, work, tree, totals, marks)
             return ismcts_action(params, seat, int(agents[seat, 1]), agents[seat, 2], agents[seat, 3] == 1,
                                  int(agents[seat, 4]), agents[seat, 5], states, streams, actions, floats, work, tree,
                                  totals, marks)
@@ -433,11 +561,11 @@ def play(params, agents, seed, game_index, states, streams, actions, floats, wor
 
 def scratch(agents):
     """The scratch arrays of one chunk (see the module docstring), the node pool sized for ``agents``."""
-    nodes = tree_size(agents)
+    nodes = tree_size(agents, MAX_SEATS if OBSERVED else 0)
     return (np.zeros((3, STATE_SIZE), STATE_DTYPE), np.zeros((3, rng.N_STREAMS), np.uint64),
             np.zeros((ACTION_ROWS, MAX_ACTIONS), np.int64), np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64),
             np.zeros(WORK_SIZE, np.int64), np.zeros((nodes, NODE_WIDTH), np.int64), np.zeros(nodes, np.float64),
-            np.zeros((2, N_ACTION_CODES), np.int64))
+            np.zeros((MARK_ROWS, max(N_ACTION_CODES, MAX_SEATS)), np.int64))
 
 
 def run_batch(params, agents, seed, start, out):
@@ -465,6 +593,16 @@ def agent_action(params, agents, seat, state, live, work, stats):
     return action, root_stats(params, agents, seat, states[GAME], actions, floats, tree, totals, stats)
 
 
+def search_tree(params, agents, seat, state, live):
+    """The node pool and totals a search of ``agents[seat]`` leaves after deciding in ``state`` (with the
+    streams ``live``, not changed): for reading a whole tree (``benchmarks/observed_tree.py``)."""
+    states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
+    copy(state, states[GAME])
+    copy(live, streams[GAME])
+    decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
+    return tree, totals
+
+
 def root_stats(params, agents, seat, game, actions, floats, tree, totals, stats):
     """What a search left at its root, one row per action it tried: the action, how often it was tried, its
     mean return for the mover (replays show them). mc tries every distinct legal action in every world;
@@ -480,10 +618,11 @@ def root_stats(params, agents, seat, game, actions, floats, tree, totals, stats)
             stats[i, 1] = agents[seat, 1]
             stats[i, 2] = floats[i] / agents[seat, 1]
         return m
-    if kind != ISMCTS or tree[0, N_VISITS] == 0:
+    root = seat if OBSERVED and agents[seat, 6] == 1 else 0     # an observed tree's seat has its own root
+    if kind != ISMCTS or tree[root, N_VISITS] == 0:
         return 0
     rows = 0
-    child = tree[0, N_CHILD]
+    child = tree[root, N_CHILD]
     while child >= 0:
         stats[rows, 0] = tree[child, N_ACTION]
         stats[rows, 1] = tree[child, N_VISITS]
@@ -511,6 +650,22 @@ def no_evaluate(state, params, seat, out):
     """``evaluate`` of a game without one: never asked, since ``cutoff`` is refused for it (simcore.agents)."""
 
 
+def all_observed(state, params, action, observer):
+    """``observed_action`` of a game whose every action is seen by every seat: the action itself."""
+    return action
+
+
+def nothing_revealed(state, params, action, observer):
+    """``revealed`` of a game whose every action is seen by every seat: nothing is ever shown later."""
+    return -1
+
+
+def no_players(params):
+    """``num_players`` of a game that declares no observations: never asked, since only the observed tree
+    asks, and ``tree=observed`` is refused for it."""
+    return 0
+
+
 def no_heuristic(state, params, seat, streams, work):
     """``greedy_action`` of a game without a heuristic: never asked, since "greedy" is not among its policies
     (the registry checks) and ``rollout=greedy`` is refused for it."""
@@ -518,14 +673,16 @@ def no_heuristic(state, params, seat, streams, work):
 
 
 INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "returns", "resample", "greedy_action",
-             "evaluate", "write_row")
+             "evaluate", "observed_action", "revealed", "num_players", "write_row")
 # what a game without a capability gets: flag of simcore.games.GameType -> {name: default}
 DEFAULTS = {"hidden_information": {"resample": kernel(nothing_hidden)},
             "heuristic": {"greedy_action": kernel(no_heuristic), "WORK_SIZE": 1},
-            "evaluate": {"evaluate": kernel(no_evaluate)}}
+            "evaluate": {"evaluate": kernel(no_evaluate)},
+            "observations": {"observed_action": kernel(all_observed), "revealed": kernel(nothing_revealed),
+                             "num_players": kernel(no_players)}}
 SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES")   # of the scratch
-TEMPLATES = (random_action, playout, greedy_playout, cut_playout, all_random, distinct, best_of, copy, mc_action,
-             expand_pick, ismcts_action, decide, play, root_stats)
+TEMPLATES = (random_action, playout, greedy_playout, cut_playout, play_out, all_random, distinct, best_of, copy,
+             mc_action, expand_pick, ismcts_action, observe, observed_ismcts_action, decide, play, root_stats)
 OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
 INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack
 
@@ -560,6 +717,7 @@ def instantiate(game_globals, search=True):
     namespace = dict(globals())
     namespace.update({name: game_globals[name] for name in INTERFACE + SIZES})
     namespace["SEARCH"] = search
+    namespace["OBSERVED"] = bool(getattr(game_globals.get("GAME"), "observations", False))
     game = game_globals["__name__"].rpartition(".")[2]
     # the checked build's entries are named apart too, should a user's NUMBA_CACHE_DIR hold both builds
     prefix = (f"{game}.checked" if CHECK_LEGAL else game) + ("" if search else ".plain")
@@ -586,6 +744,7 @@ def instantiate(game_globals, search=True):
     if search:
         bind(search_batch, njit(cache=True))
         bind(agent_action, njit(cache=True))
+        bind(search_tree, njit(cache=True))
     bind(run_batch, njit(cache=True, parallel=True))
     compiled.update({name: namespace[name] for name in INTERFACE + SIZES})
     return compiled
@@ -602,6 +761,7 @@ class Bound:
         self.run_batch = self.compiled["run_batch"]
         self.search_batch = self.compiled["search_batch"]
         self.agent_action = self.compiled["agent_action"]
+        self.search_tree = self.compiled["search_tree"]
         self._module = module
         self._plain = None
 

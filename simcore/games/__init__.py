@@ -78,7 +78,13 @@ class GameType:
     heuristic: bool = True            # a greedy heuristic: greedy_action, WORK_SIZE, and "greedy" among policies
     evaluate: bool = True             # an estimate of each seat's return from a state: evaluate (search cut-offs)
     picture: bool = True              # the module draws its board for replays: draw_board
+    # some actions are not seen whole by every seat (a card called face down): observed_action, num_players,
+    # and ismcts may key its trees by what each seat observes (tree=observed)
+    observations: bool = False
     maps: tuple = ()                  # parameters that take a shipped named map (Zwai's formation)
+    # the recommended ismcts, (parameter, value) pairs in place of the agent's defaults, chosen by measurement
+    # (README): `ismcts:iterations=1000` is this game's strong player
+    search: tuple = ()
     cases: tuple = field(default=(), compare=False)   # parameter sets (dicts) the conformance suite plays too
     param_index: dict = field(init=False, repr=False, compare=False)
 
@@ -96,7 +102,8 @@ class GameType:
     def capabilities(self):
         """The capabilities it declares, in words (``simcore games``)."""
         flags = {"hidden information": self.hidden_information, "chance": self.chance,
-                 "a greedy heuristic": self.heuristic, "an evaluation": self.evaluate, "a picture": self.picture}
+                 "a greedy heuristic": self.heuristic, "an evaluation": self.evaluate, "a picture": self.picture,
+                 "hidden actions": self.observations}
         words = [name if on else f"no {name.removeprefix('a ').removeprefix('an ')}" for name, on in flags.items()]
         return ", ".join(words + [f"named maps for {', '.join(self.maps)}"] * bool(self.maps))
 
@@ -126,6 +133,13 @@ CAPABILITIES = {
                   "WORK_SIZE": "the length of greedy_action's scratch"},
     "evaluate": {"evaluate": "jitted: (state, params, seat, out) each seat's expected return, as seat sees the "
                              "state (ismcts cutoff=D scores a playout with it)"},
+    "observations": {"observed_action": "jitted: (state, params, action, observer) the code of what observer "
+                                        "sees of the action about to be played: the action itself, or the code "
+                                        "of its class (ismcts tree=observed keys each seat's tree by it)",
+                     "revealed": "jitted: (state, params, action, observer) the code of what the action about "
+                                 "to be played shows observer of what was hidden before (the last face-down bid "
+                                 "shows every bid), -1 for nothing",
+                     "num_players": "jitted: (params) the player count"},
     "picture": {"draw_board": "(state, params) -> the board as SVG, for replays (simcore.watch.pictures)"},
 }
 
@@ -146,6 +160,13 @@ def contract_gaps(module):
     gaps = [name for name in required(game_type) if not hasattr(module, name)]
     if game_type is not None and game_type.heuristic != ("greedy" in game_type.policies):
         gaps.append("'greedy' among its policies exactly when it declares a heuristic")
+    if game_type is not None and game_type.search:
+        from simcore import agents  # (the agents import Param from here)
+        text = "ismcts:" + ",".join(f"{key}={value}" for key, value in game_type.search)
+        try:
+            agents.parse(text, game_type)
+        except ValueError as e:
+            gaps.append(f"a recommended search that parses as {text} ({e})")
     return gaps
 
 

@@ -30,6 +30,9 @@ from simcore.agents import core
 from simcore.io import config as cfg
 from simcore.io import writing
 
+# the plain search (no tools, one tree keyed by codes), whatever a game recommends: its speed is comparable
+# across versions
+RAW_ISMCTS = "ismcts:iterations=1000,rollout=random,cutoff=0,widen=0,tree=raw"
 # name -> (game, parameter overrides, policy (one spec for every seat, or {seat: spec}), games for the Python
 # reference: 0 where it has no such policy)
 CASES = {
@@ -50,14 +53,21 @@ CASES = {
     "skirmish-lms-greedy": ("skirmish", {}, "greedy", 200),
     "skirmish-ctf-greedy": ("skirmish", {"scenario": "capture_the_flag"}, "greedy", 40),
     "skirmish-lms-mc8-vs-greedy": ("skirmish", {}, {"all": "greedy", 0: "mc:rollouts=8"}, 0),
-    "zwai-2p-ismcts1000-vs-greedy": ("zwai", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
-    "zwergen-2p-ismcts1000-vs-greedy": ("zwergen", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
-    "wichtel-4p-ismcts1000-vs-greedy": ("wichtel", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
-    "skirmish-lms-ismcts1000-vs-greedy": ("skirmish", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
+    "zwai-2p-ismcts1000-vs-greedy": ("zwai", {}, {"all": "greedy", 0: RAW_ISMCTS}, 0),
+    "zwergen-2p-ismcts1000-vs-greedy": ("zwergen", {}, {"all": "greedy", 0: RAW_ISMCTS}, 0),
+    "wichtel-4p-ismcts1000-vs-greedy": ("wichtel", {}, {"all": "greedy", 0: RAW_ISMCTS}, 0),
+    "skirmish-lms-ismcts1000-vs-greedy": ("skirmish", {}, {"all": "greedy", 0: RAW_ISMCTS}, 0),
     "goofspiel-2p-random": ("goofspiel", {}, "random", 5_000),
     "goofspiel-4p-greedy-vs-random": ("goofspiel", {"players": 4}, {"all": "random", 0: "greedy"}, 5_000),
     "goofspiel-2p-mc8-vs-greedy": ("goofspiel", {}, {"all": "greedy", 0: "mc:rollouts=8"}, 0),
-    "goofspiel-2p-ismcts1000-vs-greedy": ("goofspiel", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
+    "goofspiel-2p-ismcts1000-vs-greedy": ("goofspiel", {}, {"all": "greedy", 0: RAW_ISMCTS}, 0),
+    # each game's recommended search (GameType.search), where it differs from the raw one
+    "zwergen-2p-recommended-vs-greedy": ("zwergen", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
+    "wichtel-4p-recommended-vs-greedy": ("wichtel", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
+    "skirmish-lms-recommended-vs-greedy": ("skirmish", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
+    "skirmish-ctf-recommended-vs-greedy": ("skirmish", {"scenario": "capture_the_flag"},
+                                           {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
+    "goofspiel-2p-recommended-vs-greedy": ("goofspiel", {}, {"all": "greedy", 0: "ismcts:iterations=1000"}, 0),
 }
 # game -> (parameter, values) to make each warm-start run a config not seen before
 FRESH_CONFIG = {**{game: ("max_turns", tuple(range(1001, 1008)))

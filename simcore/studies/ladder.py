@@ -102,7 +102,7 @@ def base_spec(text, game):
 
 def with_budget(spec, budget):
     values = tuple((key, budget if key == BUDGET[spec.name] else value) for key, value in spec.values)
-    return str(agents.Spec(spec.name, values))
+    return str(dataclasses.replace(spec, values=values))
 
 
 def parse_budgets(text):
@@ -241,7 +241,8 @@ def sequential_rung(play, seats, deals, batch, test, score, on_batch=None):
 def finish(plan_, folder, rungs):
     """The result, with ladder.parquet, ladder.png and ladder.md written beside the games."""
     spec = plan_.spec
-    base = agents.Spec(spec.name, tuple((key, value) for key, value in spec.values if key != BUDGET[spec.name]))
+    base = dataclasses.replace(spec, values=tuple((key, value) for key, value in spec.values
+                                                  if key != BUDGET[spec.name]))
     result = LadderResult(plan_.game, str(base), tuple(rungs))
     folder = Path(folder)
     writing.write_atomic(folder / SUMMARY, lambda path: pq.write_table(summary_table(result), path))

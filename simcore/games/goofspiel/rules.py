@@ -49,6 +49,8 @@ GAME = GameType(
     player_counts=(2, 3, 4),
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
+    observations=True,
+    search=(("rollout", "greedy"), ("widen", 0.5)),     # README: "Recommended search"
     cases=({"players": 3, "points_order": "ascending", "returns_type": "point_difference"},
            {"players": 4, "num_cards": 9, "points_order": "descending", "returns_type": "total_points"}),
     summary="Bid one card of 1..N for each revealed prize card; the highest lone bid takes it.",
@@ -234,6 +236,7 @@ def begin(state, params, streams):
 
 MAX_ACTIONS = MAX_CARDS
 N_ACTION_CODES = MAX_CARDS   # every action code is below this (OpenSpiel's num_distinct_actions)
+A_FACE_DOWN = 0              # what the other seats see of a face-down bid (observed_action): one code for all
 
 
 @kernel
@@ -263,6 +266,33 @@ def apply_action(state, params, action, streams):
         return
     resolve(state, params)
     next_trick(state, params, streams)
+
+
+@kernel
+def observed_action(state, params, action, observer):
+    """What ``observer`` sees of the bid ``action``: the card of its own bid and of the trick's last bid
+    (which shows every bid); of another face-down bid only that one was made, class code ``A_FACE_DOWN``."""
+    seat = state[S_SEAT]
+    if observer == seat or seat == params[P_PLAYERS] - 1:
+        return action
+    return A_FACE_DOWN
+
+
+@kernel
+def revealed(state, params, action, observer):
+    """What the trick's last bid shows every seat: all the bids before it, as one code (base N, seat 0
+    lowest); -1 for an earlier bid, which shows nothing."""
+    if state[S_SEAT] < params[P_PLAYERS] - 1:
+        return -1
+    code = 0
+    for seat in range(params[P_PLAYERS] - 2, -1, -1):
+        code = code * params[P_CARDS] + state[S_BID + seat]
+    return code
+
+
+@kernel
+def num_players(params):
+    return params[P_PLAYERS]
 
 
 @kernel

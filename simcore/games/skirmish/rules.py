@@ -138,6 +138,7 @@ GAME = GameType(
     player_counts=(2,),
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
+    search=(("rollout", "greedy"), ("cutoff", 12), ("widen", 0.25)),     # README: "Recommended search"
     cases=({"scenario": "capture_the_flag"}, {"scenario": "wizard_war"}),
     hidden_information=False,   # both players see the whole yard; the dice are drawn as they fall
     maps=("yard",),

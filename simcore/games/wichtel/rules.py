@@ -273,6 +273,8 @@ GAME = GameType(
     player_counts=(3, 4, 5),
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=2,                  # 2: greedy no longer peeks at the other retinues (issue 24)
+    observations=True,
+    search=(("cutoff", 8), ("widen", 0.5)),     # README: "Recommended search"
     cases=({"players": 3}, {"players": 5}),
     summary="Gather the best retinue of four leprechauns, bribe for them, end the round when ahead; first to 99.",
     params=(
@@ -1339,6 +1341,45 @@ def end_event(state, params, streams, action):
         decide(state, PH_FREE, state[S_MOVER])
     else:
         end_move(state, params)
+
+
+@kernel
+def observed_action(state, params, action, observer):
+    """What ``observer`` sees of ``action``, the pending decision's answer (What each seat sees): the action
+    itself, or for a card it may not see the code of the card's class, "a call" (``A_CALL``), "an exchange
+    with q" (``A_EXCHANGE + q``), "a reply" (``A_REPLY``), "a bribe put down" (``A_BRIBE``). The decider sees
+    its own; the partner of an exchange replies unseen ("both cards are not to be looked at"), and the swap
+    shows the mover the reply; the last bribe of a round reveals every bribe."""
+    phase = state[S_PHASE]
+    if observer == state[S_ACTOR]:
+        return action
+    if phase == PH_ACTION and action < A_EXCHANGE:
+        return A_CALL
+    if phase == PH_ACTION and action < A_ENLIST:
+        return A_EXCHANGE + (action - A_EXCHANGE) % MAX_SEATS
+    if phase == PH_REPLY:
+        return action if observer == state[S_MOVER] else A_REPLY
+    if phase == PH_BRIBE and action != A_NO_BRIBE and state[S_BRIBER] < params[P_PLAYERS] - 1:
+        return A_BRIBE
+    return action
+
+
+@kernel
+def revealed(state, params, action, observer):
+    """What the last bribe of a bribe round shows every seat: the face-down bribes before it, as one code (per
+    seat its kind + 1, 0 for none, base N_BRIBES + 1, seat 0 lowest); -1 for every other action (a call's
+    card, an exchange's cards stay hidden)."""
+    if state[S_PHASE] != PH_BRIBE or state[S_BRIBER] < params[P_PLAYERS] - 1:
+        return -1
+    code = 0
+    for seat in range(params[P_PLAYERS] - 1, -1, -1):
+        code = code * (N_BRIBES + 1) + state[S_TABLE + seat] + 1
+    return code
+
+
+@kernel
+def num_players(params):
+    return params[P_PLAYERS]
 
 
 @kernel

@@ -174,6 +174,8 @@ DECK_PARAMS = {
 GAME = GameType(
     name="zwergen",
     long_name="Zwergen Ziehen (gnome tug-of-war)",
+    observations=True,
+    search=(("tree", "observed"),),            # README: "Recommended search"
     rulebook="Zwergen Ziehen (Oh ! les nains), Philippe des Pallières (Asmodée, 2002)",
     player_counts=(2, 4),
     policies=("random", "greedy", "mc", "ismcts"),
@@ -767,6 +769,54 @@ def apply_move(state, params, seat, kind, t, c, mask, streams):
     state[S_PENDING_COLOUR] = c
     note_team_sizes(state)
     note_lead(state)
+
+
+@kernel
+def observed_action(state, params, action, observer):
+    """What ``observer`` sees of ``action``: a starting colour stays secret until the last seat has picked
+    (the other seats see only that one was picked, class code ``A_COLOUR``); a swap shows the cards it
+    discards, not their places in a hand the observer does not see (a code past N_ACTION_CODES naming the
+    card types); every other move is played in the open."""
+    phase = state[S_PHASE]
+    if phase == PH_DISCARD and observer != state[S_SEAT]:
+        return discarded_types(state, state[S_SEAT], action - A_DISCARD)
+    picker = state[S_PICKER]
+    if phase != PH_COLOUR or observer == picker or (picker + 1) % params[P_PLAYERS] == state[S_SEAT]:
+        return action
+    return A_COLOUR
+
+
+@kernel
+def discarded_types(state, seat, mask):
+    """The card types the discard ``mask`` takes from the seat's sorted hand, as one code: N_ACTION_CODES
+    plus the types + 1 in ascending order, base N_TYPES + 1."""
+    base = S_HAND + seat * N_TYPES
+    code = 0
+    i = 0
+    for t in range(N_TYPES):
+        for _ in range(state[base + t]):
+            if (mask >> i) & 1:
+                code = code * (N_TYPES + 1) + t + 1
+            i += 1
+    return N_ACTION_CODES + code
+
+
+@kernel
+def revealed(state, params, action, observer):
+    """What the last pick of a round start shows every seat: every starting colour, as one code (base 4, seat
+    0 lowest; the last picker's own is its action); -1 for every other action."""
+    picker = state[S_PICKER]
+    if state[S_PHASE] != PH_COLOUR or (picker + 1) % params[P_PLAYERS] != state[S_SEAT]:
+        return -1
+    code = 0
+    for seat in range(params[P_PLAYERS] - 1, -1, -1):
+        code = code * N_COLOURS + (0 if seat == picker else state[S_PICK + seat])
+    return code
+
+
+@kernel
+def num_players(params):
+    return params[P_PLAYERS]
 
 
 @kernel(inline="always")

@@ -317,6 +317,33 @@ def expand_pick(world, params, mover, streams, listed, n, marks, epoch, fresh, w
     return untried(listed, n, marks, epoch, rng.randint(streams, rng.SEARCH + mover, fresh))
 
 
+def lone_action(game, params, actions):
+    """The one distinct legal action of ``game``, played without search; -1 when there are more."""
+    listed = actions[LIST]
+    n = legal_actions(game, params, listed)
+    return listed[0] if distinct(listed, n, actions[CANDIDATES]) == 1 else -1
+
+
+def to_expand(world, params, listed, tree, node, marks, epoch, mover, widen):
+    """One step of a descent at ``node``: the legal actions of ``world`` listed and stamped with ``epoch``,
+    the availability of the node's children (``mover``'s, or all with -1) counted; returns (how many are
+    listed, how many untried the node may add one of now: 0 to descend instead)."""
+    n = legal_actions(world, params, listed)
+    mark_legal(listed, n, marks, epoch)
+    legal = count_available(tree, node, marks, epoch, mover)
+    fresh = untried(listed, n, marks, epoch, -1)
+    if fresh > 0 and (widen == 0.0 or legal < widened(widen, tree[node, N_VISITS])):
+        return n, fresh
+    return n, 0
+
+
+def chosen(game, params, listed, tree, root, marks, epoch):
+    """The action a search plays: the child of ``root`` legal in the real game most often chosen."""
+    n = legal_actions(game, params, listed)
+    mark_legal(listed, n, marks, epoch)
+    return most_visited(tree, root, marks, epoch)
+
+
 def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, states, streams, actions, floats,
                   work, tree, totals, marks):
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012). Each iteration resamples a
@@ -330,9 +357,9 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, s
     world = states[WORLD]
     listed = actions[LIST]
     ret = floats[actions.shape[1]:]
-    n = legal_actions(game, params, listed)
-    if distinct(listed, n, actions[CANDIDATES]) == 1:
-        return listed[0]
+    lone = lone_action(game, params, actions)
+    if lone >= 0:
+        return lone
     clear(marks)
     epoch = 0
     add_node(tree, totals, 0, -1, -1, -1)
@@ -345,11 +372,8 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, s
         mover = current_player(world, params)
         while mover >= 0:
             epoch += 1
-            n = legal_actions(world, params, listed)
-            mark_legal(listed, n, marks, epoch)
-            legal = count_available(tree, node, marks, epoch, -1)
-            fresh = untried(listed, n, marks, epoch, -1)
-            if fresh > 0 and (widen == 0.0 or legal < widened(widen, tree[node, N_VISITS])):
+            n, fresh = to_expand(world, params, listed, tree, node, marks, epoch, -1, widen)
+            if fresh > 0:
                 action = expand_pick(world, params, mover, streams[WORLD], listed, n, marks, epoch, fresh, widen, work)
                 add_node(tree, totals, size, action, node, mover)
                 node = size
@@ -360,15 +384,8 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, s
             play_action(world, params, tree[node, N_ACTION], streams[WORLD], actions)
             mover = current_player(world, params)
         play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
-        while node > 0:
-            tree[node, N_VISITS] += 1
-            totals[node] += ret[tree[node, N_MOVER]]
-            node = tree[node, N_PARENT]
-        tree[0, N_VISITS] += 1
-    n = legal_actions(game, params, listed)
-    epoch += 1
-    mark_legal(listed, n, marks, epoch)
-    return most_visited(tree, 0, marks, epoch)
+        back_up(tree, totals, node, ret)
+    return chosen(game, params, listed, tree, 0, marks, epoch + 1)
 
 
 def play_out(world, params, streams, actions, work, greedy, cutoff, seat, out):
@@ -446,9 +463,9 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
     listed = actions[LIST]
     current = marks[CURRENT]
     ret = floats[actions.shape[1]:]
-    n = legal_actions(game, params, listed)
-    if distinct(listed, n, actions[CANDIDATES]) == 1:
-        return listed[0]
+    lone = lone_action(game, params, actions)
+    if lone >= 0:
+        return lone
     clear(marks)
     players = num_players(params)
     for root in range(players):
@@ -465,11 +482,8 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
         while mover >= 0 and size + 2 * players <= tree.shape[0]:
             node = current[mover]
             epoch += 1
-            n = legal_actions(world, params, listed)
-            mark_legal(listed, n, marks, epoch)
-            legal = count_available(tree, node, marks, epoch, mover)
-            fresh = untried(listed, n, marks, epoch, -1)
-            if fresh > 0 and (widen == 0.0 or legal < widened(widen, tree[node, N_VISITS])):
+            n, fresh = to_expand(world, params, listed, tree, node, marks, epoch, mover, widen)
+            if fresh > 0:
                 action = expand_pick(world, params, mover, streams[WORLD], listed, n, marks, epoch, fresh, widen, work)
                 size = observe(tree, totals, current, world, params, action, mover, players, size)
                 play_action(world, params, action, streams[WORLD], actions)
@@ -481,10 +495,7 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
         play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
         for observer in range(players):
             back_up(tree, totals, current[observer], ret)
-    n = legal_actions(game, params, listed)
-    epoch += 1
-    mark_legal(listed, n, marks, epoch)
-    return most_visited(tree, seat, marks, epoch)
+    return chosen(game, params, listed, tree, seat, marks, epoch + 1)
 
 
 @kernel
@@ -682,7 +693,8 @@ DEFAULTS = {"hidden_information": {"resample": kernel(nothing_hidden)},
                              "num_players": kernel(no_players)}}
 SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES")   # of the scratch
 TEMPLATES = (random_action, playout, greedy_playout, cut_playout, play_out, all_random, distinct, best_of, copy,
-             mc_action, expand_pick, ismcts_action, observe, observed_ismcts_action, decide, play, root_stats)
+             mc_action, expand_pick, lone_action, to_expand, chosen, ismcts_action, observe, observed_ismcts_action,
+             decide, play, root_stats)
 OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
 INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack
 

@@ -2,6 +2,8 @@
 win, and the same games through the handle as in the engine."""
 
 import math
+import sys
+import types
 
 import numpy as np
 import pytest
@@ -160,14 +162,17 @@ def test_the_observed_tree_gives_every_seat_a_tree_visited_by_every_iteration(ga
     assert searched >= 4
 
 
-def test_the_observed_tree_of_a_game_whose_actions_all_are_seen_plays_the_raw_trees_games():
+def test_the_observed_tree_of_a_game_whose_actions_all_are_seen_plays_the_raw_trees_games(monkeypatch):
     """With every action seen whole and nothing revealed later, every seat's tree is the raw tree and each seat
     decides from the same statistics: the observed tree must play the raw tree's games, row for row (a copy of
-    Goofspiel compiled with the defaults of a game without hidden actions, under a name of its own)."""
+    Goofspiel compiled with the defaults of a game without hidden actions, as a module of its own name, which
+    numba's cache imports when it loads the copy)."""
     goofspiel = games.load("goofspiel")
-    seen = {**vars(goofspiel), "__name__": "tests.goofspiel_all_seen", **core.DEFAULTS["observations"],
-            "num_players": goofspiel.num_players}
-    run_batch = core.instantiate(seen)["run_batch"]
+    seen = types.ModuleType("tests.goofspiel_every_action_seen")
+    vars(seen).update({**vars(goofspiel), "__name__": seen.__name__, **core.DEFAULTS["observations"],
+                       "num_players": goofspiel.num_players})
+    monkeypatch.setitem(sys.modules, seen.__name__, seen)
+    run_batch = core.instantiate(vars(seen))["run_batch"]
     rows = {}
     for tree in ("raw", "observed"):
         run = cfg.resolve("goofspiel", sets=[("players", 3)],

@@ -14,8 +14,7 @@ from simcore.io import config as cfg
 # Small budgets: the check lists the legal actions before every action applied, in every rollout.
 AGENTS = ("random", "greedy", "mc:rollouts=2", "ismcts:iterations=20,rollout=random",
           "ismcts:iterations=20,rollout=greedy", "ismcts:iterations=20,widen=0.5",
-          "ismcts:iterations=20,cutoff=6,widen=1", "ismcts:iterations=20,tree=observed",
-          "ismcts:iterations=20,cutoff=6,widen=1,tree=observed,rollout=greedy")
+          "ismcts:iterations=20,cutoff=6,widen=1", "ismcts:iterations=20,cutoff=6,widen=1,tree=observed,rollout=greedy")
 GAMES = 4
 
 

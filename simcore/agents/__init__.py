@@ -6,7 +6,9 @@ A policy is a spec string ``NAME[:KEY=VALUE,...]``, e.g. ``random``, ``greedy`` 
              random policy, e.g. a Zwai card once per copy in hand)
 ``greedy``   the game's own one-ply heuristic, kept beside its rules
 ``mc``       flat Monte Carlo (``simcore.agents.core``)
-``ismcts``   single-observer information-set MCTS (``simcore.agents.core``)
+``ismcts``   information-set MCTS (``simcore.agents.core``): one tree keyed by action codes, or with
+             ``tree=observed`` one per seat keyed by what it observes; plain ``ismcts`` is the game's
+             recommended search (``GameType.search``)
 
 The jitted code gets one row of floats per seat, the *agents table*: the agent's kind, then its parameters in
 the order they are declared here (a parameter with choices as the index of its value).

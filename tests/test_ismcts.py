@@ -74,9 +74,10 @@ def test_availability_counts_only_the_children_legal_now():
     assert [core.untried(listed, 5, marks, 5, k) for k in range(3)] == [4, 4, 11]
 
 
-def game_scratch(module, iterations, guard=8):
-    """The chunk scratch of ``module`` with a node pool of the budget's size plus ``guard`` sentinel rows."""
-    return dict(states=np.zeros((3, module.STATE_SIZE), module.STATE_DTYPE),
+def game_scratch(module, iterations, state, guard=8):
+    """The chunk scratch of ``module`` for a search from the handle's ``state``, with a node pool of the
+    budget's size plus ``guard`` sentinel rows."""
+    x = dict(states=np.zeros((3, module.STATE_SIZE), module.STATE_DTYPE),
                 streams=np.zeros((3, rng.N_STREAMS), np.uint64),
                 actions=np.zeros((core.ACTION_ROWS, module.MAX_ACTIONS), np.int64),
                 floats=np.zeros(module.MAX_ACTIONS + module.MAX_SEATS),
@@ -84,6 +85,22 @@ def game_scratch(module, iterations, guard=8):
                 tree=np.full((iterations + 1 + guard, core.NODE_WIDTH), -7, np.int64),
                 totals=np.zeros(iterations + 1 + guard),
                 marks=np.zeros((core.MARK_ROWS, max(module.N_ACTION_CODES, module.MAX_SEATS)), np.int64))
+    x["states"][core.GAME] = state.state
+    x["streams"][core.GAME] = state.streams
+    return x
+
+
+def searched_positions(g, n_games, steps, every):
+    """The states the pool tests search from: every ``every``-th of the first ``steps`` decisions of
+    ``n_games`` games (played by taking the legal actions in turn) where more than one action is legal."""
+    for index in range(n_games):
+        s = g.new_initial_state(seed=7, game_index=index)
+        step = 0
+        while not s.is_terminal() and step < steps:
+            if len(s.legal_actions()) > 1 and step % every == 0:
+                yield s
+            s.apply_action(s.legal_actions()[step % len(s.legal_actions())])
+            step += 1
 
 
 @pytest.mark.parametrize("game, sets", [(name, case) for name in games.names()
@@ -96,31 +113,22 @@ def test_the_node_pool_never_grows_past_the_budget(game, sets):
     module = g.module
     search = core.bind(module).compiled["ismcts_action"]
     searched = 0
-    for index in range(3):
-        s = g.new_initial_state(seed=7, game_index=index)
-        step = 0
-        while not s.is_terminal() and step < 60:
-            seat = s.current_player()
-            if len(s.legal_actions()) > 1 and step % 5 == 0:
-                iterations = (1, 2, 7, 40)[searched % 4]
-                x = game_scratch(module, iterations)
-                x["states"][core.GAME] = s.state
-                x["streams"][core.GAME] = s.streams
-                tools = searched % 2 == 1
-                cutoff = 3 if tools and module.GAME.evaluate else 0
-                action = search(g.params_array, seat, iterations, 0.7, False, cutoff, 0.5 * tools, x["states"],
-                                x["streams"], x["actions"], x["floats"], x["work"], x["tree"], x["totals"], x["marks"])
-                tree = x["tree"]
-                assert (tree[iterations + 1:] == -7).all()
-                assert tree[0, core.N_VISITS] == iterations
-                used = tree[1:iterations + 1]
-                used = used[used[:, core.N_ACTION] != -7]
-                root_children = used[used[:, core.N_PARENT] == 0]
-                assert root_children[:, core.N_VISITS].sum() == iterations
-                assert action in s.legal_actions()
-                searched += 1
-            s.apply_action(s.legal_actions()[step % len(s.legal_actions())])
-            step += 1
+    for s in searched_positions(g, 3, 60, 5):
+        iterations = (1, 2, 7, 40)[searched % 4]
+        x = game_scratch(module, iterations, s)
+        tools = searched % 2 == 1
+        cutoff = 3 if tools and module.GAME.evaluate else 0
+        action = search(g.params_array, s.current_player(), iterations, 0.7, False, cutoff, 0.5 * tools, x["states"],
+                        x["streams"], x["actions"], x["floats"], x["work"], x["tree"], x["totals"], x["marks"])
+        tree = x["tree"]
+        assert (tree[iterations + 1:] == -7).all()
+        assert tree[0, core.N_VISITS] == iterations
+        used = tree[1:iterations + 1]
+        used = used[used[:, core.N_ACTION] != -7]
+        root_children = used[used[:, core.N_PARENT] == 0]
+        assert root_children[:, core.N_VISITS].sum() == iterations
+        assert action in s.legal_actions()
+        searched += 1
     assert searched >= 8
 
 
@@ -134,31 +142,23 @@ def test_the_observed_tree_gives_every_seat_a_tree_visited_by_every_iteration(ga
     search = core.bind(module).compiled["observed_ismcts_action"]
     players = g.num_players()
     searched = 0
-    for index in range(2):
-        s = g.new_initial_state(seed=7, game_index=index)
-        step = 0
-        while not s.is_terminal() and step < 40:
-            seat = s.current_player()
-            if len(s.legal_actions()) > 1 and step % 3 == 0:
-                iterations = (3, 40)[searched % 2]
-                capacity = core.OBSERVED_NODES * module.MAX_SEATS * (iterations + 1)
-                x = game_scratch(module, capacity - 1)
-                x["states"][core.GAME] = s.state
-                x["streams"][core.GAME] = s.streams
-                action = search(g.params_array, seat, iterations, 0.7, False, 0, 0.0, x["states"], x["streams"],
-                                x["actions"], x["floats"], x["work"], x["tree"][:capacity], x["totals"][:capacity],
-                                x["marks"])
-                tree = x["tree"]
-                assert (tree[capacity:] == -7).all()
-                assert tree[:players, core.N_VISITS].tolist() == [iterations] * players
-                assert (tree[:players, core.N_PARENT] == -1).all()
-                mine = tree[players:capacity]
-                mine = mine[(mine[:, core.N_PARENT] == seat) & (mine[:, core.N_ACTION] != -7)]
-                assert mine[:, core.N_VISITS].sum() == iterations and (mine[:, core.N_MOVER] == seat).all()
-                assert action in s.legal_actions()
-                searched += 1
-            s.apply_action(s.legal_actions()[step % len(s.legal_actions())])
-            step += 1
+    for s in searched_positions(g, 2, 40, 3):
+        seat = s.current_player()
+        iterations = (3, 40)[searched % 2]
+        capacity = core.OBSERVED_NODES * module.MAX_SEATS * (iterations + 1)
+        x = game_scratch(module, capacity - 1, s)
+        action = search(g.params_array, seat, iterations, 0.7, False, 0, 0.0, x["states"], x["streams"],
+                        x["actions"], x["floats"], x["work"], x["tree"][:capacity], x["totals"][:capacity],
+                        x["marks"])
+        tree = x["tree"]
+        assert (tree[capacity:] == -7).all()
+        assert tree[:players, core.N_VISITS].tolist() == [iterations] * players
+        assert (tree[:players, core.N_PARENT] == -1).all()
+        mine = tree[players:capacity]
+        mine = mine[(mine[:, core.N_PARENT] == seat) & (mine[:, core.N_ACTION] != -7)]
+        assert mine[:, core.N_VISITS].sum() == iterations and (mine[:, core.N_MOVER] == seat).all()
+        assert action in s.legal_actions()
+        searched += 1
     assert searched >= 4
 
 

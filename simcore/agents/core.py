@@ -485,12 +485,12 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
             n, fresh = to_expand(world, params, listed, tree, node, marks, epoch, mover, widen)
             if fresh > 0:
                 action = expand_pick(world, params, mover, streams[WORLD], listed, n, marks, epoch, fresh, widen, work)
-                size = observe(tree, totals, current, world, params, action, mover, players, size)
-                play_action(world, params, action, streams[WORLD], actions)
-                break
-            action = tree[ucb_child(tree, totals, node, marks, epoch, c, mover), N_ACTION]
+            else:
+                action = tree[ucb_child(tree, totals, node, marks, epoch, c, mover), N_ACTION]
             size = observe(tree, totals, current, world, params, action, mover, players, size)
             play_action(world, params, action, streams[WORLD], actions)
+            if fresh > 0:
+                break           # the new nodes' playout follows
             mover = current_player(world, params)
         play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
         for observer in range(players):

@@ -257,11 +257,18 @@ def legal_actions(state, params, out):
 
 
 @kernel
+def last_bid(state, params):
+    """Is the bid to come the trick's last, which resolves it and shows every bid?"""
+    return state[S_SEAT] == params[P_PLAYERS] - 1
+
+
+@kernel
 def apply_action(state, params, action, streams):
     """Bid card ``action``; after the last seat's bid the trick resolves and the next begins."""
     seat = state[S_SEAT]
+    last = last_bid(state, params)
     bid(state, seat, action)
-    if seat < params[P_PLAYERS] - 1:
+    if not last:
         state[S_SEAT] = seat + 1
         return
     resolve(state, params)
@@ -272,8 +279,7 @@ def apply_action(state, params, action, streams):
 def observed_action(state, params, action, observer):
     """What ``observer`` sees of the bid ``action``: the card of its own bid and of the trick's last bid
     (which shows every bid); of another face-down bid only that one was made, class code ``A_FACE_DOWN``."""
-    seat = state[S_SEAT]
-    if observer == seat or seat == params[P_PLAYERS] - 1:
+    if observer == state[S_SEAT] or last_bid(state, params):
         return action
     return A_FACE_DOWN
 
@@ -282,7 +288,7 @@ def observed_action(state, params, action, observer):
 def revealed(state, params, action, observer):
     """What the trick's last bid shows every seat: all the bids before it, as one code (base N, seat 0
     lowest); -1 for an earlier bid, which shows nothing."""
-    if state[S_SEAT] < params[P_PLAYERS] - 1:
+    if not last_bid(state, params):
         return -1
     code = 0
     for seat in range(params[P_PLAYERS] - 2, -1, -1):

@@ -1182,16 +1182,23 @@ def enlist(state, params, slot):
 
 
 @kernel
+def last_briber(state, params):
+    """Is the seat to bribe the round's last briber, after whom every bribe is revealed?"""
+    return state[S_BRIBER] == params[P_PLAYERS] - 1
+
+
+@kernel
 def bribe(state, params, streams, action):
     """B answered: a bribe goes face down onto the table; after the last briber all are revealed."""
     b = state[S_ACTOR]
+    last = last_briber(state, params)
     if action != A_NO_BRIBE:
         kind = action - A_BRIBE
         state[S_EVT + b * N_EVENTS + kind] -= 1
         state[S_TABLE + b] = kind
         add_wide(state, S_BRIBES_PLAYED + b, 1)
     state[S_BRIBER] += 1
-    if state[S_BRIBER] < params[P_PLAYERS]:
+    if not last:
         decide(state, PH_BRIBE, (state[S_MOVER] + state[S_BRIBER]) % params[P_PLAYERS])
     else:
         reveal(state, params, streams)
@@ -1359,7 +1366,7 @@ def observed_action(state, params, action, observer):
         return A_EXCHANGE + (action - A_EXCHANGE) % MAX_SEATS
     if phase == PH_REPLY:
         return action if observer == state[S_MOVER] else A_REPLY
-    if phase == PH_BRIBE and action != A_NO_BRIBE and state[S_BRIBER] < params[P_PLAYERS] - 1:
+    if phase == PH_BRIBE and action != A_NO_BRIBE and not last_briber(state, params):
         return A_BRIBE
     return action
 
@@ -1369,7 +1376,7 @@ def revealed(state, params, action, observer):
     """What the last bribe of a bribe round shows every seat: the face-down bribes before it, as one code (per
     seat its kind + 1, 0 for none, base N_BRIBES + 1, seat 0 lowest); -1 for every other action (a call's
     card, an exchange's cards stay hidden)."""
-    if state[S_PHASE] != PH_BRIBE or state[S_BRIBER] < params[P_PLAYERS] - 1:
+    if state[S_PHASE] != PH_BRIBE or not last_briber(state, params):
         return -1
     code = 0
     for seat in range(params[P_PLAYERS] - 1, -1, -1):

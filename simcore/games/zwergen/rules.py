@@ -517,16 +517,23 @@ def open_round(state, params, starter):
     state[S_PHASE] = PH_COLOUR
 
 
+@kernel
+def last_pick(state, params):
+    """Is the pick to come the round's last, after which every starting gnome is revealed?"""
+    return (state[S_PICKER] + 1) % params[P_PLAYERS] == state[S_SEAT]
+
+
 @kernel(inline="always")
 def place_starting_gnome(state, params, c):
     """The picking seat's starting gnome joins its team; after the last pick the starting seat moves."""
     seat = state[S_PICKER]
+    last = last_pick(state, params)
     state[S_SEEN + seat] = in_stock(state)
     state[S_PICK + seat] = c
     state[S_TEAM + team_of(seat) * N_COLOURS + c] += 1
     state[S_SUPPLY + c] -= 1
     state[S_PICKER] = (seat + 1) % params[P_PLAYERS]
-    if state[S_PICKER] == state[S_SEAT]:
+    if last:
         note_team_sizes(state)
         state[S_PHASE] = PH_MOVE
 
@@ -780,8 +787,7 @@ def observed_action(state, params, action, observer):
     phase = state[S_PHASE]
     if phase == PH_DISCARD and observer != state[S_SEAT]:
         return discarded_types(state, state[S_SEAT], action - A_DISCARD)
-    picker = state[S_PICKER]
-    if phase != PH_COLOUR or observer == picker or (picker + 1) % params[P_PLAYERS] == state[S_SEAT]:
+    if phase != PH_COLOUR or observer == state[S_PICKER] or last_pick(state, params):
         return action
     return A_COLOUR
 
@@ -806,7 +812,7 @@ def revealed(state, params, action, observer):
     """What the last pick of a round start shows every seat: every starting colour, as one code (base 4, seat
     0 lowest; the last picker's own is its action); -1 for every other action."""
     picker = state[S_PICKER]
-    if state[S_PHASE] != PH_COLOUR or (picker + 1) % params[P_PLAYERS] != state[S_SEAT]:
+    if state[S_PHASE] != PH_COLOUR or not last_pick(state, params):
         return -1
     code = 0
     for seat in range(params[P_PLAYERS] - 1, -1, -1):

@@ -284,14 +284,15 @@ def test_the_picture_renders_at_every_decision(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_every_agent_gives_the_same_rows_on_one_and_two_threads(name):
     """Same (config, seed), same rows, whatever the thread count or the block split, with every agent
-    seated: mc, ismcts (greedy rollouts where the game has a heuristic; the observed tree where the game
-    declares hidden actions), greedy and random."""
+    seated: mc (with and without a cut-off), ismcts (greedy rollouts where the game has a heuristic; the
+    observed tree where the game declares hidden actions), greedy and random."""
     module = games.load(name)
     players = cfg.resolve(name).params["players"]
     search = "ismcts:iterations=24" + (",rollout=greedy" if module.GAME.heuristic else "")
     tools = "ismcts:iterations=24,widen=0.5" + (",cutoff=5" if module.GAME.evaluate else "")
     observed = ["ismcts:iterations=24,tree=observed", tools + ",tree=observed"] if module.GAME.observations else []
-    for seats in (["mc:rollouts=2", search], [tools, "mc:rollouts=1"], observed):
+    cut_mc = "mc:rollouts=1" + (",cutoff=3" if module.GAME.evaluate else "")
+    for seats in (["mc:rollouts=2", search], [tools, cut_mc], observed):
         if not seats:
             continue
         specs = [*seats, *_kinds(module, players)][:max(players, 2)]

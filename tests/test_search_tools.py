@@ -67,6 +67,18 @@ def test_searches_with_the_tools_play_other_games_than_without():
     assert rows("ismcts:iterations=60,rollout=random,widen=0,tree=observed") != plain
 
 
+def test_flat_monte_carlo_cuts_its_rollouts_off_as_ismcts_does():
+    """mc:cutoff=D plays each rollout D decisions and scores it with the game's evaluate, the playout of
+    ismcts's cutoff: other games than mc's rollouts to the end; cutoff=0 keeps mc's name and its games."""
+    def rows(spec):
+        return simcore.simulate("goofspiel", games=40, seed=2, policies={0: spec, 1: "greedy"}).to_pylist()
+    goofspiel = games.load("goofspiel").GAME
+    assert str(agents.parse("mc:rollouts=4,cutoff=0", goofspiel)) == "mc:rollouts=4"
+    assert str(agents.parse("mc:rollouts=4,cutoff=2", goofspiel)) == "mc:rollouts=4,cutoff=2"
+    assert rows("mc:rollouts=4,cutoff=0") == rows("mc:rollouts=4")
+    assert rows("mc:rollouts=4,cutoff=2") != rows("mc:rollouts=4")
+
+
 def test_the_tools_off_leave_the_spec_and_its_name_as_before():
     """A spec without the tools names itself as before they existed, so files, sweeps and ladders made then keep
     their names; with a tool on, the spec names it."""
@@ -112,6 +124,8 @@ def test_a_cutoff_is_refused_for_a_game_without_an_evaluation(monkeypatch):
     monkeypatch.setattr(zwai, "GAME", dataclasses.replace(zwai.GAME, evaluate=False))
     with pytest.raises(cfg.ConfigError, match=r"cutoff=4 needs the game's evaluate.*allowed: cutoff=0"):
         cfg.resolve("zwai", policies=[(0, "ismcts:cutoff=4")])
+    with pytest.raises(cfg.ConfigError, match=r"mc: cutoff=2 needs the game's evaluate.*allowed: cutoff=0"):
+        cfg.resolve("zwai", policies=[(0, "mc:cutoff=2")])
     assert cfg.resolve("zwai", policies=[(0, "ismcts:widen=1")]).policies_array()[0, 5] == 1.0
 
 

@@ -45,7 +45,9 @@ AGENTS = {a.name: a for a in (
     AgentType("greedy", GREEDY, "the game's own one-ply heuristic (see the game's doc)"),
     AgentType("mc", MC, "flat Monte Carlo: for each legal action, K rollouts, each in a world resampled from "
               "the mover's view and played to the end at random; the best mean return wins",
-              (Param("rollouts", 16, "rollouts per legal action", 1, 100_000),)),
+              (Param("rollouts", 16, "rollouts per legal action", 1, 100_000),
+               Param("cutoff", 0, "decisions a rollout plays before the game's evaluate scores it (0: to the end "
+                     "of the game)", 0, 1_000_000))),
     AgentType("ismcts", ISMCTS, "information-set MCTS: each iteration resamples a world from the mover's view, "
               "descends by UCB1 over the actions legal in it, adds a node, plays out and backs up every seat's "
               "return; plays the most-visited action",

@@ -180,9 +180,10 @@ def copy(source, target):
         target[i] = source[i]
 
 
-def mc_action(params, seat, rollouts, states, streams, actions, floats):
+def mc_action(params, seat, rollouts, cutoff, states, streams, actions, floats, work):
     """Flat Monte Carlo: every distinct legal action is tried in the same ``rollouts`` worlds, each resampled
-    from the mover's view (so it never peeks) and played out at random; the best total return wins.
+    from the mover's view (so it never peeks) and played out at random (to the end, or ``cutoff`` decisions and
+    the game's ``evaluate``, as in ISMCTS's playouts); the best total return wins.
 
     Trying every action in the same worlds with the same rollout streams compares them on common random
     numbers. A lone legal action is played without search."""
@@ -203,8 +204,7 @@ def mc_action(params, seat, rollouts, states, streams, actions, floats):
             copy(states[WORLD], states[ROLLOUT])
             copy(streams[WORLD], streams[ROLLOUT])
             play_action(states[ROLLOUT], params, candidates[i], streams[ROLLOUT], actions)
-            playout(states[ROLLOUT], params, streams[ROLLOUT], actions)
-            returns(states[ROLLOUT], params, ret)
+            play_out(states[ROLLOUT], params, streams[ROLLOUT], actions, work, False, cutoff, seat, ret)
             values[i] += ret[seat]
     return candidates[best_of(values, m, streams[GAME], seat)]
 
@@ -537,7 +537,8 @@ def decide(params, agents, seat, states, streams, actions, floats, work, tree, t
         return greedy_action(game, params, seat, streams[GAME], work)
     if SEARCH:
         if kind == MC:
-            return mc_action(params, seat, int(agents[seat, 1]), states, streams, actions, floats)
+            return mc_action(params, seat, int(agents[seat, 1]), int(agents[seat, 2]), states, streams, actions,
+                             floats, work)
         if kind == ISMCTS:
             if OBSERVED:
                 if agents[seat, 6] == 1:

@@ -249,6 +249,8 @@ def sweep_command(sweep_file, folder, games, seed, threads, scheduler, quiet):
         _fail(str(e))
     _folder(folder, "sweep", plan.game)
     _threads(threads, scheduler)
+    if Path(folder).is_dir():
+        plan = sweep.with_old_names(plan, folder)       # a folder swept before names said key=value
     planned = sweep.plan_status(plan, folder) if Path(folder).is_dir() else {}
     todo = [v for v in plan.variants if planned.get(v.name, ("played",))[0] != "skipped"]
     show = not quiet and sys.stderr.isatty()

@@ -71,22 +71,22 @@ def test_analyze_and_compare_commands(cli, tmp_path):
     assert cli("sweep", sweep_file, "--out", out, "--quiet").returncode == 0
     done = cli("analyze", out, "--report", out / "report.md")
     assert done.returncode == 0, done.stderr
-    assert "| no-pro |" in done.stdout and (out / "report.md").exists()
+    assert "| pro=false |" in done.stdout and (out / "report.md").exists()
     # every table's tests, and the error they control, named in one line (issue 22)
     assert "gap p: permutation test of the gap" in done.stdout
     assert "p (Holm) keeps the chance of any false difference at 5% across the variants" in done.stdout
-    done = cli("compare", out / "no-pro.parquet", out / "pro.parquet")
+    done = cli("compare", out / "pro=false.parquet", out / "pro=true.parquet")
     assert done.returncode == 0, done.stderr
     assert "points_0" in done.stdout and "n_turns" in done.stdout and "| yes |" in done.stdout
     assert "p (Holm) keeps the chance of any false difference at 5% across the metrics" in done.stdout
     other = tmp_path / "other.parquet"
     assert cli("run", "zwergen", "--games", "4000", "--seed", "3", "--set", "pro=true", "--out", other,
                "--quiet").returncode == 0
-    done = cli("compare", out / "no-pro.parquet", other)
+    done = cli("compare", out / "pro=false.parquet", other)
     assert done.returncode == 0 and "seeds differ" in done.stderr and "| no |" in done.stdout
     zwai = tmp_path / "zwai.parquet"
     assert cli("run", "zwai", "--games", "100", "--out", zwai, "--quiet").returncode == 0
-    done = cli("compare", out / "pro.parquet", zwai)
+    done = cli("compare", out / "pro=true.parquet", zwai)
     assert done.returncode != 0 and "different games" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 

@@ -76,10 +76,10 @@ def test_a_tune_space_of_one_candidate_is_confirmed_and_reported(cli, tmp_path):
     path = write(tmp_path, "t.toml", TUNE.replace("[10, 11]", "[11]"))
     done = cli("tune", path, "--out", tmp_path / "out", "--quiet")
     assert done.returncode == 0, done.stderr
-    assert "one candidate (hand_size_211): nothing to race" in done.stdout
-    assert "the one candidate: hand_size_211" in done.stdout
+    assert "one candidate (hand_size_2=11): nothing to race" in done.stdout
+    assert "the one candidate: hand_size_2=11" in done.stdout
     report = (tmp_path / "out" / "report.md").read_text()
-    assert "nothing to race" in report and "**The one candidate: `hand_size_211`**" in report
+    assert "nothing to race" in report and "**The one candidate: `hand_size_2=11`**" in report
     assert pq.read_table(tmp_path / "out" / "confirm.parquet").num_rows == 200
 
 
@@ -194,7 +194,7 @@ def test_a_resumed_sweep_removes_what_a_killed_sweep_left(cli, tmp_path):
     done = cli("sweep", path, "--out", out, "--games", "300", "--quiet")
     assert done.returncode == 0, done.stderr
     assert not _temporaries(out) and not [p for p in out.iterdir() if p.name.endswith(".lock")]
-    assert sorted(p.name for p in out.glob("*.parquet")) == ["hand_size_210.parquet", "hand_size_211.parquet"]
+    assert sorted(p.name for p in out.glob("*.parquet")) == ["hand_size_2=10.parquet", "hand_size_2=11.parquet"]
 
 
 def test_remove_stale_keeps_the_temporary_files_of_running_processes(tmp_path):
@@ -368,8 +368,8 @@ def test_a_manifest_that_lists_a_deleted_file_says_it_is_missing(cli, tmp_path):
     """Item 6: "cannot read sw/x.parquet: sw/x.parquet" became a sentence saying the file is missing."""
     out = tmp_path / "runs"
     assert cli("sweep", write(tmp_path, "s.toml", SWEEP), "--out", out, "--quiet").returncode == 0
-    (out / "hand_size_211.parquet").unlink()
-    one_line_failure(cli("analyze", out), f"{out / 'hand_size_211.parquet'} is missing", "manifest.json lists it")
+    (out / "hand_size_2=11.parquet").unlink()
+    one_line_failure(cli("analyze", out), f"{out / 'hand_size_2=11.parquet'} is missing", "manifest.json lists it")
 
 
 def test_output_errors_name_the_users_path(cli, tmp_path):
@@ -452,12 +452,12 @@ def test_analyze_and_tune_mean_one_thing_by_the_gap(cli, tmp_path):
 
     out = tmp_path / "runs"
     assert cli("sweep", write(tmp_path, "s.toml", SWEEP), "--out", out, "--quiet").returncode == 0
-    table = pq.read_table(out / "hand_size_210.parquet")
+    table = pq.read_table(out / "hand_size_2=10.parquet")
     wins = list(zip(*[table[f"win_{s}"].to_pylist() for s in range(2)], strict=True))
     shares = [float(share) for share in points(wins).mean(axis=0)]
     done = cli("analyze", out)
     assert "balance" not in done.stdout.lower().replace("seat balance", "")
-    assert f"{max(shares) - min(shares):.3f}" in done.stdout.split("hand_size_210")[1].splitlines()[0]
+    assert f"{max(shares) - min(shares):.3f}" in done.stdout.split("hand_size_2=10")[1].splitlines()[0]
     from simcore.studies import tune
     objective = tune.parse_objective({"gap": 1.0}, ["win_0", "win_1"], 2)
     assert objective.value(__import__("numpy").array(shares)) == pytest.approx(max(shares) - min(shares))
@@ -472,7 +472,7 @@ def test_a_sweep_says_played_again_and_why(cli, tmp_path):
     again = cli("sweep", path, "--out", out, "--games", "400")
     assert again.returncode == 0, again.stderr
     assert "replayed" not in again.stdout
-    assert "hand_size_210: its finished result is replaced (--games changed: its finished file has 300 games, " \
+    assert "hand_size_2=10: its finished result is replaced (--games changed: its finished file has 300 games, " \
            "this run 400)" in again.stdout
     assert "0 played, 2 played again, 0 skipped" in again.stdout
 

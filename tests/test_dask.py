@@ -79,9 +79,9 @@ def test_an_interrupted_cluster_sweep_resumes_like_a_local_one(tmp_path, cluster
     path.write_text(SWEEP)
     out = tmp_path / "runs"
     sweep.run(sweep.load(path), out, executor=cluster)
-    (out / "pro_players4.parquet").unlink()
+    (out / "pro=true,players=4.parquet").unlink()
     status = sweep.run(sweep.load(path), out, executor=cluster)
-    assert status["pro_players4"] == "played again" and list(status.values()).count("skipped") == 3
+    assert status["pro=true,players=4"] == "played again" and list(status.values()).count("skipped") == 3
 
 
 def test_a_ladder_on_the_cluster_writes_the_local_ladders_files(tmp_path, cluster):

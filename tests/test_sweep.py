@@ -45,17 +45,43 @@ def write(tmp_path, text, name="sweep.toml"):
 
 def test_axes_give_the_cartesian_product_with_readable_names(tmp_path):
     plan = sweep.load(write(tmp_path, AXES))
-    assert [v.name for v in plan.variants] == ["square_players2", "square_players4", "ring_players2",
-                                               "ring_players4"]
+    assert [v.name for v in plan.variants] == ["formation=square,players=2", "formation=square,players=4",
+                                               "formation=ring,players=2", "formation=ring,players=4"]
     assert [(v.config.params["formation"], v.config.players) for v in plan.variants] == [
         ("square", 2), ("square", 4), ("ring", 2), ("ring", 4)]
     assert {v.config.seed for v in plan.variants} == {7}          # common random numbers
     assert all(v.config.policies[0] == "greedy" for v in plan.variants)
 
 
+def test_names_say_each_change_as_key_equals_value():
+    """Issue 25: a variant is named by its changes; a key ending in a digit no longer runs into its value
+    (``hand_size_46`` was hand_size_4 = 6)."""
+    assert sweep.derived_name({"hand_size_4": 6, "formation": "ring"}) == "hand_size_4=6,formation=ring"
+    assert sweep.derived_name({"pro": False, "fish_counts": [4, 6, 6, 4, 3]}) == "pro=false,fish_counts=4-6-6-4-3"
+    assert sweep.derived_name({"policy": "mc:rollouts=16,cutoff=12"}) == "policy=mc-rollouts=16-cutoff=12"
+    assert sweep.derived_name({}) == "base"
+
+
+def test_a_folder_swept_under_the_old_names_resumes_without_playing_again(tmp_path):
+    """A folder whose variants were finished under the names of before (``ring_players2``: the same overrides,
+    the config naming its rows so) is resumed: its finished files are kept, under their names, not played."""
+    old = AXES.replace("[axes]\nformation = [\"square\", \"ring\"]\nplayers = [2, 4]\n", "") + "".join(
+        f'[[variants]]\nname = "{f}_players{p}"\nformation = "{f}"\nplayers = {p}\n'
+        for f in ("square", "ring") for p in (2, 4))
+    out = tmp_path / "runs"
+    sweep.run(sweep.load(write(tmp_path, old, "old.toml")), out)
+    before = {p.name: p.stat().st_mtime_ns for p in out.glob("*.parquet")}
+    assert sorted(before) == sorted(f"{f}_players{p}.parquet" for f in ("square", "ring") for p in (2, 4))
+    plan = sweep.load(write(tmp_path, AXES))
+    assert sweep.plan_status(plan, out)["formation=ring,players=2"] == ("played", "")    # not yet mapped
+    status = sweep.run(plan, out)
+    assert status == {name.removesuffix(".parquet"): "skipped" for name in before}
+    assert {p.name: p.stat().st_mtime_ns for p in out.glob("*.parquet")} == before
+
+
 def test_explicit_variants_with_names_policies_and_derived_names(tmp_path):
     plan = sweep.load(write(tmp_path, LIST))
-    assert [v.name for v in plan.variants] == ["plain", "pro-greedy", "squirrel_36"]
+    assert [v.name for v in plan.variants] == ["plain", "pro-greedy", "squirrel_3=6"]
     assert plan.variants[1].config.params["pro"] is True
     assert plan.variants[1].config.policies == ["greedy", "greedy"]
     assert plan.variants[2].config.params["deck.squirrel_3"] == 6
@@ -72,11 +98,11 @@ policy = ["random", "greedy", "mc:rollouts=2"]
 
 def test_a_policy_axis_gives_every_seat_each_spec(tmp_path):
     plan = sweep.load(write(tmp_path, POLICY_AXES))
-    assert [v.name for v in plan.variants] == ["random", "greedy", "mc-rollouts2"]
+    assert [v.name for v in plan.variants] == ["policy=random", "policy=greedy", "policy=mc-rollouts=2"]
     assert [v.config.policies for v in plan.variants] == [["random"] * 2, ["greedy"] * 2, ["mc:rollouts=2"] * 2]
     out = tmp_path / "runs"
     sweep.run(plan, out)
-    meta = pq.read_schema(out / "mc-rollouts2.parquet").metadata
+    meta = pq.read_schema(out / "policy=mc-rollouts=2.parquet").metadata
     assert json.loads(meta[b"simcore.policies"]) == ["mc:rollouts=2", "mc:rollouts=2"]
 
 
@@ -99,8 +125,8 @@ def test_same_game_index_shares_the_deal_across_variants(tmp_path):
     text = 'game = "zwergen"\ngames = 3000\nseed = 7\n[policies]\nall = "greedy"\n[axes]\nhats_per_colour = [7, 5]\n'
     out = tmp_path / "runs"
     sweep.run(sweep.load(write(tmp_path, text)), out)
-    a = pq.read_table(out / "hats_per_colour7.parquet")
-    b = pq.read_table(out / "hats_per_colour5.parquet")
+    a = pq.read_table(out / "hats_per_colour=7.parquet")
+    b = pq.read_table(out / "hats_per_colour=5.parquet")
     same = sum(x == y for x, y in zip(a["n_turns"].to_pylist(), b["n_turns"].to_pylist(), strict=True))
     # fewer hats bind only in the few games with large teams: those differ, every other game is the same game
     assert 0.8 * a.num_rows < same < a.num_rows
@@ -111,7 +137,7 @@ def test_a_damaged_file_is_detected_and_played_again(tmp_path, damage):
     plan = sweep.load(write(tmp_path, AXES))
     out = tmp_path / "runs"
     sweep.run(plan, out)
-    victim = out / "ring_players2.parquet"
+    victim = out / "formation=ring,players=2.parquet"
     good = victim.read_bytes()
     if damage == "truncate":
         victim.write_bytes(good[: len(good) // 2])
@@ -120,8 +146,8 @@ def test_a_damaged_file_is_detected_and_played_again(tmp_path, damage):
     else:
         victim.unlink()
     status = sweep.run(sweep.load(write(tmp_path, AXES)), out)
-    assert status["ring_players2"] == "played again"
-    assert [s for n, s in status.items() if n != "ring_players2"] == ["skipped"] * 3
+    assert status["formation=ring,players=2"] == "played again"
+    assert [s for n, s in status.items() if n != "formation=ring,players=2"] == ["skipped"] * 3
     assert victim.read_bytes() == good                 # the same seed plays the same games again
 
 
@@ -147,17 +173,18 @@ def test_an_interrupted_sweep_keeps_finished_variants_and_resumes(tmp_path, monk
     monkeypatch.setattr(runs, "run_to_file", interrupted)
     with pytest.raises(KeyboardInterrupt):
         sweep.run(plan, out)
-    assert sorted(p.name for p in out.glob("*.parquet")) == ["square_players2.parquet", "square_players4.parquet"]
+    assert sorted(p.name for p in out.glob("*.parquet")) == ["formation=square,players=2.parquet",
+                                                             "formation=square,players=4.parquet"]
     assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]
     monkeypatch.setattr(runs, "run_to_file", real)
     status = sweep.run(sweep.load(write(tmp_path, AXES)), out)
-    assert status == {"square_players2": "skipped", "square_players4": "skipped", "ring_players2": "played",
-                      "ring_players4": "played"}
+    assert status == {"formation=square,players=2": "skipped", "formation=square,players=4": "skipped",
+                      "formation=ring,players=2": "played", "formation=ring,players=4": "played"}
 
 
 @pytest.mark.parametrize("text, message", [
-    (AXES.replace("formation = [", "formatio = ["), "variant square_players2: unknown parameter of zwai "
-                                                   "'formatio' \\(did you mean 'formation'"),
+    (AXES.replace("formation = [", "formatio = ["), "variant formatio=square,players=2: unknown parameter of "
+                                                   "zwai 'formatio' \\(did you mean 'formation'"),
     (AXES.replace('["square", "ring"]', "[]"), "axis formation is empty"),
     (AXES.replace('["square", "ring"]', '"ring"'), "axis formation = 'ring' is not a list"),
     (LIST.replace('name = "pro-greedy"', 'name = "plain"'), "variant name 'plain' appears twice"),
@@ -166,8 +193,8 @@ def test_an_interrupted_sweep_keeps_finished_variants_and_resumes(tmp_path, monk
     (AXES.replace("[axes]", "[axis]"), "unknown sweep key 'axis'"),
     (LIST.replace('name = "plain"', 'name = "no/slash"'), "variant name 'no/slash' is not allowed"),
     (AXES.replace('players = [2, 4]', 'players = [2, 5]'), "players = 5 is not allowed"),
-    (POLICY_AXES.replace('"mc:rollouts=2"', '"mc:rolouts=2"'), "variant mc-rolouts2: policy mc has no parameter "
-                                                              "'rolouts'; allowed: rollouts"),
+    (POLICY_AXES.replace('"mc:rollouts=2"', '"mc:rolouts=2"'), "variant policy=mc-rolouts=2: policy mc has no "
+                                                              "parameter 'rolouts'; allowed: rollouts"),
     (POLICY_AXES.replace('"mc:rollouts=2"', '"mc:rollouts=0"'), "rollouts = '0' is not allowed; allowed: an "
                                                                "integer from 1 to 100000"),
     (POLICY_AXES.replace('"mc:rollouts=2"', '"mcts"'), "unknown policy of zwai 'mcts'"),

@@ -136,7 +136,7 @@ def test_a_tune_run_writes_its_batches_report_and_plot(tmp_path):
     path = tmp_path / "t.toml"
     path.write_text(TUNE)
     plan = tune.load(path)
-    assert [c.name for c in plan.candidates][:2] == ["swap_penalty0_squirrel_30", "swap_penalty0_squirrel_31"]
+    assert [c.name for c in plan.candidates][:2] == ["swap_penalty=0,squirrel_3=0", "swap_penalty=0,squirrel_3=1"]
     assert len(plan.candidates) == 6 and plan.search["confirm_seed"] == 5
     result = tune.run(plan, tmp_path / "out")
     first = pq.read_table(tmp_path / "out" / "batch-0000.parquet")
@@ -146,7 +146,7 @@ def test_a_tune_run_writes_its_batches_report_and_plot(tmp_path):
     import simcore
     own = simcore.simulate("zwergen", games=300, seed=4, params={"swap_penalty": 1, "deck.squirrel_3": 2},
                            policies={"*": "greedy"})
-    rows = first.filter(first["candidate"].to_numpy(zero_copy_only=False) == "swap_penalty1_squirrel_32")
+    rows = first.filter(first["candidate"].to_numpy(zero_copy_only=False) == "swap_penalty=1,squirrel_3=2")
     assert rows["n_turns"].to_pylist() == own["n_turns"].to_pylist()
     text = (tmp_path / "out" / "report.md").read_text()
     assert "## The race" in text and "## Confirmation" in text and "exhaustive sweep" in text

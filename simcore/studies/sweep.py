@@ -34,7 +34,9 @@ from simcore.studies import runs
 SWEEP_KEYS = cfg.TOP_KEYS + ("axes", "variants")
 POLICY_AXIS = "policy"       # an [axes] entry of policy specs for every seat, not a parameter
 MANIFEST = "manifest.json"
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=,-]*$")
+_VALUE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=-]*$")      # a value shown as it is in a name
+_OLD_VALUE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")    # ... in an old name (old_name)
 
 
 @dataclass
@@ -59,23 +61,51 @@ class Sweep:
         return sum(v.config.games for v in self.variants)
 
 
-def _label(key, value):
-    """A readable piece of a variant name: ``ring``, ``players3``, ``pro``, ``no-pro``."""
-    key = key.rpartition(".")[2]
-    if key == POLICY_AXIS and isinstance(value, str):    # mc:rollouts=8 -> mc-rollouts8
-        value = value.replace(":", "-").replace("=", "").replace(",", "-")
-    if isinstance(value, bool):
-        return key if value else f"no-{key}"
-    if isinstance(value, str):
-        if _NAME.match(value):
-            return value
-        return f"{key}-{hashlib.sha256(value.encode()).hexdigest()[:6]}"
-    text = str(value).replace(" ", "").replace("[", "").replace("]", "").replace(",", "-")
-    return f"{key}{text}"
-
-
 def derived_name(overrides):
-    return "_".join(_label(k, v) for k, v in overrides.items()) or "base"
+    """A variant named by its changes: ``hand_size_2=13,formation=ring``, ``players=3``, ``pro=false``,
+    ``fish_counts=4-6-6-4-3``, ``policy=mc-rollouts=16``; ``base`` without any."""
+    return ",".join(f"{key.rpartition('.')[2]}={_shown(key, value)}" for key, value in overrides.items()) or "base"
+
+
+def _shown(key, value):
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        if key == POLICY_AXIS:          # mc:rollouts=16,cutoff=12 -> mc-rollouts=16-cutoff=12
+            value = value.replace(":", "-").replace(",", "-")
+        return value if _VALUE.match(value) else hashlib.sha256(value.encode()).hexdigest()[:6]
+    return str(value).replace(" ", "").replace("[", "").replace("]", "").replace(",", "-")
+
+
+def old_name(overrides):
+    """The name simcore gave a variant before names said ``key=value`` (``hand_size_46`` for hand_size_4 = 6):
+    folders swept then still resume (:func:`with_old_names`)."""
+    def label(key, value):
+        key = key.rpartition(".")[2]
+        if key == POLICY_AXIS and isinstance(value, str):
+            value = value.replace(":", "-").replace("=", "").replace(",", "-")
+        if isinstance(value, bool):
+            return key if value else f"no-{key}"
+        if isinstance(value, str):
+            return value if _OLD_VALUE.match(value) else f"{key}-{hashlib.sha256(value.encode()).hexdigest()[:6]}"
+        return key + _shown(key, value)
+    return "_".join(label(k, v) for k, v in overrides.items()) or "base"
+
+
+def with_old_names(sweep, folder):
+    """``sweep`` with each variant that ``folder`` finished under its old name (:func:`old_name`) keeping that
+    name, its file and its rows, so that a sweep begun before the names changed resumes instead of playing
+    them again."""
+    manifest = read_manifest(folder)
+    variants = []
+    for v in sweep.variants:
+        old = old_name(v.overrides)
+        if v.name == derived_name(v.overrides) and v.name not in manifest["variants"] and \
+                old in manifest["variants"]:
+            aged = Variant(old, v.overrides, dataclasses.replace(v.config, variant=old))
+            v = aged if complete(folder, aged, manifest) else v
+        variants.append(v)
+    return dataclasses.replace(sweep, variants=variants)
 
 
 def _axes(table):
@@ -123,7 +153,8 @@ def load(path, games=None, seed=None):
     for over, name, pols in zip(overrides, names, policies, strict=True):
         name = name if name is not None else derived_name(over)
         if not isinstance(name, str) or not _NAME.match(name):
-            raise cfg.ConfigError(f"variant name {name!r} is not allowed; allowed: letters, digits, '.', '_', '-'")
+            raise cfg.ConfigError(f"variant name {name!r} is not allowed; allowed: letters, digits, '.', '_', '-', "
+                                  "'=', ','")
         if name in seen:
             raise cfg.ConfigError(f"variant name {name!r} appears twice; allowed: unique names")
         seen.add(name)
@@ -249,6 +280,7 @@ def run(sweep, folder, on_block=None, on_variant=None, executor=None, kind="swee
     folder = open_folder(folder, kind, sweep.game)
     with writing.Lock(folder):
         writing.remove_stale(folder)
+        sweep = with_old_names(sweep, folder)
         return _run(sweep, folder, on_block, on_variant, executor, kind, planned or plan_status(sweep, folder))
 
 

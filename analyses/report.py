@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 import matplotlib.pyplot as plt
 
+from analyses import context
 from analyses.balance import seat_balance
 from analyses.plots import duration_plot, score_plot, skill_plot, win_share_plot
 from analyses.scoring import RULE
@@ -237,6 +238,12 @@ def watch_section(watches, folder, pages):
         Table(["variant", "game", "turns", "won by", "replay"], rows)])
 
 
+def context_lines(results):
+    """One line per variant: its rules (what differs from the game's defaults), policies, games, seed and
+    simcore (``analyses.context``)."""
+    return [f"{r.name}: {context.of_result(r)}" for r in results]
+
+
 def report_sections(analysis, watches, folder, pages):
     """The report as sections, for either renderer; ``folder``, ``pages``: as for :func:`watch_section`."""
     results = analysis.results
@@ -246,7 +253,8 @@ def report_sections(analysis, watches, folder, pages):
     out = [
         Section(f"simcore report: {', '.join(games)}", [
             f"{len(results)} variants, {sum(r.n_games for r in results):,} games, seed "
-            f"{', '.join(map(str, seeds))}. Baseline for comparisons: `{base}`."], level=1),
+            f"{', '.join(map(str, seeds))}. Baseline for comparisons: `{base}`.",
+            "\n".join(f"* `{r.name}`: {context.of_result(r)}" for r in results)], level=1),
         Section("Seat balance", [
             "Points per seat: its mean points per game (a win 1, a k-way shared win 1/k, a team's win 1/k to "
             "each of its k seats, a game nobody wins 1/players each), with a 95% Wilson interval; a fair game "
@@ -331,6 +339,9 @@ def _html_block(block, image_src):
         return _html_table(block)
     if isinstance(block, Image):
         return f'<p><img src="{image_src(block.file)}" alt="{html.escape(block.alt)}"></p>'
+    items = block.split("\n")
+    if all(item.startswith("* ") for item in items):       # a Markdown list
+        return "<ul>" + "".join(f"<li>{_inline(item[2:])}</li>" for item in items) + "</ul>"
     return f"<p>{_inline(block)}</p>"
 
 

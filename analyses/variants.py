@@ -1,5 +1,6 @@
 """Comparing variants: paired on common random numbers where the seeds allow, Holm across many."""
 
+import json
 from dataclasses import dataclass
 
 from analyses.data import DataError, paired_on_index
@@ -34,6 +35,19 @@ def check_comparable(a, b):
     if a.game != b.game:
         raise DataError(f"cannot compare {a.path} ({a.game}) with {b.path} ({b.game}): different games")
     return a.seed == b.seed
+
+
+def unlike(a, b):
+    """A warning when ``a`` and ``b`` differ in their player count or their seats' policies (a comparison of
+    them measures that difference too, not only the rules'), else None."""
+    policies = [json.loads(r.meta.get("policies", "[]")) for r in (a, b)]
+    what = [w for w, differs in (("player counts", a.players != b.players),
+                                 ("policies", policies[0] != policies[1])) if differs]
+    if not what:
+        return None
+    return (f"warning: {a.name} and {b.name} differ in their {' and '.join(what)} ({a.players} players, "
+            f"{', '.join(policies[0])} against {b.players} players, {', '.join(policies[1])}): the comparison "
+            "measures that too, not only the rules")
 
 
 def compare_metric(a, b, metric, paired):

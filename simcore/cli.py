@@ -13,6 +13,7 @@ from pathlib import Path
 
 import click
 
+from analyses import context
 from simcore import games as registry
 from simcore.io import config as cfg
 from simcore.io.results import OutputError
@@ -226,7 +227,8 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, th
         except OutputError as e:
             _fail(str(e))
     if not quiet:
-        click.echo(f"{run.game} ({run.variant}), seed {run.seed}, policies {', '.join(run.policies)}")
+        named = "" if run.variant == "default" else f"variant {run.variant}: "
+        click.echo(named + context.of_run(run))
         for line in tally.lines():
             click.echo(line)
         if out:
@@ -595,6 +597,7 @@ def analyze_command(paths, report_path, baseline):
             _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
         base = names.index(baseline) if baseline else 0
         analysis = report.analyze(results, base)
+        click.echo("\n".join(report.context_lines(results)) + "\n")
         click.echo(f"{report.balance_table(analysis)}\n{report.BALANCE_TESTS}\n\n{report.shape_table(analysis)}")
         if analysis.skill_levels:
             click.echo(f"\nby skill level:\n{report.skill_table(analysis)}")
@@ -629,6 +632,7 @@ def compare_command(file_a, file_b, metrics):
     try:
         a, b = data.load_result(file_a), data.load_result(file_b)
         _warn(data.rules_warning([a, b]))
+        _warn(variants.unlike(a, b))
         if not variants.check_comparable(a, b):
             click.echo(f"warning: seeds differ ({a.seed} vs {b.seed}): the games share no random numbers, "
                        "comparing unpaired", err=True)
@@ -636,6 +640,7 @@ def compare_command(file_a, file_b, metrics):
     except data.DataError as e:
         _fail(str(e))
     click.echo(f"{a.name} ({a.n_games:,} games) vs {b.name} ({b.n_games:,} games), {a.game}")
+    click.echo(f"  {a.name}: {context.of_result(a)}\n  {b.name}: {context.of_result(b)}")
     click.echo(report.comparison_table(comparisons))
     click.echo(report.comparison_tests("the metrics"))
 

@@ -230,12 +230,14 @@ def test_a_failing_report_leaves_the_old_one_alone(two_variants, tmp_path):
 
 
 def test_markdown_report_keeps_its_sections_and_adds_the_games_worth_watching(two_variants, tmp_path):
-    """Byte for byte as before the games worth watching: every block in order, one blank line apart."""
+    """Byte for byte as before the games worth watching: every block in order, one blank line apart (the
+    context of each variant after the summary)."""
     text = report.write_report(two_variants, tmp_path / "r.md").read_text()
     analysis = report.analyze(two_variants)
     before, after = text.split("\n\n## Games worth watching\n\n")
     expected = [
         "# simcore report: zwergen", "2 variants, 4,000 games, seed 5. Baseline for comparisons: `base`.",
+        "\n".join(f"* `{line.replace(': ', '`: ', 1)}" for line in report.context_lines(two_variants)),
         "## Seat balance", None, str(report.balance_table(analysis)), "![points per seat](r-plots/win_share.png)",
         "## Game length and completion", None, str(report.shape_table(analysis)),
         "![game length](r-plots/duration.png)",
@@ -247,6 +249,26 @@ def test_markdown_report_keeps_its_sections_and_adds_the_games_worth_watching(tw
     for block, want in zip(blocks, expected, strict=True):
         assert want is None or block == want            # None: a paragraph of prose
     assert after.endswith(" |\n") and after.count("simcore replay") == 6
+
+
+def test_every_output_says_what_it_is_of(cli, two_variants, tmp_path):
+    """Issue 25, part 2: the report, the terminal and the run summary name the game and its rules version, the
+    parameters that differ from the defaults, every seat's policy, the games, the seed and simcore's version;
+    compare warns when the player counts or policies differ."""
+    text = report.write_report(two_variants, tmp_path / "r.md").read_text()
+    assert "* `base`: zwergen (rules version 1), the default rules; every seat greedy; 2,000 games, seed 5; " \
+           f"simcore {simcore.__version__}" in text
+    assert "* `pro`: zwergen (rules version 1), pro=true; every seat greedy;" in text
+    page = report.write_report(two_variants, tmp_path / "r.html").read_text()
+    assert "<li><code>pro</code>: zwergen (rules version 1), pro=true; every seat greedy;" in page
+    done = cli("run", "zwai", "--set", "players=3", "--set", "formation=ring", "--policy", "greedy",
+               "--policy", "1=random", "--games", "200", "--seed", "4", "--out", tmp_path / "z.parquet")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == ("zwai (rules version 1), players=3, formation=ring; seat 0 greedy, "
+                                           f"seat 1 random, seat 2 greedy; 200 games, seed 4; simcore "
+                                           f"{simcore.__version__}")
+    done = cli("compare", two_variants[0].path, tmp_path / "z.parquet")
+    assert "warning: base and default differ in their player counts and policies" in done.stderr
 
 
 def test_analyze_writes_an_html_report_and_refuses_other_suffixes(cli, two_variants, tmp_path):

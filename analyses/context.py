@@ -1,0 +1,61 @@
+"""What a result is of, in one line: the game and its rules version, the parameters that differ from the game's
+defaults, each seat's policy, the games, the seed and the simcore that played them. The run summary, the report
+and its pages print it, so that a table never stands without the rules and players behind it."""
+
+import json
+from functools import cache
+
+from simcore.io import config as cfg
+
+
+@cache
+def _defaults(game):
+    return cfg.resolve(game).params
+
+
+def changed(game, params):
+    """The parameters of ``params`` whose value differs from ``game``'s default, in their order."""
+    defaults = _defaults(game)
+    return {key: value for key, value in params.items() if defaults.get(key, object()) != value}
+
+
+def _shown(value):
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str) and "\n" in value:
+        return "(a map of its own)"
+    return str(value).replace(" ", "")
+
+
+def rules_text(game, params):
+    """``players=3, formation=ring``, or ``the default rules``."""
+    changes = changed(game, params)
+    return ", ".join(f"{key}={_shown(value)}" for key, value in changes.items()) or "the default rules"
+
+
+def policies_text(policies):
+    """``every seat greedy``, or ``seat 0 ismcts:iterations=100, seat 1 greedy``."""
+    if len(set(policies)) == 1:
+        return f"every seat {policies[0]}"
+    return ", ".join(f"seat {seat} {spec}" for seat, spec in enumerate(policies))
+
+
+def line(game, rules_version, params, policies, games, seed, version):
+    return (f"{game} (rules version {rules_version}), {rules_text(game, params)}; {policies_text(policies)}; "
+            f"{games:,} games, seed {seed}; simcore {version}")
+
+
+def of_run(run):
+    """The line of a resolved config (``simcore.io.config.RunConfig``) about to be played."""
+    from simcore import __version__
+    return line(run.game, run.module.GAME.rules_version, run.params, run.policies, run.games, run.seed,
+                __version__)
+
+
+def of_result(result):
+    """The line of a result file (``analyses.data.Result``), from what its metadata recorded."""
+    meta = result.meta
+    params = json.loads(meta.get("params", "{}"))
+    policies = json.loads(meta.get("policies", "[]")) or ["(not recorded)"]
+    return line(result.game, meta.get("rules_version", "(not recorded)"), params, policies, result.n_games,
+                result.seed, meta.get("version", "(not recorded)"))

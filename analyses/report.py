@@ -20,7 +20,7 @@ from analyses.balance import seat_balance
 from analyses.plots import duration_plot, score_plot, skill_plot, win_share_plot
 from analyses.scoring import RULE
 from analyses.shape import game_shape
-from analyses.variants import against_baseline
+from analyses.variants import against_baseline, baselines_of
 from analyses.watch import games_worth_watching, replay_command
 from simcore.io import writing
 
@@ -72,7 +72,8 @@ class Analysis:
     balances: dict
     shapes: dict
     comparisons: list
-    baseline: int = 0   # position in ``results`` of the variant the others are compared with
+    baselines: dict = None      # variant name -> the name of its baseline (analyses.variants.baselines_of)
+    untested: list = ()         # (metric, variant, baseline, value): one value in every game of both
 
     @property
     def skill_levels(self):
@@ -87,13 +88,13 @@ class Analysis:
         return {r.name: p[0] for r, p in zip(self.results, policies, strict=True)}
 
 
-def analyze(results, baseline=0):
-    """Seat balance and game shape per variant, and every variant against the baseline."""
+def analyze(results, baselines=()):
+    """Seat balance and game shape per variant, and every variant against the baseline of its player count
+    and policies (the first of them, or the one named in ``baselines``)."""
     balances = {r.name: seat_balance(r.wins, r.column("timeout")) for r in results}
     shapes = {r.name: game_shape(r.column("n_turns"), r.column("timeout"), r.extras()) for r in results}
-    comparisons = against_baseline(results, metrics=("points_0", "n_turns"), baseline=baseline) \
-        if len(results) > 1 else []
-    return Analysis(results, balances, shapes, comparisons, baseline)
+    comparisons, untested = against_baseline(results, ("points_0", "n_turns"), baselines)
+    return Analysis(results, balances, shapes, comparisons, baselines_of(results, baselines), untested)
 
 
 def _share(b, seat):
@@ -164,6 +165,24 @@ def comparison_tests(across):
     return ("tests: the paired t test of the mean difference (Welch's t when the seeds differ) for numeric columns, "
             "McNemar's exact test (a z or Fisher test unpaired) for yes/no ones; p (Holm) keeps the chance of "
             f"any false difference at 5% across {across}")
+
+
+def _baselines_text(bases):
+    if len(bases) == 1:
+        return f"Baseline for comparisons: `{bases[0]}`."
+    return ("Baselines for comparisons, one per player count and policies: "
+            f"{', '.join(f'`{b}`' for b in bases)}.")
+
+
+def untested_text(untested):
+    """One sentence for the metrics that take one value in every game of a variant and its baseline."""
+    metrics = {}
+    for metric, _, _, value in untested:
+        metrics.setdefault((metric, value), 0)
+        metrics[(metric, value)] += 1
+    parts = [f"{metric} ({value} in every game; {n} comparison{'s' if n > 1 else ''})"
+             for (metric, value), n in metrics.items()]
+    return f"Not tested, as it cannot differ: {'; '.join(parts)}."
 
 
 def comparison_table(comparisons):
@@ -249,11 +268,11 @@ def report_sections(analysis, watches, folder, pages):
     results = analysis.results
     games = sorted({r.game for r in results})
     seeds = sorted({r.seed for r in results})
-    base = results[analysis.baseline].name
+    bases = list(dict.fromkeys(analysis.baselines.values()))
     out = [
         Section(f"simcore report: {', '.join(games)}", [
             f"{len(results)} variants, {sum(r.n_games for r in results):,} games, seed "
-            f"{', '.join(map(str, seeds))}. Baseline for comparisons: `{base}`.",
+            f"{', '.join(map(str, seeds))}. {_baselines_text(bases)}",
             "\n".join(f"* `{r.name}`: {context.of_result(r)}" for r in results)], level=1),
         Section("Seat balance", [
             "Points per seat: its mean points per game (a win 1, a k-way shared win 1/k, a team's win 1/k to "
@@ -270,14 +289,17 @@ def report_sections(analysis, watches, folder, pages):
             shape_table(analysis), Image("game length", "duration.png")]),
         Section("Game-specific columns (means)", [extras_table(analysis), Image("scores", "scores.png")]),
     ]
-    if analysis.comparisons:
-        out.append(Section(f"Against the baseline `{base}`", [
-            "Effect = variant minus baseline. Variants run with the baseline's seed are paired game by game on "
-            "common random numbers: the paired t test and its interval for the first seat's points and the "
-            "game length (p-value and interval from one test of the mean difference). Variants with another "
-            "seed are compared unpaired, by Welch's t test. *p (Holm)*: adjusted across the variants, per "
-            "metric.",
-            comparison_table(analysis.comparisons)]))
+    if analysis.comparisons or analysis.untested:
+        title = f"Against the baseline `{bases[0]}`" if len(bases) == 1 else "Against the baselines"
+        out.append(Section(title, [
+            "Effect = variant minus baseline; each variant is compared with the baseline of its player count "
+            "and policies, so that a difference is the rules'. Variants run with the baseline's seed are "
+            "paired game by game on common random numbers: the paired t test and its interval for the first "
+            "seat's points and the game length (p-value and interval from one test of the mean difference). "
+            "Variants with another seed are compared unpaired, by Welch's t test. *p (Holm)*: adjusted across "
+            "the variants, per metric.",
+            *([comparison_table(analysis.comparisons)] if analysis.comparisons else []),
+            *([untested_text(analysis.untested)] if analysis.untested else [])]))
     out.append(watch_section(watches, folder, pages))
     return out
 
@@ -375,14 +397,14 @@ def write_replays(watches, path, write_replay):
     return pages
 
 
-def write_report(results, path, baseline=0, write_replay=None):
+def write_report(results, path, baselines=(), write_replay=None):
     """Analyse ``results`` and write the report at ``path``: Markdown (``.md``) with its plots in
     ``<stem>-plots/`` beside it, or one self-contained HTML file (``.html``) whose games worth watching link to
     replay pages written by ``write_replay(file_path, game_index, out_path)`` (none without it)."""
     path = Path(path)
     if path.suffix.lower() not in SUFFIXES:
         raise ValueError(f"cannot write a report as {path.name}; allowed suffixes: {', '.join(SUFFIXES)}")
-    analysis = analyze(results, baseline)
+    analysis = analyze(results, baselines)
     watches = [w for r in results for w in games_worth_watching(r)]
     if path.suffix.lower() == ".html":
         pages = write_replays(watches, path, write_replay) if write_replay else {}

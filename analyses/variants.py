@@ -74,17 +74,52 @@ def compare(a, b, metrics=None):
             for m, r, p in zip(metrics, results, adjusted, strict=True)]
 
 
-def against_baseline(results, metrics=("points_0", "n_turns"), baseline=0):
-    """Every variant against one baseline; Holm across the variants, per metric."""
-    base = results[baseline]
-    out = []
+def _like(result):
+    """What a comparison holds fixed: the player count and every seat's policy."""
+    return result.players, result.meta.get("policies", "[]")
+
+
+def baselines_of(results, named=()):
+    """Each variant's baseline: the variant of its group (same player count and policies) named in ``named``,
+    else the group's first; {variant name: baseline name}. Raises DataError when ``named`` names two
+    baselines of one group."""
+    chosen = {}
+    for r in results:
+        if r.name in named:
+            if _like(r) in chosen:
+                raise DataError(f"--baseline {chosen[_like(r)]} and {r.name} are of the same player count and "
+                                "policies; allowed: one baseline per group")
+            chosen[_like(r)] = r.name
+    for r in results:
+        chosen.setdefault(_like(r), r.name)
+    return {r.name: chosen[_like(r)] for r in results}
+
+
+def _fixed(xa, xb):
+    """The one value both columns take in every game (a fixed length), or None: nothing to test."""
+    values = set(xa.tolist()) | set(xb.tolist())
+    return values.pop() if len(values) == 1 else None
+
+
+def against_baseline(results, metrics=("points_0", "n_turns"), named=()):
+    """Every variant against the baseline of its group (:func:`baselines_of`: like with like), but a metric
+    that takes one value in every game of both; Holm across the variants, per metric. Returns (comparisons,
+    untested: [(metric, variant, baseline, value)])."""
+    by_name = {r.name: r for r in results}
+    bases = baselines_of(results, named)
+    out, untested = [], []
     for metric in metrics:
         rows = []
         for r in results:
+            base = by_name[bases[r.name]]
             if r is base or metric not in r.names or metric not in base.names or r.game != base.game:
                 continue
-            rows.append((r, compare_metric(r, base, metric, r.seed == base.seed)))
-        adjusted = holm([res.pvalue for _, res in rows]) if rows else []
+            value = _fixed(r.column(metric), base.column(metric))
+            if value is not None:
+                untested.append((metric, r.name, base.name, value))
+                continue
+            rows.append((r, base, compare_metric(r, base, metric, r.seed == base.seed)))
+        adjusted = holm([res.pvalue for _, _, res in rows]) if rows else []
         out += [Comparison(metric, r.name, base.name, r.seed == base.seed, res, float(p))
-                for (r, res), p in zip(rows, adjusted, strict=True)]
-    return out
+                for (r, base, res), p in zip(rows, adjusted, strict=True)]
+    return out, untested

@@ -581,8 +581,10 @@ def _load_results(paths):
 @click.option("--report", "report_path", type=click.Path(dir_okay=False),
               help="Write a report here: NAME.md (Markdown, its plots in NAME-plots/ beside it) or NAME.html "
                    "(one self-contained page, replay pages of the games worth watching in NAME-replays/).")
-@click.option("--baseline", help="Variant the others are compared with (default: the first).")
-def analyze_command(paths, report_path, baseline):
+@click.option("--baseline", "baselines", multiple=True,
+              help="Variant the others of its player count and policies are compared with (default: the first "
+                   "of them); once per group.")
+def analyze_command(paths, report_path, baselines):
     """Seat balance, game length and comparisons for a sweep folder or result files."""
     from analyses import data, report
     from simcore.watch import replay
@@ -593,10 +595,10 @@ def analyze_command(paths, report_path, baseline):
         results = _load_results(paths)
         _warn(data.rules_warning(results))
         names = [r.name for r in results]
-        if baseline is not None and baseline not in names:
-            _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
-        base = names.index(baseline) if baseline else 0
-        analysis = report.analyze(results, base)
+        for baseline in baselines:
+            if baseline not in names:
+                _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
+        analysis = report.analyze(results, baselines)
         click.echo("\n".join(report.context_lines(results)) + "\n")
         click.echo(f"{report.balance_table(analysis)}\n{report.BALANCE_TESTS}\n\n{report.shape_table(analysis)}")
         if analysis.skill_levels:
@@ -604,9 +606,11 @@ def analyze_command(paths, report_path, baseline):
         if analysis.comparisons:
             click.echo(f"\n{report.comparison_table(analysis.comparisons)}\n"
                        f"{report.comparison_tests('the variants, per metric')}")
+        if analysis.untested:
+            click.echo(report.untested_text(analysis.untested))
         if report_path:
             try:
-                report.write_report(results, report_path, base, write_replay=replay.write_html)
+                report.write_report(results, report_path, baselines, write_replay=replay.write_html)
             except OSError as e:
                 _fail(f"cannot write {report_path}: {e.strerror or e}")
             except replay.ReplayError as e:

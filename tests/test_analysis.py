@@ -57,8 +57,9 @@ def test_report_has_tables_plots_and_baseline_comparisons(tmp_path):
         assert (tmp_path / "report-plots" / png).stat().st_size > 5000
         assert f"report-plots/{png}" in text
     analysis = report.analyze(rs)
-    assert {(c.a, c.metric) for c in analysis.comparisons} == {(n, m) for n in ("pro", "four")
-                                                               for m in ("points_0", "n_turns")}
+    # four players are not compared with two: "four" is the baseline of its own player count
+    assert {(c.a, c.b, c.metric) for c in analysis.comparisons} == {("pro", "base", m) for m in ("points_0", "n_turns")}
+    assert analysis.baselines == {"base": "base", "pro": "base", "four": "four"}
     # the table shows what the result objects hold
     b = analysis.balances["pro"]
     assert f"{b.share[0]:.3f} [{b.low[0]:.3f}, {b.high[0]:.3f}]" in text
@@ -249,6 +250,29 @@ def test_markdown_report_keeps_its_sections_and_adds_the_games_worth_watching(tw
     for block, want in zip(blocks, expected, strict=True):
         assert want is None or block == want            # None: a paragraph of prose
     assert after.endswith(" |\n") and after.count("simcore replay") == 6
+
+
+def test_each_variant_is_compared_with_a_baseline_of_its_player_count_and_policies(cli, tmp_path):
+    """Issue 25, part 3: like with like. A variant meets the baseline of its group (player count and every
+    seat's policy): the first of the group, or the one --baseline names; two baselines for one group are
+    refused; a quantity that takes one value in every game of both (Zwai's 48 turns) is not tested."""
+    rs = [_result(tmp_path, n, p, games=400, game="zwai") for n, p in
+          (("square-2p", {"players": 2}), ("ring-2p", {"players": 2, "formation": "ring"}),
+           ("square-3p", {"players": 3}), ("ring-3p", {"players": 3, "formation": "ring"}))]
+    analysis = report.analyze(rs)
+    assert {(c.a, c.b) for c in analysis.comparisons} == {("ring-2p", "square-2p"), ("ring-3p", "square-3p")}
+    assert {c.metric for c in analysis.comparisons} == {"points_0"}
+    assert sorted(analysis.untested) == [("n_turns", "ring-2p", "square-2p", 48),
+                                         ("n_turns", "ring-3p", "square-3p", 48)]
+    assert "Not tested, as it cannot differ: n_turns (48 in every game; 2 comparisons)." in \
+        report.write_report(rs, tmp_path / "r.md").read_text()
+    chosen = report.analyze(rs, ("ring-3p",))
+    assert {(c.a, c.b) for c in chosen.comparisons} == {("ring-2p", "square-2p"), ("square-3p", "ring-3p")}
+    with pytest.raises(data.DataError, match="--baseline square-3p and ring-3p are of the same player count"):
+        report.analyze(rs, ("square-3p", "ring-3p"))
+    done = cli("analyze", *[r.path for r in rs], "--baseline", "ring-3p", "--baseline", "ring-2p")
+    assert done.returncode == 0, done.stderr
+    assert "| square-2p | ring-2p | points_0 |" in done.stdout and "| square-3p | ring-3p | points_0 |" in done.stdout
 
 
 def test_every_output_says_what_it_is_of(cli, two_variants, tmp_path):

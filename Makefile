@@ -11,7 +11,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --no-compile -e '.[dev,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
 	touch $@
 
 demo: $(VENV)/.installed

@@ -5,6 +5,7 @@ and its pages print it, so that a table never stands without the rules and playe
 import json
 from functools import cache
 
+from simcore import __version__
 from simcore.io import config as cfg
 
 
@@ -47,7 +48,6 @@ def line(game, rules_version, params, policies, games, seed, version):
 
 def of_run(run):
     """The line of a resolved config (``simcore.io.config.RunConfig``) about to be played."""
-    from simcore import __version__
     return line(run.game, run.module.GAME.rules_version, run.params, run.policies, run.games, run.seed,
                 __version__)
 
@@ -56,6 +56,6 @@ def of_result(result):
     """The line of a result file (``analyses.data.Result``), from what its metadata recorded."""
     meta = result.meta
     params = json.loads(meta.get("params", "{}"))
-    policies = json.loads(meta.get("policies", "[]")) or ["(not recorded)"]
+    policies = result.policies or ["(not recorded)"]
     return line(result.game, meta.get("rules_version", "(not recorded)"), params, policies, result.n_games,
                 result.seed, meta.get("version", "(not recorded)"))

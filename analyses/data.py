@@ -42,6 +42,11 @@ class Result:
         raise DataError(f"{self.path} has no column {name!r}; allowed: {', '.join(self.names)}")
 
     @property
+    def policies(self):
+        """Every seat's policy spec, as the file's metadata recorded it ([] if it did not)."""
+        return json.loads(self.meta.get("policies", "[]"))
+
+    @property
     def names(self):
         """Every name :meth:`column` takes: the file's columns and the derived ``points_i``."""
         return list(self.columns) + self._points_names

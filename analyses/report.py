@@ -7,8 +7,8 @@ as one self-contained HTML file (plots embedded, links to replay pages).
 import base64
 import html
 import io
-import json
 import re
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
@@ -79,7 +79,7 @@ class Analysis:
     def skill_levels(self):
         """{variant: policy} when the variants differ only by the one policy every seat plays (a sweep of
         the ``policy`` axis: balance by skill level); else {}."""
-        policies = [json.loads(r.meta.get("policies", "[]")) for r in self.results]
+        policies = [r.policies for r in self.results]
         params = {r.meta.get("params") for r in self.results}
         if len(self.results) < 2 or len(params) != 1 or any(len(set(p)) != 1 for p in policies):
             return {}
@@ -93,8 +93,9 @@ def analyze(results, baselines=()):
     and policies (the first of them, or the one named in ``baselines``)."""
     balances = {r.name: seat_balance(r.wins, r.column("timeout")) for r in results}
     shapes = {r.name: game_shape(r.column("n_turns"), r.column("timeout"), r.extras()) for r in results}
-    comparisons, untested = against_baseline(results, ("points_0", "n_turns"), baselines)
-    return Analysis(results, balances, shapes, comparisons, baselines_of(results, baselines), untested)
+    bases = baselines_of(results, baselines)
+    comparisons, untested = against_baseline(results, bases, ("points_0", "n_turns"))
+    return Analysis(results, balances, shapes, comparisons, bases, untested)
 
 
 def _share(b, seat):
@@ -176,12 +177,9 @@ def _baselines_text(bases):
 
 def untested_text(untested):
     """One sentence for the metrics that take one value in every game of a variant and its baseline."""
-    metrics = {}
-    for metric, _, _, value in untested:
-        metrics.setdefault((metric, value), 0)
-        metrics[(metric, value)] += 1
+    counts = Counter((metric, value) for metric, _, _, value in untested)
     parts = [f"{metric} ({value} in every game; {n} comparison{'s' if n > 1 else ''})"
-             for (metric, value), n in metrics.items()]
+             for (metric, value), n in counts.items()]
     return f"Not tested, as it cannot differ: {'; '.join(parts)}."
 
 

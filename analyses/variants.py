@@ -1,6 +1,5 @@
 """Comparing variants: paired on common random numbers where the seeds allow, Holm across many."""
 
-import json
 from dataclasses import dataclass
 
 from analyses.data import DataError, paired_on_index
@@ -40,13 +39,12 @@ def check_comparable(a, b):
 def unlike(a, b):
     """A warning when ``a`` and ``b`` differ in their player count or their seats' policies (a comparison of
     them measures that difference too, not only the rules'), else None."""
-    policies = [json.loads(r.meta.get("policies", "[]")) for r in (a, b)]
     what = [w for w, differs in (("player counts", a.players != b.players),
-                                 ("policies", policies[0] != policies[1])) if differs]
+                                 ("policies", a.policies != b.policies)) if differs]
     if not what:
         return None
     return (f"warning: {a.name} and {b.name} differ in their {' and '.join(what)} ({a.players} players, "
-            f"{', '.join(policies[0])} against {b.players} players, {', '.join(policies[1])}): the comparison "
+            f"{', '.join(a.policies)} against {b.players} players, {', '.join(b.policies)}): the comparison "
             "measures that too, not only the rules")
 
 
@@ -76,7 +74,7 @@ def compare(a, b, metrics=None):
 
 def _like(result):
     """What a comparison holds fixed: the player count and every seat's policy."""
-    return result.players, result.meta.get("policies", "[]")
+    return result.players, tuple(result.policies)
 
 
 def baselines_of(results, named=()):
@@ -97,16 +95,15 @@ def baselines_of(results, named=()):
 
 def _fixed(xa, xb):
     """The one value both columns take in every game (a fixed length), or None: nothing to test."""
-    values = set(xa.tolist()) | set(xb.tolist())
-    return values.pop() if len(values) == 1 else None
+    low, high = min(xa.min(), xb.min()), max(xa.max(), xb.max())
+    return low.item() if low == high else None
 
 
-def against_baseline(results, metrics=("points_0", "n_turns"), named=()):
-    """Every variant against the baseline of its group (:func:`baselines_of`: like with like), but a metric
+def against_baseline(results, bases, metrics=("points_0", "n_turns")):
+    """Every variant against its baseline (``bases``: :func:`baselines_of`, like with like), but a metric
     that takes one value in every game of both; Holm across the variants, per metric. Returns (comparisons,
     untested: [(metric, variant, baseline, value)])."""
     by_name = {r.name: r for r in results}
-    bases = baselines_of(results, named)
     out, untested = [], []
     for metric in metrics:
         rows = []

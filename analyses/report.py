@@ -7,7 +7,9 @@ as one self-contained HTML file (plots embedded, links to replay pages).
 import base64
 import html
 import io
+import math
 import re
+import textwrap
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,11 +18,12 @@ from urllib.parse import quote
 import matplotlib.pyplot as plt
 
 from analyses import context
-from analyses.balance import seat_balance
+from analyses.balance import RESAMPLES, seat_balance
 from analyses.plots import duration_plot, score_plot, skill_plot, win_share_plot
 from analyses.scoring import RULE
 from analyses.shape import game_shape
 from analyses.variants import against_baseline, baselines_of
+from analyses.verdict import ALPHA, overview, verdicts
 from analyses.watch import games_worth_watching, replay_command
 from simcore.io import writing
 
@@ -74,6 +77,7 @@ class Analysis:
     comparisons: list
     baselines: dict = None      # variant name -> the name of its baseline (analyses.variants.baselines_of)
     untested: list = ()         # (metric, variant, baseline, value): one value in every game of both
+    verdicts: dict = None       # variant name -> analyses.verdict.Verdict
 
     @property
     def skill_levels(self):
@@ -88,14 +92,20 @@ class Analysis:
         return {r.name: p[0] for r, p in zip(self.results, policies, strict=True)}
 
 
-def analyze(results, baselines=()):
-    """Seat balance and game shape per variant, and every variant against the baseline of its player count
-    and policies (the first of them, or the one named in ``baselines``)."""
-    balances = {r.name: seat_balance(r.wins, r.column("timeout")) for r in results}
+def analyze(results, baselines=(), target=None):
+    """Seat balance and game shape per variant, every variant against the baseline of its player count and
+    policies (the first of them, or the one named in ``baselines``), and the verdicts (``target``: a
+    :class:`analyses.verdict.LengthTarget` or None)."""
+    # the gap test's Monte Carlo p-value is at least 1/(draws + 1): enough draws that Holm across the variants
+    # can still find an edge (27 variants at 2,000 draws would floor every adjusted p at 0.013)
+    draws = max(RESAMPLES, math.ceil(20 * len(results) / ALPHA))
+    balances = {r.name: seat_balance(r.wins, r.column("timeout"), n_resamples=draws) for r in results}
     shapes = {r.name: game_shape(r.column("n_turns"), r.column("timeout"), r.extras()) for r in results}
     bases = baselines_of(results, baselines)
-    comparisons, untested = against_baseline(results, bases, ("points_0", "n_turns"))
-    return Analysis(results, balances, shapes, comparisons, bases, untested)
+    comparisons, untested = against_baseline(results, bases)
+    analysis = Analysis(results, balances, shapes, comparisons, bases, untested)
+    analysis.verdicts = verdicts(analysis, target)
+    return analysis
 
 
 def _share(b, seat):
@@ -261,6 +271,12 @@ def context_lines(results):
     return [f"{r.name}: {context.of_result(r)}" for r in results]
 
 
+def verdict_blocks(analysis):
+    """The verdicts as report blocks: the overview, then a paragraph per variant (its name in bold)."""
+    head = overview(analysis.verdicts)
+    return ([head] if head else []) + [f"**{name}**: {v.text}" for name, v in analysis.verdicts.items()]
+
+
 def report_sections(analysis, watches, folder, pages):
     """The report as sections, for either renderer; ``folder``, ``pages``: as for :func:`watch_section`."""
     results = analysis.results
@@ -272,6 +288,7 @@ def report_sections(analysis, watches, folder, pages):
             f"{len(results)} variants, {sum(r.n_games for r in results):,} games, seed "
             f"{', '.join(map(str, seeds))}. {_baselines_text(bases)}",
             "\n".join(f"* `{r.name}`: {context.of_result(r)}" for r in results)], level=1),
+        Section("Verdict", verdict_blocks(analysis)),
         Section("Seat balance", [
             "Points per seat: its mean points per game (a win 1, a k-way shared win 1/k, a team's win 1/k to "
             "each of its k seats, a game nobody wins 1/players each), with a 95% Wilson interval; a fair game "
@@ -291,11 +308,13 @@ def report_sections(analysis, watches, folder, pages):
         title = f"Against the baseline `{bases[0]}`" if len(bases) == 1 else "Against the baselines"
         out.append(Section(title, [
             "Effect = variant minus baseline; each variant is compared with the baseline of its player count "
-            "and policies, so that a difference is the rules'. Variants run with the baseline's seed are "
-            "paired game by game on common random numbers: the paired t test and its interval for the first "
-            "seat's points and the game length (p-value and interval from one test of the mean difference). "
-            "Variants with another seed are compared unpaired, by Welch's t test. *p (Holm)*: adjusted across "
-            "the variants, per metric.",
+            "and policies, so that a difference is the rules'. *gap*: the seat gap (the highest seat's points "
+            "minus the lowest's); *weakest_seat*: the lowest seat's points (whichever seat that "
+            "is in each); both from simultaneous Wilson bounds on every seat of both variants, conservative by "
+            "construction (p-value and interval one procedure). *n_turns*: the game length; variants run with "
+            "the baseline's seed are paired game by game on common random numbers (the paired t test and its "
+            "interval), others compared by Welch's t test. *p (Holm)*: adjusted across the variants, per "
+            "metric.",
             *([comparison_table(analysis.comparisons)] if analysis.comparisons else []),
             *([untested_text(analysis.untested)] if analysis.untested else [])]))
     out.append(watch_section(watches, folder, pages))
@@ -330,8 +349,9 @@ _NUMBER = re.compile(r"[-+<]?\d[\d.,]*(e[-+]?\d+)?%?( \[.*\])?|\[.*\]|n/a|")
 
 
 def _inline(text):
-    """The report's only Markdown inside text, `code` and *emphasis*, as HTML."""
+    """The report's only Markdown inside text, `code`, **strong** and *emphasis*, as HTML."""
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
+    text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
     return re.sub(r"\*([^*\s][^*]*)\*", r"<em>\1</em>", text)
 
 
@@ -395,14 +415,37 @@ def write_replays(watches, path, write_replay):
     return pages
 
 
-def write_report(results, path, baselines=(), write_replay=None):
+def terminal_verdicts(analysis):
+    """The verdicts for the terminal: a head line, the overview, then per variant its context and verdict."""
+    results = analysis.results
+    games = sorted({r.game for r in results})
+    seeds = sorted({r.seed for r in results})
+    head = (f"{', '.join(games)}: {len(results)} variant{'s' * (len(results) > 1)}, "
+            f"{sum(r.n_games for r in results):,} games, seed {', '.join(map(str, seeds))}")
+    lines = [head] + ([overview(analysis.verdicts)] if overview(analysis.verdicts) else [])
+    for r in results:
+        lines.append(f"{r.name}: {context.of_result(r)}\n"
+                     + textwrap.fill(_plain(analysis.verdicts[r.name].text), WIDTH, initial_indent="  ",
+                                     subsequent_indent="  ", break_on_hyphens=False))
+    return [_plain(line) for line in lines]
+
+
+WIDTH = 110         # the terminal verdicts' line length
+
+
+def _plain(text):
+    """Markdown's ** and ` dropped for the terminal."""
+    return text.replace("**", "").replace("`", "")
+
+
+def write_report(results, path, baselines=(), write_replay=None, target=None):
     """Analyse ``results`` and write the report at ``path``: Markdown (``.md``) with its plots in
     ``<stem>-plots/`` beside it, or one self-contained HTML file (``.html``) whose games worth watching link to
     replay pages written by ``write_replay(file_path, game_index, out_path)`` (none without it)."""
     path = Path(path)
     if path.suffix.lower() not in SUFFIXES:
         raise ValueError(f"cannot write a report as {path.name}; allowed suffixes: {', '.join(SUFFIXES)}")
-    analysis = analyze(results, baselines)
+    analysis = analyze(results, baselines, target)
     watches = [w for r in results for w in games_worth_watching(r)]
     if path.suffix.lower() == ".html":
         pages = write_replays(watches, path, write_replay) if write_replay else {}

@@ -4,6 +4,8 @@ from dataclasses import dataclass
 
 from analyses.data import DataError, paired_on_index
 from analyses.paired import holm, paired_binary, paired_numeric, unpaired_binary, unpaired_numeric
+from analyses.seat_change import METRICS as SEAT_METRICS
+from analyses.seat_change import seat_change
 
 
 @dataclass(frozen=True)
@@ -20,6 +22,10 @@ class Comparison:
     @property
     def kind(self):
         return "binary" if "Binary" in type(self.result).__name__ else "numeric"
+
+
+# what the report compares each variant with its baseline on: balance, the weakest seat and the length
+REPORT_METRICS = ("gap", "weakest_seat", "n_turns")
 
 
 def default_metrics(a, b):
@@ -50,7 +56,10 @@ def unlike(a, b):
 
 def compare_metric(a, b, metric, paired):
     """A yes/no column by McNemar (paired) or a two-proportion test; a numeric one (points, turns, scores) by
-    the paired t test or Welch's: p-value and interval from one test of the mean difference."""
+    the paired t test or Welch's: p-value and interval from one test of the mean difference. The seat gap and
+    the weakest seat (``analyses.seat_change``) by simultaneous bounds, paired or not."""
+    if metric in SEAT_METRICS:
+        return seat_change(a.points, b.points, metric)
     xa, xb = a.column(metric), b.column(metric)
     binary = xa.dtype == bool
     if paired:
@@ -99,7 +108,7 @@ def _fixed(xa, xb):
     return low.item() if low == high else None
 
 
-def against_baseline(results, bases, metrics=("points_0", "n_turns")):
+def against_baseline(results, bases, metrics=REPORT_METRICS):
     """Every variant against its baseline (``bases``: :func:`baselines_of`, like with like), but a metric
     that takes one value in every game of both; Holm across the variants, per metric. Returns (comparisons,
     untested: [(metric, variant, baseline, value)])."""
@@ -109,7 +118,12 @@ def against_baseline(results, bases, metrics=("points_0", "n_turns")):
         rows = []
         for r in results:
             base = by_name[bases[r.name]]
-            if r is base or metric not in r.names or metric not in base.names or r.game != base.game:
+            if r is base or r.game != base.game or r.players != base.players:
+                continue
+            if metric in SEAT_METRICS:
+                rows.append((r, base, compare_metric(r, base, metric, False)))
+                continue
+            if metric not in r.names or metric not in base.names:
                 continue
             value = _fixed(r.column(metric), base.column(metric))
             if value is not None:
@@ -117,6 +131,7 @@ def against_baseline(results, bases, metrics=("points_0", "n_turns")):
                 continue
             rows.append((r, base, compare_metric(r, base, metric, r.seed == base.seed)))
         adjusted = holm([res.pvalue for _, _, res in rows]) if rows else []
-        out += [Comparison(metric, r.name, base.name, r.seed == base.seed, res, float(p))
+        out += [Comparison(metric, r.name, base.name, r.seed == base.seed and metric not in SEAT_METRICS, res,
+                           float(p))
                 for (r, base, res), p in zip(rows, adjusted, strict=True)]
     return out, untested

@@ -584,13 +584,21 @@ def _load_results(paths):
 @click.option("--baseline", "baselines", multiple=True,
               help="Variant the others of its player count and policies are compared with (default: the first "
                    "of them); once per group.")
-def analyze_command(paths, report_path, baselines):
-    """Seat balance, game length and comparisons for a sweep folder or result files."""
-    from analyses import data, report
+@click.option("--length", "length", metavar="LOW-HIGH",
+              help="Target length of a game in turns, e.g. 30-60: the verdict says how many games are within it.")
+@click.option("--tables", is_flag=True, help="Also print every table (seat balance, length, comparisons).")
+def analyze_command(paths, report_path, baselines, length, tables):
+    """The verdict on a sweep folder or result files: balance, length, rule holes and differences from the
+    baseline, in words with their numbers; the tables with --tables or in a --report."""
+    from analyses import data, report, verdict
     from simcore.watch import replay
 
     if report_path is not None and Path(report_path).suffix.lower() not in report.SUFFIXES:
         _fail(f"--report {report_path!r}: unknown suffix; allowed: {', '.join(report.SUFFIXES)}")
+    try:
+        target = verdict.LengthTarget.parse(length) if length is not None else None
+    except ValueError as e:
+        _fail(str(e))
     try:
         results = _load_results(paths)
         _warn(data.rules_warning(results))
@@ -598,26 +606,34 @@ def analyze_command(paths, report_path, baselines):
         for baseline in baselines:
             if baseline not in names:
                 _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
-        analysis = report.analyze(results, baselines)
-        click.echo("\n".join(report.context_lines(results)) + "\n")
-        click.echo(f"{report.balance_table(analysis)}\n{report.BALANCE_TESTS}\n\n{report.shape_table(analysis)}")
-        if analysis.skill_levels:
-            click.echo(f"\nby skill level:\n{report.skill_table(analysis)}")
-        if analysis.comparisons:
-            click.echo(f"\n{report.comparison_table(analysis.comparisons)}\n"
-                       f"{report.comparison_tests('the variants, per metric')}")
-        if analysis.untested:
-            click.echo(report.untested_text(analysis.untested))
+        analysis = report.analyze(results, baselines, target)
+        click.echo("\n\n".join(report.terminal_verdicts(analysis)))
+        if tables:
+            _echo_tables(report, analysis)
         if report_path:
             try:
-                report.write_report(results, report_path, baselines, write_replay=replay.write_html)
+                report.write_report(results, report_path, baselines, write_replay=replay.write_html, target=target)
             except OSError as e:
                 _fail(f"cannot write {report_path}: {e.strerror or e}")
             except replay.ReplayError as e:
                 _fail(f"cannot write the replay pages of {report_path}: {e}")
-            click.echo(f"\nwrote {report_path}")
+            click.echo(f"\nwrote {report_path}: the verdict, every table, the plots and the games worth watching")
+        elif not tables:
+            click.echo("\nThe tables (seat balance, length, comparisons): add --tables, or --report NAME.md or "
+                       "NAME.html for them with plots.")
     except data.DataError as e:
         _fail(str(e))
+
+
+def _echo_tables(report, analysis):
+    click.echo(f"\n{report.balance_table(analysis)}\n{report.BALANCE_TESTS}\n\n{report.shape_table(analysis)}")
+    if analysis.skill_levels:
+        click.echo(f"\nby skill level:\n{report.skill_table(analysis)}")
+    if analysis.comparisons:
+        click.echo(f"\n{report.comparison_table(analysis.comparisons)}\n"
+                   f"{report.comparison_tests('the variants, per metric')}")
+    if analysis.untested:
+        click.echo(report.untested_text(analysis.untested))
 
 
 def _warn(warning):

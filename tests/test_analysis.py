@@ -58,7 +58,8 @@ def test_report_has_tables_plots_and_baseline_comparisons(tmp_path):
         assert f"report-plots/{png}" in text
     analysis = report.analyze(rs)
     # four players are not compared with two: "four" is the baseline of its own player count
-    assert {(c.a, c.b, c.metric) for c in analysis.comparisons} == {("pro", "base", m) for m in ("points_0", "n_turns")}
+    assert {(c.a, c.b, c.metric) for c in analysis.comparisons} == \
+        {("pro", "base", m) for m in ("gap", "weakest_seat", "n_turns")}
     assert analysis.baselines == {"base": "base", "pro": "base", "four": "four"}
     # the table shows what the result objects hold
     b = analysis.balances["pro"]
@@ -70,7 +71,7 @@ def test_analyze_and_compare_commands(cli, tmp_path):
     sweep_file.write_text('game = "zwergen"\ngames = 4000\nseed = 2\n[axes]\npro = [false, true]\n')
     out = tmp_path / "runs"
     assert cli("sweep", sweep_file, "--out", out, "--quiet").returncode == 0
-    done = cli("analyze", out, "--report", out / "report.md")
+    done = cli("analyze", out, "--report", out / "report.md", "--tables")
     assert done.returncode == 0, done.stderr
     assert "| pro=false |" in done.stdout and (out / "report.md").exists()
     # every table's tests, and the error they control, named in one line (issue 22)
@@ -239,6 +240,7 @@ def test_markdown_report_keeps_its_sections_and_adds_the_games_worth_watching(tw
     expected = [
         "# simcore report: zwergen", "2 variants, 4,000 games, seed 5. Baseline for comparisons: `base`.",
         "\n".join(f"* `{line.replace(': ', '`: ', 1)}" for line in report.context_lines(two_variants)),
+        "## Verdict", *report.verdict_blocks(analysis),
         "## Seat balance", None, str(report.balance_table(analysis)), "![points per seat](r-plots/win_share.png)",
         "## Game length and completion", None, str(report.shape_table(analysis)),
         "![game length](r-plots/duration.png)",
@@ -261,7 +263,7 @@ def test_each_variant_is_compared_with_a_baseline_of_its_player_count_and_polici
            ("square-3p", {"players": 3}), ("ring-3p", {"players": 3, "formation": "ring"}))]
     analysis = report.analyze(rs)
     assert {(c.a, c.b) for c in analysis.comparisons} == {("ring-2p", "square-2p"), ("ring-3p", "square-3p")}
-    assert {c.metric for c in analysis.comparisons} == {"points_0"}
+    assert {c.metric for c in analysis.comparisons} == {"gap", "weakest_seat"}
     assert sorted(analysis.untested) == [("n_turns", "ring-2p", "square-2p", 48),
                                          ("n_turns", "ring-3p", "square-3p", 48)]
     assert "Not tested, as it cannot differ: n_turns (48 in every game; 2 comparisons)." in \
@@ -270,9 +272,9 @@ def test_each_variant_is_compared_with_a_baseline_of_its_player_count_and_polici
     assert {(c.a, c.b) for c in chosen.comparisons} == {("ring-2p", "square-2p"), ("square-3p", "ring-3p")}
     with pytest.raises(data.DataError, match="--baseline square-3p and ring-3p are of the same player count"):
         report.analyze(rs, ("square-3p", "ring-3p"))
-    done = cli("analyze", *[r.path for r in rs], "--baseline", "ring-3p", "--baseline", "ring-2p")
+    done = cli("analyze", *[r.path for r in rs], "--baseline", "ring-3p", "--baseline", "ring-2p", "--tables")
     assert done.returncode == 0, done.stderr
-    assert "| square-2p | ring-2p | points_0 |" in done.stdout and "| square-3p | ring-3p | points_0 |" in done.stdout
+    assert "| square-2p | ring-2p | gap |" in done.stdout and "| square-3p | ring-3p | weakest_seat |" in done.stdout
 
 
 def test_every_output_says_what_it_is_of(cli, two_variants, tmp_path):

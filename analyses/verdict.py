@@ -1,0 +1,222 @@
+"""The designer's verdict: per variant, a few sentences with their numbers and intervals, before any table.
+
+Each sentence says what one procedure found, at its stated error rate:
+
+* **balance**: the gap test of ``analyses.balance`` (a permutation test, debiased by construction: a fair game's
+  gap is its null), Holm-adjusted across the variants analysed together, so that "unbalanced" is said of a fair
+  variant at most 5% of the time in the whole report. The seat named is the one furthest from a fair share; its
+  interval is simultaneous over the seats (Wilson at 1 - 0.05 / seats), so it covers that seat's share at 95%
+  whichever seat the data made the worst. A fair verdict says which edge the games rule out (the largest
+  distance from a fair share inside those intervals): few games rule out little;
+* **length**: the mean with its t interval, and the share of games within a target, when one is given;
+* **rule holes**: games stopped by ``max_turns`` (Wilson interval);
+* **how decided**: lead changes, comebacks and when the lead was settled, from a trace (``--trace``), or the
+  share of games with a single winner;
+* **against the baseline**: the differences the comparisons find beyond chance (Holm across the variants).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import stats
+
+from analyses.intervals import proportion_interval
+from analyses.paired import holm
+
+ALPHA = 0.05
+FEW_GAMES = 200          # below this, a verdict says that it is a first look
+
+
+@dataclass(frozen=True)
+class LengthTarget:
+    """A target for the length of a game in turns, [low, high] (``simcore analyze --length LOW-HIGH``)."""
+
+    low: float
+    high: float
+
+    @classmethod
+    def parse(cls, text):
+        """``30-60`` -> LengthTarget(30, 60); ValueError in one line otherwise."""
+        low, sep, high = str(text).partition("-")
+        try:
+            target = cls(float(low), float(high)) if sep else None
+        except ValueError:
+            target = None
+        if target is None or not 0 <= target.low <= target.high:
+            raise ValueError(f"--length {text!r} is not a range of turns; allowed: LOW-HIGH with 0 <= LOW <= HIGH, "
+                             "e.g. 30-60")
+        return target
+
+    def __str__(self):
+        return f"{self.low:g}-{self.high:g} turns"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One variant's verdict: ``unbalanced`` (the gap test after Holm), the worst seat and its edge, and the
+    sentences (Markdown, with ``**`` for the key word)."""
+
+    variant: str
+    unbalanced: bool
+    worst_seat: tuple            # the seats of the worst team, or (seat,)
+    share: float                 # its points per game
+    low: float                   # its simultaneous interval (module docstring)
+    high: float
+    edge: float                  # its share minus the fair share
+    gap_pvalue: float
+    adjusted_pvalue: float       # Holm across the variants of the report
+    sentences: tuple
+
+    @property
+    def text(self):
+        return " ".join(self.sentences)
+
+
+def _pct(x):
+    return f"{100 * x:.1f}%" if x < 0.1 else f"{100 * x:.0f}%"
+
+
+def _seats(team):
+    return f"seat {team[0]}" if len(team) == 1 else "the team of seats " + " and ".join(map(str, team))
+
+
+def _simultaneous(balance, team):
+    """The team's share and its Wilson interval at 1 - ALPHA / (number of teams) (team-mates score alike)."""
+    teams = len(balance.teams)
+    seat = team[0]
+    ci = proportion_interval(min(float(balance.points[seat]), balance.n_games), balance.n_games,
+                             1 - ALPHA / teams)
+    return balance.share[seat], ci
+
+
+def balance_sentence(name, balance, adjusted, family):
+    """The balance verdict: (unbalanced, worst team, its share, its interval, sentence)."""
+    fair = 1 / balance.n_seats
+    intervals = {team: _simultaneous(balance, team) for team in balance.teams}
+    worst = max(intervals, key=lambda team: abs(intervals[team][0] - fair))
+    share, ci = intervals[worst]
+    edge = share - fair
+    where = f"p = {_p(balance.gap_pvalue)}" + (f", Holm across {family} variants {_p(adjusted)}" if family > 1 else "")
+    seat_text = (f"{_seats(worst)} takes {share:.3f} points a game [{ci.low:.3f}, {ci.high:.3f}] against a fair "
+                 f"{fair:.3f}")
+    if adjusted < ALPHA:
+        return True, worst, share, ci, (f"**Unbalanced**: {seat_text} (edge {edge:+.3f}); the seat gap "
+                                   f"{balance.largest_gap:.3f} is beyond what a fair game shows "
+                                   f"({balance.fair_gap:.3f} at {balance.n_games:,} games; {where}).")
+    ruled_out = max(max(abs(ci.low - fair), abs(ci.high - fair)) for _, ci in intervals.values())
+    if balance.gap_pvalue < ALPHA:
+        lead = (f"**No seat edge survives the {family} variants' multiplicity**, though one is suggested: "
+                f"{seat_text} ({where}).")
+    else:
+        lead = (f"**No seat edge found**: the seat gap {balance.largest_gap:.3f} is what a fair game shows at "
+                f"{balance.n_games:,} games ({balance.fair_gap:.3f}; {where}).")
+    few = f" Only {balance.n_games:,} games: read this as a first look." if balance.n_games < FEW_GAMES else ""
+    return False, worst, share, ci, (f"{lead} Every seat's share lies within {ruled_out:.3f} of fair (simultaneous "
+                                f"95%): a larger edge is ruled out.{few}")
+
+
+def _p(p):
+    return "n/a" if p != p else ("<0.0001" if p < 1e-4 else f"{p:.4f}" if p < 0.01 else f"{p:.2f}")
+
+
+def length_sentence(n_turns, target=None, unit="turns"):
+    """The length of a game: fixed, or its mean with a t interval and the middle 90%; against ``target``."""
+    n_turns = np.asarray(n_turns, float)
+    low, high = n_turns.min(), n_turns.max()
+    if low == high:
+        text = f"Every game lasts {low:g} {unit} (the length is fixed)"
+    else:
+        mean = n_turns.mean()
+        half = stats.t.ppf(0.975, n_turns.size - 1) * n_turns.std(ddof=1) / math.sqrt(n_turns.size)
+        q5, q50, q95 = np.percentile(n_turns, (5, 50, 95))
+        text = (f"Games last {mean:.1f} {unit} on average [{mean - half:.1f}, {mean + half:.1f}] (median {q50:g}, "
+                f"90% between {q5:g} and {q95:g})")
+    if target is None:
+        return text + "."
+    inside = int(((n_turns >= target.low) & (n_turns <= target.high)).sum())
+    ci = proportion_interval(inside, n_turns.size)
+    return (f"{text}; {_pct(inside / n_turns.size)} [{_pct(ci.low)}, {_pct(ci.high)}] of games are within the "
+            f"target {target}.")
+
+
+def holes_sentence(timeouts, n_games, max_turns=None):
+    """Games stopped by ``max_turns``: a rule hole (a position the rules do not end)."""
+    if timeouts == 0:
+        return "Every game ended by the rules."
+    ci = proportion_interval(timeouts, n_games)
+    limit = f" at max_turns={max_turns}" if max_turns is not None else ""
+    return (f"**Rule hole**: {timeouts:,} games ({_pct(timeouts / n_games)} [{_pct(ci.low)}, {_pct(ci.high)}]) "
+            f"were stopped{limit} without an end by the rules.")
+
+
+def decided_sentence(balance, decisiveness=None):
+    """How decided the games are: the trace's sentence when there is one, else how the points were shared."""
+    if decisiveness is not None:
+        return decisiveness.text
+    single = balance.decisive / balance.n_games
+    ci = proportion_interval(balance.decisive, balance.n_games)
+    return (f"{_pct(single)} [{_pct(ci.low)}, {_pct(ci.high)}] of games have a single winner "
+            f"({balance.shared:,} shared).")
+
+
+def comparison_sentence(name, base, comparisons):
+    """The differences from the baseline beyond chance (Holm), in words."""
+    if base == name:
+        return None
+    found = [c for c in comparisons if c.a == name and c.adjusted_pvalue < ALPHA]
+    if not found:
+        tested = sorted({c.metric for c in comparisons if c.a == name})
+        what = ", ".join(METRIC_WORDS.get(m, m) for m in tested) or "nothing testable"
+        return f"Against its baseline `{base}`: no difference beyond chance ({what}; Holm across the variants)."
+    parts = []
+    for c in found:
+        r = c.result
+        f = ".1f" if c.metric == "n_turns" else ".3f"
+        parts.append(f"{METRIC_WORDS.get(c.metric, c.metric)} {r.mean_b:{f}} → {r.mean_a:{f}} "
+                     f"({r.statistic:+{f}} [{r.low:+{f}}, {r.high:+{f}}], Holm p {_p(c.adjusted_pvalue)})")
+    return f"Against its baseline `{base}`: " + "; ".join(parts) + "."
+
+
+METRIC_WORDS = {"gap": "the seat gap", "weakest_seat": "the weakest seat's points", "n_turns": "the length",
+                "points_0": "seat 0's points"}
+
+
+def verdicts(analysis, target=None, traces=None, kinds=None):
+    """{variant: :class:`Verdict`} for an ``analyses.report.Analysis``; ``traces``/``kinds``: {variant:
+    decisiveness result / sentences of notable action kinds} where a trace was written."""
+    names = list(analysis.balances)
+    adjusted = dict(zip(names, holm([analysis.balances[n].gap_pvalue for n in names]), strict=True))
+    by_name = {r.name: r for r in analysis.results}
+    out = {}
+    for name in names:
+        b = analysis.balances[name]
+        unbalanced, worst, share, ci, balance = balance_sentence(name, b, adjusted[name], len(names))
+        result = by_name[name]
+        sentences = [balance, length_sentence(result.column("n_turns"), target),
+                     decided_sentence(b, (traces or {}).get(name)),
+                     holes_sentence(b.timeouts, b.n_games, _max_turns(result)),
+                     *(kinds or {}).get(name, ())]
+        against = comparison_sentence(name, analysis.baselines[name], analysis.comparisons)
+        if against:
+            sentences.append(against)
+        out[name] = Verdict(name, unbalanced, worst, share, ci.low, ci.high, share - 1 / b.n_seats, b.gap_pvalue,
+                            float(adjusted[name]), tuple(sentences))
+    return out
+
+
+def overview(verdicts_):
+    """One sentence over all variants: which are unbalanced, worst first."""
+    bad = sorted((v for v in verdicts_.values() if v.unbalanced), key=lambda v: -abs(v.edge))
+    if not bad:
+        return (f"No variant of the {len(verdicts_)} shows a seat edge beyond chance (gap test, Holm across the "
+                "variants)." if len(verdicts_) > 1 else "")
+    named = "; ".join(f"`{v.variant}` ({_seats(v.worst_seat)} {v.edge:+.3f})" for v in bad)
+    return f"**{len(bad)} of {len(verdicts_)} variants are unbalanced**, the largest edge first: {named}."
+
+
+def _max_turns(result):
+    return json.loads(result.meta.get("params", "{}")).get("max_turns")

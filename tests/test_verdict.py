@@ -1,0 +1,81 @@
+"""The designer's verdict (issue 25, part 1): analyze opens with a paragraph per variant, in words with numbers
+and intervals, before any table; the terminal shows the verdicts and says where the tables went."""
+
+import numpy as np
+import pytest
+
+from analyses import data, report
+from analyses.verdict import LengthTarget, holes_sentence, length_sentence
+from simcore.io import config as cfg
+from simcore.studies import runs
+
+
+@pytest.fixture(scope="module")
+def zwai_4p(tmp_path_factory):
+    """Greedy 4-player Zwai on the square and the ring formation (the ring's seat 3 is the known problem)."""
+    folder = tmp_path_factory.mktemp("zwai4")
+    out = []
+    for name, formation in (("square-4p", "square"), ("ring-4p", "ring")):
+        run = cfg.resolve("zwai", sets=[("players", 4), ("formation", formation)], policies=[("all", "greedy")],
+                          games=600, seed=1, variant=name)
+        runs.run_to_file(run, folder / f"{name}.parquet")
+        out.append(data.load_result(folder / f"{name}.parquet"))
+    return out
+
+
+def test_the_verdict_names_the_ring_formations_seat_3(zwai_4p):
+    """Issue 25, 'Done means': the verdict names the ring-4p seat-3 problem, with its points, interval and a
+    fair share, first in the overview (largest edge first); the ring is compared with the square (same player
+    count) on the weakest seat."""
+    analysis = report.analyze(zwai_4p)
+    ring, square = analysis.verdicts["ring-4p"], analysis.verdicts["square-4p"]
+    assert ring.unbalanced and ring.worst_seat == (3,) and ring.high < 0.25
+    assert ring.text.startswith(f"**Unbalanced**: seat 3 takes {ring.share:.3f} points a game [{ring.low:.3f}, "
+                                f"{ring.high:.3f}] against a fair 0.250")
+    assert abs(square.edge) < abs(ring.edge)
+    assert "Every game lasts 48 turns (the length is fixed)." in ring.text
+    against = ring.text.split("Against its baseline `square-4p`: ")[1]
+    assert against.startswith("the seat gap ") and "; the weakest seat's points 0.2" in against
+    assert "variants are unbalanced**, the largest edge first: `ring-4p` (seat 3 -0.1" in \
+        report.overview(analysis.verdicts)
+
+
+def test_the_report_opens_with_the_verdict(zwai_4p, tmp_path):
+    text = report.write_report(zwai_4p, tmp_path / "r.md").read_text()
+    headings = [line for line in text.splitlines() if line.startswith("#")]
+    assert headings[:3] == ["# simcore report: zwai", "## Verdict", "## Seat balance"]
+    assert "**ring-4p**: **Unbalanced**: seat 3" in text
+    page = report.write_report(zwai_4p, tmp_path / "r.html").read_text()
+    assert "<strong>ring-4p</strong>: <strong>Unbalanced</strong>: seat 3" in page
+
+
+def test_analyze_prints_verdicts_not_tables(cli, zwai_4p):
+    files = [r.path for r in zwai_4p]
+    done = cli("analyze", *files, "--length", "40-60")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "zwai: 2 variants, 1,200 games, seed 1"
+    assert "variants are unbalanced" in done.stdout and "Unbalanced: seat 3 takes" in done.stdout
+    assert "100% [99%, 100%] of games are within the target 40-60 turns." in done.stdout.replace("\n  ", " ")
+    assert "| variant |" not in done.stdout and "add --tables" in lines[-1]
+    done = cli("analyze", *files, "--tables")
+    assert "| ring-4p | 4 | 600 |" in done.stdout
+
+
+@pytest.mark.parametrize("bad", ["30", "60-30", "a-b", "-5-3"])
+def test_a_bad_length_target_is_one_line(cli, zwai_4p, bad):
+    done = cli("analyze", zwai_4p[0].path, "--length", bad)
+    assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1
+    assert f"--length {bad!r} is not a range of turns; allowed: LOW-HIGH" in done.stderr
+
+
+def test_length_and_rule_hole_sentences():
+    """The length sentence gives the mean's t interval and the share within a target (Wilson); a timeout is
+    called a rule hole with its share."""
+    turns = np.array([10, 20, 30, 40] * 25)
+    text = length_sentence(turns, LengthTarget.parse("15-35"))
+    assert text.startswith("Games last 25.0 turns on average [22.8, 27.2]")
+    assert "50% [40%, 60%] of games are within the target 15-35 turns." in text
+    assert holes_sentence(0, 100) == "Every game ended by the rules."
+    assert holes_sentence(3, 100, 200).startswith("**Rule hole**: 3 games (3.0% [1.0%, 8.5%]) were stopped at "
+                                                  "max_turns=200")

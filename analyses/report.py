@@ -174,8 +174,9 @@ BALANCE_TESTS = (f"points: {RULE}. gap p: permutation "
 def comparison_tests(across):
     """One line naming the comparisons' tests and the error Holm controls ``across`` them."""
     return ("tests: the paired t test of the mean difference (Welch's t when the seeds differ) for numeric columns, "
-            "McNemar's exact test (a z or Fisher test unpaired) for yes/no ones; p (Holm) keeps the chance of "
-            f"any false difference at 5% across {across}")
+            "McNemar's exact test (a z or Fisher test unpaired) for yes/no ones, simultaneous Wilson bounds on "
+            "every seat for gap and weakest_seat (conservative); p (Holm) keeps the chance of any false difference "
+            f"at 5% across {across}")
 
 
 def _baselines_text(bases):

@@ -30,9 +30,9 @@ REPORT_METRICS = ("gap", "weakest_seat", "n_turns")
 
 def default_metrics(a, b):
     """Every seat's points (a win 1, a k-way shared win 1/k, nobody's win 1/players) the two have in common,
-    and the game length."""
+    the seat gap and the weakest seat's points (of the same player count), and the game length."""
     seats = min(a.players, b.players)
-    return [f"points_{i}" for i in range(seats)] + ["n_turns"]
+    return [f"points_{i}" for i in range(seats)] + list(SEAT_METRICS) * (a.players == b.players) + ["n_turns"]
 
 
 def check_comparable(a, b):
@@ -77,7 +77,7 @@ def compare(a, b, metrics=None):
     metrics = list(metrics or default_metrics(a, b))
     results = [compare_metric(a, b, m, paired) for m in metrics]
     adjusted = holm([r.pvalue for r in results])
-    return [Comparison(m, a.name, b.name, paired, r, float(p))
+    return [Comparison(m, a.name, b.name, paired and m not in SEAT_METRICS, r, float(p))
             for m, r, p in zip(metrics, results, adjusted, strict=True)]
 
 

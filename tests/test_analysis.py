@@ -80,6 +80,7 @@ def test_analyze_and_compare_commands(cli, tmp_path):
     done = cli("compare", out / "pro=false.parquet", out / "pro=true.parquet")
     assert done.returncode == 0, done.stderr
     assert "points_0" in done.stdout and "n_turns" in done.stdout and "| yes |" in done.stdout
+    assert "| gap | no |" in done.stdout and "| weakest_seat | no |" in done.stdout    # issue 25, part 3
     assert "p (Holm) keeps the chance of any false difference at 5% across the metrics" in done.stdout
     other = tmp_path / "other.parquet"
     assert cli("run", "zwergen", "--games", "4000", "--seed", "3", "--set", "pro=true", "--out", other,

@@ -23,7 +23,7 @@ from analyses.plots import duration_plot, score_plot, skill_plot, win_share_plot
 from analyses.scoring import RULE
 from analyses.shape import game_shape
 from analyses.variants import against_baseline, baselines_of
-from analyses.verdict import ALPHA, overview, verdicts
+from analyses.verdict import ALPHA, overview, skill_sentence, verdicts
 from analyses.watch import games_worth_watching, replay_command
 from simcore.io import writing
 
@@ -274,8 +274,13 @@ def context_lines(results):
 
 def verdict_blocks(analysis):
     """The verdicts as report blocks: the overview, then a paragraph per variant (its name in bold)."""
-    head = overview(analysis.verdicts)
-    return ([head] if head else []) + [f"**{name}**: {v.text}" for name, v in analysis.verdicts.items()]
+    return _heads(analysis) + [f"**{name}**: {v.text}" for name, v in analysis.verdicts.items()]
+
+
+def _heads(analysis):
+    """The sentences over all variants: the overview and, for skill levels, the seat edge with skill."""
+    return [text for text in (overview(analysis.verdicts), skill_sentence(analysis.skill_levels, analysis.verdicts))
+            if text]
 
 
 def report_sections(analysis, watches, folder, pages):
@@ -423,7 +428,7 @@ def terminal_verdicts(analysis):
     seeds = sorted({r.seed for r in results})
     head = (f"{', '.join(games)}: {len(results)} variant{'s' * (len(results) > 1)}, "
             f"{sum(r.n_games for r in results):,} games, seed {', '.join(map(str, seeds))}")
-    lines = [head] + ([overview(analysis.verdicts)] if overview(analysis.verdicts) else [])
+    lines = [head] + _heads(analysis)
     for r in results:
         lines.append(f"{r.name}: {context.of_result(r)}\n"
                      + textwrap.fill(_plain(analysis.verdicts[r.name].text), WIDTH, initial_indent="  ",

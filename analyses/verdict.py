@@ -218,5 +218,18 @@ def overview(verdicts_):
     return f"**{len(bad)} of {len(verdicts_)} variants are unbalanced**, the largest edge first: {named}."
 
 
+def skill_sentence(levels, verdicts_):
+    """How the seat edge moves with skill, over the levels of a skill sweep ({variant: the policy every seat
+    plays}, weakest first): each level's worst seat and edge, and whether it is beyond chance."""
+    if not levels:
+        return ""
+    parts = [f"`{policy}` {_seats(verdicts_[name].worst_seat)} {verdicts_[name].edge:+.3f}"
+             f"{' (unbalanced)' if verdicts_[name].unbalanced else ''}" for name, policy in levels.items()]
+    edges = [abs(verdicts_[name].edge) for name in levels]
+    trend = ("shrinks" if edges[-1] < edges[0] else "grows") if edges[-1] != edges[0] else "holds"
+    return (f"**The seat edge with skill** (every seat plays the level; the worst seat's edge): "
+            f"{'; '.join(parts)}. From the first level to the last it {trend}.")
+
+
 def _max_turns(result):
     return json.loads(result.meta.get("params", "{}")).get("max_turns")

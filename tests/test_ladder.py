@@ -37,6 +37,17 @@ def test_each_rung_is_the_versus_contest_of_its_two_budgets(tmp_path):
         assert rung.result.deals == 24 and rung.result.games == 48
         assert runs[0].policies == [f"ismcts:iterations={strong},c=0.7,rollout=random",
                                     f"ismcts:iterations={weak},c=0.7,rollout=random"]
+    # issue 25, part 7: the upset rate is the smaller budget's points, the same map of the score's interval
+    for rung in result.rungs:
+        points, low, high = ladder.upset(rung)
+        assert points == pytest.approx(1 - rung.result.score) and (low, high) == pytest.approx(
+            (1 - rung.result.high, 1 - rung.result.low))
+    first, last = (ladder.upset(r) for r in (result.rungs[0], result.rungs[-1]))
+    assert ladder.luck_text(result) == (
+        f"luck against skill: the smaller budget still takes {first[0]:.3f} [{first[1]:.3f}, {first[2]:.3f}] at 1 "
+        f"against 2 and {last[0]:.3f} [{last[1]:.3f}, {last[2]:.3f}] at 2 against 8 points a game per seat "
+        "(fair 0.500; the upset rate)")
+    assert "Luck against skill: the smaller budget" in (tmp_path / ladder.REPORT).read_text()
     summary = pq.read_table(tmp_path / ladder.SUMMARY).to_pydict()
     assert summary["strong_budget"] == [2, 8]
     assert summary["score"] == pytest.approx([r.result.score for r in result.rungs])
@@ -87,7 +98,7 @@ def test_the_cli_ladder_and_its_errors(cli, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "skill depth:" in done.stdout and (tmp_path / "l" / ladder.REPORT).is_file()
     again = cli("ladder", "zwai", "--budgets", "1,2", "--games", "6", "--out", tmp_path / "l")
-    assert again.returncode == 0 and again.stdout.splitlines()[-2:] == done.stdout.splitlines()[-2:]
+    assert again.returncode == 0 and again.stdout.splitlines()[-3:] == done.stdout.splitlines()[-3:]
     (tmp_path / "file").write_text("x")
     for args, says in ((["--budgets", "4,2"], "--budgets '4,2' is not allowed"),
                        (["--policy-base", "random"], "'random' has no budget to double"),

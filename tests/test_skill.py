@@ -48,6 +48,11 @@ def test_the_report_shows_balance_and_length_per_skill_level(tmp_path):
     text = path.read_text()
     assert "## By skill level" in text and "r-plots/skill.png" in text
     assert (tmp_path / "r-plots" / "skill.png").stat().st_size > 1000
+    # issue 25, part 7: the verdict says how the seat edge moves with skill, level by level
+    sentence = next(line for line in text.splitlines() if line.startswith("**The seat edge with skill**"))
+    for policy, name in zip(LEVELS, analysis.skill_levels, strict=True):
+        assert f"`{policy}` seat {analysis.verdicts[name].worst_seat[0]} {analysis.verdicts[name].edge:+.3f}" \
+            in sentence
 
 
 def test_a_sweep_of_rules_is_not_read_as_skill_levels(tmp_path):
@@ -56,4 +61,5 @@ def test_a_sweep_of_rules_is_not_read_as_skill_levels(tmp_path):
     sweep.run(sweep.load(tmp_path / "f.toml"), tmp_path / "f")
     analysis = report.analyze(data.load_folder(tmp_path / "f"))
     assert analysis.skill_levels == {}
-    assert "By skill level" not in report.write_report(analysis.results, tmp_path / "r.md").read_text()
+    text = report.write_report(analysis.results, tmp_path / "r.md").read_text()
+    assert "By skill level" not in text and "seat edge with skill" not in text

@@ -296,7 +296,27 @@ def lines(result):
     out.append(SCORING)
     out.append(method(result))
     out.append(f"skill depth: {_depth_text(result)}")
+    out.append(luck_text(result))
     return out
+
+
+def upset(rung):
+    """The smaller budget's mean points per seat it holds, with its interval: (1 - score) / (players - 1), the
+    same map of the score's interval (a linear map keeps its coverage). A 2-player game without draws: the share
+    of games the weaker player wins."""
+    r = rung.result
+    others = r.players - 1
+    return (1 - r.score) / others, (1 - r.high) / others, (1 - r.low) / others
+
+
+def luck_text(result):
+    """Luck against skill in a sentence: how often the weaker budget still scores, at the bottom and the top."""
+    fair = result.rungs[0].result.fair
+    shown = [result.rungs[0]] + ([result.rungs[-1]] if len(result.rungs) > 1 else [])
+    parts = [f"{points:.3f} [{low:.3f}, {high:.3f}] at {r.weak_budget} against {r.strong_budget}"
+             for r in shown for points, low, high in [upset(r)]]
+    return (f"luck against skill: the smaller budget still takes {' and '.join(parts)} points a game per seat "
+            f"(fair {fair:.3f}; the upset rate)")
 
 
 SCORING = f"score: A's mean points ({RULE}, a loss 0)"
@@ -330,6 +350,8 @@ def report(result, plan_):
         head, *rows,
         "",
         f"**Skill depth: {_depth_text(result)}.**",
+        "",
+        f"{luck_text(result)[0].upper()}{luck_text(result)[1:]}.",
         "",
         f"The {SCORING}. The test: {method(result)}.",
         "",

@@ -12,6 +12,24 @@ def _height(n):
     return max(3.0, 0.32 * n + 1.2)
 
 
+SEAT_COLOURS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+
+
+def short_policy(spec):
+    """A skill level's label: the agent and its budget (``ismcts 1000`` for ``ismcts:iterations=1000,c=...``),
+    so that long specs do not overlap on an axis; the tables name the whole spec."""
+    name, _, rest = spec.partition(":")
+    values = dict(part.split("=", 1) for part in rest.split(",") if "=" in part)
+    budget = values.get("iterations") or values.get("rollouts")
+    return f"{name} {budget}" if budget else name
+
+
+def short_labels(specs):
+    """:func:`short_policy` of each spec, numbered where two would read alike."""
+    labels = [short_policy(spec) for spec in specs]
+    return [f"{label} ({i + 1})" if labels.count(label) > 1 else label for i, label in enumerate(labels)]
+
+
 def win_share_plot(balances, title="Points per seat"):
     """``balances``: {variant: SeatBalanceResult}. Points with their intervals, one colour per seat."""
     names = list(balances)
@@ -44,8 +62,14 @@ def _boxes(ax, data, labels):
     ax.invert_yaxis()
 
 
+def varying(durations):
+    """The variants whose games do not all last as long: a box of a constant is a line and says nothing."""
+    return {name: d for name, d in durations.items() if np.min(d) != np.max(d)}
+
+
 def duration_plot(durations, title="Game length"):
-    """``durations``: {variant: turns per game}. Box = quartiles, whiskers = 5th and 95th percentiles."""
+    """``durations``: {variant: turns per game}, of variants whose length varies (:func:`varying`). Box =
+    quartiles, whiskers = 5th and 95th percentiles."""
     names = list(durations)
     fig, ax = plt.subplots(figsize=(7.5, _height(len(names))))
     _boxes(ax, [np.asarray(durations[n]) for n in names], names)
@@ -56,17 +80,25 @@ def duration_plot(durations, title="Game length"):
 
 
 def score_plot(scores, title="Score per seat"):
-    """``scores``: {variant: (games x seats) array}. One box per variant and seat."""
-    data, labels = [], []
-    for name, s in scores.items():
-        s = np.asarray(s)
-        for seat in range(s.shape[1]):
-            data.append(s[:, seat])
-            labels.append(f"{name} · seat {seat}")
-    fig, ax = plt.subplots(figsize=(7.5, _height(len(labels))))
-    _boxes(ax, data, labels)
+    """``scores``: {variant: (games x seats) array}. One row per variant, a box per seat in the seat's colour
+    (a row per variant and seat made a 27-variant Zwai sweep's plot 3,000 pixels tall)."""
+    names = list(scores)
+    seats = max(np.asarray(s).shape[1] for s in scores.values())
+    width = 0.8 / seats
+    fig, ax = plt.subplots(figsize=(7.5, _height(len(names))))
+    for seat in range(seats):
+        rows = [i for i, name in enumerate(names) if seat < np.asarray(scores[name]).shape[1]]
+        data = [np.asarray(scores[names[i]])[:, seat] for i in rows]
+        colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+        ax.boxplot(data, positions=[i - 0.4 + width * (seat + 0.5) for i in rows], widths=width * 0.85,
+                   orientation="horizontal", whis=(5, 95), showfliers=False, patch_artist=True,
+                   boxprops={"facecolor": colour, "alpha": 0.6}, medianprops={"color": "black"})
+        ax.plot([], [], "s", color=colour, alpha=0.6, label=f"seat {seat}")
+    ax.set_yticks(range(len(names)), names)
+    ax.set_ylim(len(names) - 0.5, -0.5)
     ax.set_xlabel("score (box: quartiles, whiskers: 5% and 95%)")
     ax.set_title(title)
+    ax.legend(fontsize="small", loc="best")
     fig.tight_layout()
     return fig
 
@@ -103,7 +135,7 @@ def skill_plot(balances, title="Points per seat by skill level"):
         ax.errorbar(x + offsets[seat], share, yerr=[share - low, high - share], fmt="o-", ms=4, capsize=2,
                     label=f"seat {seat}")
     ax.axhline(1 / seats, color="grey", lw=0.6, ls=":")
-    ax.set_xticks(x, [level.replace(":", ":\n", 1) for level in levels], fontsize="small")
+    ax.set_xticks(x, short_labels(levels), fontsize="small")
     ax.set_ylabel("mean points per game (95% Wilson interval)")
     ax.set_title(title)
     ax.legend(fontsize="small", loc="best")

@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt
 
 from analyses import context
 from analyses.balance import RESAMPLES, seat_balance
-from analyses.plots import duration_plot, score_plot, skill_plot, win_share_plot
+from analyses.plots import duration_plot, score_plot, short_labels, skill_plot, varying, win_share_plot
 from analyses.scoring import RULE
 from analyses.shape import game_shape
 from analyses.variants import against_baseline, baselines_of
@@ -126,6 +126,21 @@ def _gap(b):
     return [f"{b.largest_gap:.3f}", f"{b.fair_gap:.3f}", _p(b.gap_pvalue), _p(b.pvalue)]
 
 
+MAX_COLUMNS = 8     # a report table's columns at most: wider ones are split (a page of 1280 px shows them whole)
+
+
+def fit(table, most=MAX_COLUMNS):
+    """``table`` as tables of at most ``most`` columns, each repeating the first (the variant): what does not
+    fit a laptop's page goes to a table below, not off the side."""
+    if len(table.head) <= most:
+        return [table]
+    out = []
+    for start in range(1, len(table.head), most - 1):
+        cols = [0, *range(start, min(start + most - 1, len(table.head)))]
+        out.append(Table([table.head[i] for i in cols], [[row[i] for i in cols] for row in table.rows]))
+    return out
+
+
 def balance_table(analysis):
     seats = max(b.n_seats for b in analysis.balances.values())
     head = ["variant", "players", "games"] + [f"seat {i} points" for i in range(seats)] + \
@@ -144,17 +159,24 @@ def shape_table(analysis):
 
 
 def skill_table(analysis):
-    """Seat balance and game length side by side, one row per skill level (the policy every seat plays)."""
+    """Seat balance and game length side by side, one row per skill level (the policy every seat plays), named
+    by its agent and budget (:func:`skill_legend` spells out each spec)."""
     levels = analysis.skill_levels
     seats = max(b.n_seats for b in analysis.balances.values())
     head = ["skill level", "games"] + [f"seat {i} points" for i in range(seats)] + GAP_HEAD + \
         ["mean turns", "completion"]
     rows = []
-    for name, policy in levels.items():
+    for (name, _), label in zip(levels.items(), short_labels(list(levels.values())), strict=True):
         b, s = analysis.balances[name], analysis.shapes[name]
-        rows.append([f"`{policy}`", f"{b.n_games:,}"] + [_share(b, i) for i in range(seats)]
+        rows.append([label, f"{b.n_games:,}"] + [_share(b, i) for i in range(seats)]
                     + _gap(b) + [f"{s.mean:.2f}", f"{s.completion:.2%}"])
     return Table(head, rows)
+
+
+def skill_legend(analysis):
+    """Each skill level's label and its whole policy spec, as a Markdown list."""
+    specs = list(analysis.skill_levels.values())
+    return "\n".join(f"* {label}: `{spec}`" for label, spec in zip(short_labels(specs), specs, strict=True))
 
 
 def extras_table(analysis):
@@ -204,11 +226,11 @@ def comparison_table(comparisons):
 
 def figures(analysis):
     """The plots as {file name: matplotlib Figure}."""
-    figs = {
-        "win_share.png": win_share_plot(analysis.balances),
-        "duration.png": duration_plot({r.name: r.column("n_turns") for r in analysis.results}),
-        "scores.png": score_plot({r.name: r.scores for r in analysis.results}),
-    }
+    figs = {"win_share.png": win_share_plot(analysis.balances)}
+    lengths = varying({r.name: r.column("n_turns") for r in analysis.results})
+    if lengths:
+        figs["duration.png"] = duration_plot(lengths)
+    figs["scores.png"] = score_plot({r.name: r.scores for r in analysis.results})
     if analysis.skill_levels:
         levels = analysis.skill_levels
         figs["skill.png"] = skill_plot({levels[name]: analysis.balances[name] for name in levels})
@@ -241,7 +263,7 @@ def skill_section(analysis):
     return [Section("By skill level", [
         "The variants differ only in the policy every seat plays, from the weakest listed to the strongest: "
         "does the seat balance (and the length of a game) hold when people play well?",
-        skill_table(analysis), Image("points per seat against skill", "skill.png")])]
+        *fit(skill_table(analysis)), skill_legend(analysis), Image("points per seat against skill", "skill.png")])]
 
 
 def _won_by(watch):
@@ -283,6 +305,15 @@ def _heads(analysis):
             if text]
 
 
+def _length_blocks(analysis):
+    """The length plot, or why there is none: a box of a fixed length is a line."""
+    fixed = [r.name for r in analysis.results if r.column("n_turns").min() == r.column("n_turns").max()]
+    if len(fixed) == len(analysis.results):
+        return ["Not plotted: within each variant, every game lasts as long."]
+    note = [f"Not plotted, as each of their games lasts as long: {', '.join(f'`{n}`' for n in fixed)}."]
+    return [Image("game length", "duration.png")] + (note if fixed else [])
+
+
 def report_sections(analysis, watches, folder, pages):
     """The report as sections, for either renderer; ``folder``, ``pages``: as for :func:`watch_section`."""
     results = analysis.results
@@ -303,12 +334,12 @@ def report_sections(analysis, watches, folder, pages):
             "fewer the games: *fair gap* is its mean at this many games. *gap p*: the permutation test of the "
             "gap (H0: the seat does not matter; each game's winners rearranged over the seats, teams kept "
             "together). *chi² p*: chi-square test of the single-winner games against equal shares per seat.",
-            balance_table(analysis), Image("points per seat", "win_share.png")]),
+            *fit(balance_table(analysis)), Image("points per seat", "win_share.png")]),
         *skill_section(analysis),
         Section("Game length and completion", [
             "Turns per game; *completion*: share of games that ended by the rules, not by `max_turns`.",
-            shape_table(analysis), Image("game length", "duration.png")]),
-        Section("Game-specific columns (means)", [extras_table(analysis), Image("scores", "scores.png")]),
+            shape_table(analysis), *_length_blocks(analysis)]),
+        Section("Game-specific columns (means)", [*fit(extras_table(analysis)), Image("scores", "scores.png")]),
     ]
     if analysis.comparisons or analysis.untested:
         title = f"Against the baseline `{bases[0]}`" if len(bases) == 1 else "Against the baselines"
@@ -342,7 +373,10 @@ body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Ari
 h1 { font-size: 1.6em; } h2 { font-size: 1.25em; margin-top: 2em; border-bottom: 1px solid #ddd; }
 .table { overflow-x: auto; margin: 1em 0; }
 table { border-collapse: collapse; font-size: 0.9em; }
-th, td { padding: 0.3em 0.7em; text-align: left; white-space: nowrap; }
+th, td { padding: 0.3em 0.6em; text-align: left; vertical-align: top; }
+td code { word-break: break-all; }
+.ci { display: block; font-size: 0.85em; color: #555; white-space: nowrap; }
+p { overflow-wrap: anywhere; }
 th { border-bottom: 2px solid #bbb; } tbody tr:nth-child(even) { background: #f3f5f7; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em;
@@ -361,10 +395,19 @@ def _inline(text):
     return re.sub(r"\*([^*\s][^*]*)\*", r"<em>\1</em>", text)
 
 
+_INTERVAL = re.compile(r"(\S+) (\[[^\]]+\])")
+
+
 def _cell(cell):
+    """A table cell: an interval on a line of its own under its value, and a long name (a variant's changes)
+    free to break after its commas, so that a table fits the page."""
     if isinstance(cell, Link):
         return f'<a href="{html.escape(cell.href)}">{_inline(cell.text)}</a>'
-    return _inline(cell)
+    interval = _INTERVAL.fullmatch(cell)
+    if interval:
+        return f'{interval.group(1)}<span class="ci">{interval.group(2)}</span>'
+    text = _inline(cell)
+    return text.replace(",", ",<wbr>") if re.search("[a-z]", cell) else text
 
 
 def _html_table(table):

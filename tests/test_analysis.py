@@ -153,7 +153,7 @@ def test_a_game_with_label_columns_is_analysed(tmp_path):
 class _Page(HTMLParser):
     """Checks that every element is closed in order, and collects the images, tables and links."""
 
-    VOID = {"meta", "img", "br", "hr", "link", "input"}
+    VOID = {"meta", "img", "br", "hr", "link", "input", "wbr"}
 
     def __init__(self):
         super().__init__()
@@ -192,7 +192,9 @@ def test_html_report_is_one_page_with_plots_tables_and_replay_links(two_variants
     assert "script" not in page.tags and "link" not in page.tags    # nothing to fetch: style inline, no scripts
     assert len(page.images) == 3 and all(src.startswith("data:image/png;base64,") for src in page.images)
     assert all(base64.b64decode(src.split(",")[1])[:8] == b"\x89PNG\r\n\x1a\n" for src in page.images)
-    assert page.tags.count("table") == 5        # balance, length, extras, comparisons, games worth watching
+    # balance (two tables: no page shows 13 columns whole), length, extras (Zwergen's 9 columns: two tables),
+    # comparisons, games worth watching
+    assert page.tags.count("table") == 7
     picks = [w for r in two_variants for w in watch.games_worth_watching(r)]
     assert len(page.links) == len(picks) and all(link.startswith("r-replays/") for link in page.links)
     for link, w in zip(page.links, picks, strict=True):
@@ -242,10 +244,12 @@ def test_markdown_report_keeps_its_sections_and_adds_the_games_worth_watching(tw
         "# simcore report: zwergen", "2 variants, 4,000 games, seed 5. Baseline for comparisons: `base`.",
         "\n".join(f"* `{line.replace(': ', '`: ', 1)}" for line in report.context_lines(two_variants)),
         "## Verdict", *report.verdict_blocks(analysis),
-        "## Seat balance", None, str(report.balance_table(analysis)), "![points per seat](r-plots/win_share.png)",
+        "## Seat balance", None, *map(str, report.fit(report.balance_table(analysis))),
+        "![points per seat](r-plots/win_share.png)",
         "## Game length and completion", None, str(report.shape_table(analysis)),
         "![game length](r-plots/duration.png)",
-        "## Game-specific columns (means)", str(report.extras_table(analysis)), "![scores](r-plots/scores.png)",
+        "## Game-specific columns (means)", *map(str, report.fit(report.extras_table(analysis))),
+        "![scores](r-plots/scores.png)",
         "## Against the baseline `base`", None, str(report.comparison_table(analysis.comparisons)),
     ]
     blocks = before.split("\n\n")

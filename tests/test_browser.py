@@ -149,3 +149,41 @@ def test_a_decision_has_a_url_anchor_that_opens_it(page, tmp_path):
     board, aside = page.locator("#board").bounding_box(), page.locator("aside").bounding_box()
     assert page.is_visible("#text") and board["x"] + board["width"] <= aside["x"]
     assert page.errors == []
+
+
+def _fits(page):
+    """Every table fits its box (no sideways scroll), every image loaded; a screenshot of the whole page."""
+    wide = page.evaluate("() => [...document.querySelectorAll('.table')].filter(d => d.scrollWidth > d.clientWidth)"
+                         ".map(d => d.querySelector('th').textContent)")
+    assert wide == [], f"tables wider than the page: {wide}"
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
+    images = page.locator("img")
+    assert images.count() >= 2
+    assert all(page.evaluate("(img) => img.complete && img.naturalWidth > 100", h) for h in images.element_handles())
+
+
+@pytest.mark.parametrize("kind", ["skirmish columns", "skill levels"])
+def test_the_html_report_fits_a_laptop(browser, tmp_path, kind):
+    """Issue 25, part 8: at 1280 px no table of the report scrolls sideways (the skirmish's 40 columns of its own,
+    a skill sweep's long policy specs) and every plot loads; a sweep of one fixed length draws no length plot."""
+    from analyses import data, report
+    from simcore.studies import sweep
+
+    folder = tmp_path / "runs"
+    if kind == "skill levels":
+        sweep.run(sweep.load("configs/zwai-skill.toml", games=4), folder)
+    else:
+        folder.mkdir()
+        for variant, policy in (("random", "random"), ("greedy", "greedy")):
+            runs.run_to_file(cfg.resolve("skirmish", sets=[("scenario", "wizard_war")], policies=[("all", policy)],
+                                         games=60, seed=2, variant=variant), folder / f"{variant}.parquet")
+    path = report.write_report(data.load_folder(folder), folder / "report.html")
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(path.as_uri())
+    _fits(page)
+    page.screenshot(path=tmp_path / "report.png", full_page=True)
+    assert_picture(tmp_path / "report.png")
+    if kind == "skill levels":      # Zwai's 48 turns in every game: a sentence, not a box of a constant
+        assert "Not plotted: within each variant, every game lasts as long." in page.inner_text("body")
+        assert page.locator("img[alt='game length']").count() == 0
+    page.close()

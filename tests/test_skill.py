@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from analyses import data, report
+from analyses.plots import short_labels
 from simcore import agents, games
 from simcore.studies import sweep
 
@@ -43,7 +44,10 @@ def test_the_report_shows_balance_and_length_per_skill_level(tmp_path):
     analysis = report.analyze(results)
     assert list(analysis.skill_levels.values()) == LEVELS
     table = str(report.skill_table(analysis)).splitlines()
-    assert [row.split(" | ")[0].strip("| `") for row in table[2:]] == LEVELS
+    # each level by its agent and budget, and its whole spec in the legend under the table (issue 25, part 8)
+    assert [row.split(" | ")[0].strip("| `") for row in table[2:]] == short_labels(LEVELS)
+    assert report.skill_legend(analysis).splitlines() == [f"* {label}: `{spec}`" for label, spec in
+                                                          zip(short_labels(LEVELS), LEVELS, strict=True)]
     path = report.write_report(results, tmp_path / "r.md")
     text = path.read_text()
     assert "## By skill level" in text and "r-plots/skill.png" in text

@@ -100,7 +100,8 @@ def balance_sentence(name, balance, adjusted, family):
     worst = max(intervals, key=lambda team: abs(intervals[team][0] - fair))
     share, ci = intervals[worst]
     edge = share - fair
-    where = f"p = {_p(balance.gap_pvalue)}" + (f", Holm across {family} variants {_p(adjusted)}" if family > 1 else "")
+    where = _p_is("p", balance.gap_pvalue) + (f", {_p_is(f'Holm across {family} variants', adjusted)}"
+                                              if family > 1 else "")
     seat_text = (f"{_seats(worst)} takes {share:.3f} points a game [{ci.low:.3f}, {ci.high:.3f}] against a fair "
                  f"{fair:.3f}")
     if adjusted < ALPHA:
@@ -121,6 +122,12 @@ def balance_sentence(name, balance, adjusted, family):
 
 def _p(p):
     return "n/a" if p != p else ("<0.0001" if p < 1e-4 else f"{p:.4f}" if p < 0.01 else f"{p:.2f}")
+
+
+def _p_is(name, p):
+    """``p = 0.03``, or ``p < 0.0001``."""
+    text = _p(p)
+    return f"{name} < {text[1:]}" if text.startswith("<") else f"{name} = {text}"
 
 
 def length_sentence(n_turns, target=None, unit="turns"):
@@ -177,7 +184,7 @@ def comparison_sentence(name, base, comparisons):
         r = c.result
         f = ".1f" if c.metric == "n_turns" else ".3f"
         parts.append(f"{METRIC_WORDS.get(c.metric, c.metric)} {r.mean_b:{f}} → {r.mean_a:{f}} "
-                     f"({r.statistic:+{f}} [{r.low:+{f}}, {r.high:+{f}}], Holm p {_p(c.adjusted_pvalue)})")
+                     f"({r.statistic:+{f}} [{r.low:+{f}}, {r.high:+{f}}], {_p_is('Holm p', c.adjusted_pvalue)})")
     return f"Against its baseline `{base}`: " + "; ".join(parts) + "."
 
 

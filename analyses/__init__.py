@@ -8,11 +8,15 @@ import importlib
 
 _HOMES = {
     "balance": ("SeatBalanceResult", "find_teams", "seat_balance"),
+    "decisiveness": ("Estimate", "Trace", "DecisivenessResult", "load_trace", "decisiveness"),
+    "kinds": ("KindStats", "NotableKind", "kind_stats", "notable"),
     "intervals": ("Interval", "proportion_interval"),
+    "seat_change": ("SeatChangeResult", "seat_change"),
     "paired": ("PairedBinaryResult", "PairedNumericResult", "UnpairedBinaryResult", "UnpairedNumericResult",
                "holm", "paired_binary", "paired_numeric", "unpaired_binary", "unpaired_numeric"),
     "shape": ("GameShapeResult", "game_shape"),
     "sprt": ("SPRT", "TwoSidedSPRT", "GSPRT", "sprt_first_crossing"),
+    "verdict": ("Verdict", "LengthTarget", "verdicts"),
 }
 _MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
 

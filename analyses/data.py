@@ -102,7 +102,7 @@ def load_folder(folder):
         manifest = json.loads((folder / "manifest.json").read_text())
         files = [folder / entry["file"] for entry in manifest["variants"].values()]
     except (OSError, ValueError, KeyError, TypeError):
-        files = sorted(folder.glob("*.parquet"))
+        files = sorted(f for f in folder.glob("*.parquet") if not f.name.endswith(".trace.parquet"))
     if not files:
         raise DataError(f"{folder} holds no result files")
     for f in files:

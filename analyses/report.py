@@ -19,6 +19,8 @@ import matplotlib.pyplot as plt
 
 from analyses import context
 from analyses.balance import RESAMPLES, seat_balance
+from analyses.decisiveness import decisiveness, load_trace
+from analyses.kinds import kind_stats, notable
 from analyses.plots import duration_plot, score_plot, short_labels, skill_plot, varying, win_share_plot
 from analyses.scoring import RULE
 from analyses.shape import game_shape
@@ -78,6 +80,8 @@ class Analysis:
     baselines: dict = None      # variant name -> the name of its baseline (analyses.variants.baselines_of)
     untested: list = ()         # (metric, variant, baseline, value): one value in every game of both
     verdicts: dict = None       # variant name -> analyses.verdict.Verdict
+    decided: dict = None        # variant name -> analyses.decisiveness.DecisivenessResult, where it has a trace
+    kinds: dict = None          # variant name -> {kind: analyses.kinds.KindStats}, likewise
 
     @property
     def skill_levels(self):
@@ -104,8 +108,16 @@ def analyze(results, baselines=(), target=None):
     bases = baselines_of(results, baselines)
     comparisons, untested = against_baseline(results, bases)
     analysis = Analysis(results, balances, shapes, comparisons, bases, untested)
-    analysis.verdicts = verdicts(analysis, target)
+    traces = {r.name: (r, load_trace(r)) for r in results}
+    traces = {name: (r, t) for name, (r, t) in traces.items() if t is not None}
+    analysis.decided = {name: decisiveness(t, r.wins) for name, (r, t) in traces.items()}
+    analysis.kinds = {name: kind_stats(t, r.points) for name, (r, t) in traces.items()}
+    why = {name: [k.sentence for k in notable(stats)[:NOTABLE]] for name, stats in analysis.kinds.items()}
+    analysis.verdicts = verdicts(analysis, target, analysis.decided, why)
     return analysis
+
+
+NOTABLE = 3         # action kinds a verdict names at most: those whose played win rate differs the most
 
 
 def _share(b, seat):
@@ -305,6 +317,51 @@ def _heads(analysis):
             if text]
 
 
+def _est(e, f=".2f"):
+    return "" if e is None else f"{e.value:{f}} [{e.low:{f}}, {e.high:{f}}]"
+
+
+def decided_table(analysis):
+    """Per traced variant: lead changes, comebacks, when the lead was settled, and how the games ended."""
+    ends = list(dict.fromkeys(end for d in analysis.decided.values() for end in d.ends))
+    head = ["variant", "lead changes a game", "won from behind", "lead settled at"] + [f"ended: {e}" for e in ends]
+    rows = [[name, _est(d.lead_changes), _est(d.comeback), _est(d.decided_at)]
+            + [_est(d.ends.get(e)) for e in ends] for name, d in analysis.decided.items()]
+    return Table(head, rows)
+
+
+def kinds_table(stats):
+    """One variant's action kinds: play rate, the played win rate against the rest, the choice rate."""
+    head = ["kind", "plays a seat and game", "played by", "points if played", "points if not", "difference",
+            "chosen when legal"]
+    rows = [[f"{k.kind}: {k.meaning}" if k.meaning != k.kind else k.kind, _est(k.plays), _est(k.played_share),
+             _est(k.points_played, ".3f"), _est(k.points_not, ".3f"), _est(k.difference, "+.3f"),
+             _est(k.choice)] for k in stats.values()]
+    return Table(head, rows)
+
+
+def trace_sections(analysis):
+    """How decided the games are and why a seat wins, for the variants run with --trace (none without)."""
+    if not analysis.decided:
+        return []
+    names = ", ".join(f"`{n}`" for n in analysis.decided)
+    out = [Section("How decided", [
+        f"From the traces of {names}: each seat's standing after every step (round, or turn). *Lead changes*: "
+        "steps whose leaders are none of the seats that led before (ties and teams neither count nor break one). "
+        "*Won from behind*: decisive games won by a side that trailed after the first round (or half of the "
+        "turns). *Lead settled at*: the share of the game after which the winner led for good. 95% t intervals "
+        "over games and Wilson intervals; the end conditions' intervals are simultaneous.",
+        *fit(decided_table(analysis))])]
+    blocks = ["Per action kind (a seat's plays in a game): how often it is played, the mean points of the seats "
+              "that played it at least once against those that did not, with intervals clustered by game, and how "
+              "often a seat chose it when it was legal. An association, not a cause: a seat dealt a good hand may "
+              "play a kind more often."]
+    for name, stats in analysis.kinds.items():
+        blocks += [f"`{name}`:", *fit(kinds_table(stats))]
+    out.append(Section("Why a seat wins", blocks))
+    return out
+
+
 def _length_blocks(analysis):
     """The length plot, or why there is none: a box of a fixed length is a line."""
     fixed = [r.name for r in analysis.results if r.column("n_turns").min() == r.column("n_turns").max()]
@@ -339,6 +396,7 @@ def report_sections(analysis, watches, folder, pages):
         Section("Game length and completion", [
             "Turns per game; *completion*: share of games that ended by the rules, not by `max_turns`.",
             shape_table(analysis), *_length_blocks(analysis)]),
+        *trace_sections(analysis),
         Section("Game-specific columns (means)", [*fit(extras_table(analysis)), Image("scores", "scores.png")]),
     ]
     if analysis.comparisons or analysis.untested:

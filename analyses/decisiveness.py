@@ -109,7 +109,7 @@ def load_trace(result) -> Trace | None:
         raise DataError(f"cannot read {path}: {_one_line(e)}") from None
     meta = {k.decode().removeprefix("simcore."): v.decode() for k, v in (table.schema.metadata or {}).items()
             if k.startswith(b"simcore.")}
-    for key in ("game", "variant", "seed"):
+    for key in ("game", "variant", "seed", "params", "policies"):
         if key in meta and key in result.meta and meta[key] != result.meta[key]:
             raise DataError(f"{path} is the trace of another run ({key} {meta[key]!r}, the result's "
                             f"{result.meta[key]!r}); allowed: the trace written with {result.path.name}")
@@ -245,7 +245,8 @@ class DecisivenessResult:
         else:
             parts.append("no game had a single winning side")
         seen = [f"{name} {_percent(e)}" for name, e in self.ends.items() if self.end_counts[name]]
-        parts.append(f"ended by: {', '.join(seen)} (simultaneous {level})")
+        if len(seen) > 1:       # one way to end (every game played out its rounds) says nothing
+            parts.append(f"ended by: {', '.join(seen)} (simultaneous {level})")
         return "; ".join(parts) + "."
 
 

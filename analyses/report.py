@@ -111,7 +111,9 @@ def analyze(results, baselines=(), target=None):
     traces = {r.name: (r, load_trace(r)) for r in results}
     traces = {name: (r, t) for name, (r, t) in traces.items() if t is not None}
     analysis.decided = {name: decisiveness(t, r.wins) for name, (r, t) in traces.items()}
-    analysis.kinds = {name: kind_stats(t, r.points) for name, (r, t) in traces.items()}
+    # a kind never legal in a variant (Zwai's 9-fish card in a deck of 0 to 4 fish) says nothing: left out
+    analysis.kinds = {name: {kind: k for kind, k in kind_stats(t, r.points).items() if k.choice is not None}
+                      for name, (r, t) in traces.items()}
     why = {name: [k.sentence for k in notable(stats)[:NOTABLE]] for name, stats in analysis.kinds.items()}
     analysis.verdicts = verdicts(analysis, target, analysis.decided, why)
     return analysis

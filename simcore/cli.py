@@ -16,6 +16,7 @@ import click
 from analyses import context
 from simcore import games as registry
 from simcore.io import config as cfg
+from simcore.io import results
 from simcore.io.results import OutputError
 
 
@@ -48,6 +49,9 @@ POLICY = click.option("--policy", "policies", multiple=True, metavar="[SEAT=]SPE
 SEED = click.option("--seed", type=int, help=f"Seed (default: the config's, else {cfg.DEFAULT_SEED}).")
 THREADS = click.option("--threads", type=int, help="Numba threads on this machine (default: all cores).")
 QUIET = click.option("--quiet", is_flag=True, help="No progress lines or bars, only the results.")
+TRACE = click.option("--trace", is_flag=True,
+                     help="Also write each game's trace beside its result file (X.trace.parquet): every seat's "
+                          "standing after every round or turn, the kinds of actions played, how the game ended.")
 SCHEDULER = click.option("--scheduler", help="Play on a Dask cluster: tcp://HOST:PORT, or local:N for a "
                                              "LocalCluster of N workers (not with --threads).")
 
@@ -92,12 +96,18 @@ def _compiling(quiet):
     return say
 
 
-def _load(run, quiet, scheduler=None):
+def _load(run, quiet, scheduler=None, trace=False):
     """Load (or first compile) the run's game before anything is timed; a cluster's workers load their own."""
     if scheduler:
         return
     from simcore import engine
-    engine.load(run.module, run.params_array(), run.policies_array(), _compiling(quiet))
+    engine.load(run.module, run.params_array(), run.policies_array(), _compiling(quiet), traced=trace)
+
+
+def _trace_where(trace, scheduler):
+    """A traced run plays on this machine: refuse --trace with --scheduler in one line."""
+    if trace and scheduler:
+        _fail("--trace plays on this machine; allowed: --trace or --scheduler, not both")
 
 
 def _executor(scheduler):
@@ -206,24 +216,27 @@ def yards_command():
 @SEED
 @click.option("--variant", help="Variant name written to every row.")
 @click.option("--out", type=click.Path(), help="Parquet file to write.")
-@_options(THREADS, QUIET)
-def run_command(game, config_path, sets, policies, games, seed, variant, out, threads, quiet):
+@_options(TRACE, THREADS, QUIET)
+def run_command(game, config_path, sets, policies, games, seed, variant, out, trace, threads, quiet):
     """Play GAME (or the game of --config) and write one Parquet row per game."""
     from simcore.studies import runs
 
     _out(out)
+    if trace and not out:
+        _fail("--trace writes beside the result file; allowed: --trace with --out FILE.parquet")
     try:
         run = cfg.resolve(game, _table(config_path), sets=_sets(sets), policies=_policy_items(policies),
                           games=games, seed=seed, variant=variant)
     except cfg.ConfigError as e:
         _fail(str(e))
     _threads(threads)
-    _load(run, quiet)
+    _load(run, quiet, trace=trace)
     show = not quiet and sys.stderr.isatty()
     with click.progressbar(length=run.games, label=f"{run.game}", file=sys.stderr,
                            hidden=not show) as bar:
         try:
-            tally = runs.run_to_file(run, out, bar.update) if out else runs.run_to_tally(run, bar.update)
+            tally = runs.run_to_file(run, out, bar.update, trace=trace) if out else \
+                runs.run_to_tally(run, bar.update)
         except OutputError as e:
             _fail(str(e))
     if not quiet:
@@ -232,7 +245,7 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, th
         for line in tally.lines():
             click.echo(line)
         if out:
-            click.echo(f"wrote {out}")
+            click.echo(f"wrote {out}" + (f" and its trace {results.trace_path(out)}" if trace else ""))
 
 
 @main.command("sweep")
@@ -240,11 +253,12 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, th
 @click.option("--out", "folder", required=True, type=click.Path(file_okay=False),
               help="Folder for one Parquet file per variant and manifest.json.")
 @click.option("--games", type=int, help="Games per variant (overrides the sweep file).")
-@_options(SEED, THREADS, SCHEDULER, QUIET)
-def sweep_command(sweep_file, folder, games, seed, threads, scheduler, quiet):
+@_options(SEED, TRACE, THREADS, SCHEDULER, QUIET)
+def sweep_command(sweep_file, folder, games, seed, trace, threads, scheduler, quiet):
     """Play every variant of SWEEP_FILE that is not complete in --out yet."""
     from simcore.studies import sweep
     _out(folder)
+    _trace_where(trace, scheduler)
     try:
         plan = sweep.load(sweep_file, games=games, seed=seed)
     except cfg.ConfigError as e:
@@ -253,14 +267,15 @@ def sweep_command(sweep_file, folder, games, seed, threads, scheduler, quiet):
     _threads(threads, scheduler)
     if Path(folder).is_dir():
         plan = sweep.with_old_names(plan, folder)       # a folder swept before names said key=value
-    planned = sweep.plan_status(plan, folder) if Path(folder).is_dir() else {}
+    planned = sweep.plan_status(plan, folder, trace) if Path(folder).is_dir() else {}
     todo = [v for v in plan.variants if planned.get(v.name, ("played",))[0] != "skipped"]
     show = not quiet and sys.stderr.isatty()
+    pad = max(len(v.name) for v in plan.variants)
 
     def report(variant, status, tally):
         if not quiet:
             played = "" if tally is None else f" {tally.games:,} games in {tally.seconds:.1f} s"
-            click.echo(f"  {variant.name:<24} {status}{played}")
+            click.echo(f"  {variant.name:<{pad}} {status}{played}")
 
     if not quiet:
         click.echo(f"sweep {sweep_file}: {len(plan.variants)} variants of {plan.game}, "
@@ -269,12 +284,12 @@ def sweep_command(sweep_file, folder, games, seed, threads, scheduler, quiet):
             if status == "played again":
                 click.echo(f"  {name}: its finished result is replaced ({why})")
     if todo:
-        _load(todo[0].config, quiet, scheduler)
+        _load(todo[0].config, quiet, scheduler, trace)
     where = _executor(scheduler)
     try:
         with click.progressbar(length=max(sum(v.config.games for v in todo), 1), label="sweep", file=sys.stderr,
                                hidden=not show) as bar:
-            status = sweep.run(plan, folder, bar.update, report, where, planned=planned or None)
+            status = sweep.run(plan, folder, bar.update, report, where, planned=planned or None, trace=trace)
     except OSError as e:
         _fail(str(e))
     finally:
@@ -350,24 +365,39 @@ def duel_command(game, variant_specs, metric, sprt, config_path, sets, policies,
 @click.option("--against", required=True, metavar="SPEC", help="Policy B, in every other seat.")
 @_options(CONFIG, SET)
 @click.option("--games", type=int, help="Deals, each played from every seat (default: the config's, else 1,000).")
-@_options(SEED, THREADS, QUIET)
-def versus_command(game, policy, against, config_path, sets, games, seed, threads, quiet):
+@click.option("--out", "folder", type=click.Path(file_okay=False),
+              help="Also write each seating's games to this folder (seat0.parquet, ...), for analyze and replay.")
+@_options(SEED, TRACE, THREADS, QUIET)
+def versus_command(game, policy, against, config_path, sets, games, seed, folder, trace, threads, quiet):
     """A's score against B on the same deals, A taking every seat in turn (1/players is fair)."""
     from simcore.studies import versus
 
+    _out(folder)
+    if trace and not folder:
+        _fail("--trace writes beside the seatings' files; allowed: --trace with --out FOLDER")
     try:
         runs = versus.seatings(game, policy, against, _sets(sets), games, seed, _table(config_path))
     except cfg.ConfigError as e:
         _fail(str(e))
+    if folder:
+        if Path(folder).exists() and not Path(folder).is_dir():
+            _fail(f"--out {folder}: it is a file; allowed: a folder (new or existing)")
+        Path(folder).mkdir(parents=True, exist_ok=True)
     _threads(threads)
-    _load(runs[0], quiet)
-    r = versus.contest(runs, on_seat=lambda seat, score: _note(f"  from seat {seat}: {score:.4f}", quiet))
+    _load(runs[0], quiet, trace=trace)
+    try:
+        r = versus.contest(runs, on_seat=lambda seat, score: _note(f"  from seat {seat}: {score:.4f}", quiet),
+                           folder=folder, trace=trace)
+    except OutputError as e:
+        _fail(str(e))
     verdict = "stronger" if r.significant and r.score > r.fair else (
         "weaker" if r.significant else "no significant difference")
     click.echo(f"{r.policy} against {r.against}, {runs[0].game}, {r.deals:,} deals x {r.players} seats: score "
                f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}] (fair {r.fair:.4f}, p = {r.pvalue:.2g}): {verdict}")
     click.echo(versus.SCORING)
     click.echo(r.test)
+    if folder:
+        click.echo(f"wrote {len(runs)} seatings to {folder}" + (" with their traces" if trace else ""))
 
 
 @main.command("ladder")
@@ -388,16 +418,20 @@ def versus_command(game, policy, against, config_path, sets, games, seed, thread
               help="SPRT effect: the larger budget scores 1/players + delta.")
 @click.option("--out", "folder", required=True, type=click.Path(),
               help="Folder for the games (one Parquet file per rung and seat), ladder.parquet, .md and .png.")
-@_options(THREADS, SCHEDULER, QUIET)
-def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, batch, delta, folder, threads,
+@_options(TRACE, THREADS, SCHEDULER, QUIET)
+def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, batch, delta, folder, trace, threads,
                    scheduler, quiet):
     """Does playing better win more? Budget 2n against n on the same deals, rung by rung."""
     from simcore.studies import ladder
     _out(folder)
+    _trace_where(trace, scheduler)
     try:
         plan = ladder.plan(game, _sets(sets), base, ladder.parse_budgets(budgets), games, seed, _table(config_path))
         if sprt and scheduler:
             raise cfg.ConfigError("--sprt plays on this machine; allowed: --sprt or --scheduler, not both")
+        if sprt and trace:
+            raise cfg.ConfigError("--sprt writes its games batch by batch, without traces; allowed: --trace or "
+                                  "--sprt, not both")
     except cfg.ConfigError as e:
         _fail(str(e))
     _folder(folder, "ladder", plan.game)
@@ -411,7 +445,7 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
     _note(f"ladder {plan.game}: {plan.spec.name} budgets {', '.join(map(str, plan.budgets))}, "
           f"{'at most ' if sprt else ''}{plan.rungs[0][2][0].games:,} deals per rung x {len(plan.rungs[0][2])} "
           f"seats -> {folder}", quiet)
-    _load(plan.rungs[0][2][0], quiet, scheduler)
+    _load(plan.rungs[0][2][0], quiet, scheduler, trace)
     try:
         if sprt:
             def batch_done(strong, weak, played, test):
@@ -423,7 +457,7 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
         else:
             where = _executor(scheduler)
             try:
-                result = ladder.climb(plan, folder, executor=where, on_rung=rung_done)
+                result = ladder.climb(plan, folder, executor=where, on_rung=rung_done, trace=trace)
             finally:
                 where.close()
     except (cfg.ConfigError, OSError) as e:

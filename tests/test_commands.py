@@ -551,7 +551,7 @@ def test_the_readme_options_table_is_the_command_line():
     start = next(i for i, line in enumerate(lines) if line.startswith("| option |"))
     header, table = lines[start], lines[start + 2:]
     rows = table[:next(i for i, line in enumerate(table) if not line.startswith("|"))]
-    assert len(rows) == 9
+    assert len(rows) == 10
     commands = [c.strip().strip("`") for c in header.strip("|").split("|")[1:]]
     assert commands == PLAYING
     for row in rows:

@@ -327,3 +327,51 @@ def test_every_game_plays_through_the_handle(name):
         state.apply_action(actions[step * 7919 % len(actions)])
     assert state.is_terminal() and len(state.returns()) == game.num_players()
     assert str(state)
+
+
+def _traced(module, params, agents, seed, n, block=engine.TRACE_BLOCK):
+    """The rows and the traces of a traced run, its blocks joined."""
+    blocks = list(engine.run_traced_blocks(module, params, agents, seed, n, block=block))
+    rows = np.concatenate([rows for _, rows, _ in blocks])
+    fields = ("table", "counts", "info")
+    return rows, engine.TraceBlock(*(np.concatenate([getattr(t, f) for _, _, t in blocks]) for f in fields))
+
+
+@pytest.mark.parametrize("name, case", CASES, ids=IDS)
+def test_a_traced_run_plays_the_same_games_and_records_them(name, case):
+    """--trace (issue 25, parts 5 and 6): a traced run plays the untraced run's rows, and the same traces on one
+    thread or two and in any block split; each game records one standing per step (at most MAX_TRACE_STEPS);
+    a seat plays a kind only where it was legal; the end is one of the game's END_CONDITIONS exactly when the
+    row is not a timeout."""
+    module = games.load(name)
+    run = _run(name, case)
+    run = _run(name, case, _kinds(module, run.players))
+    params, agents, n = run.params_array(), run.policies_array(), _n_games(name)
+    rows = engine.run(module, params, agents, 3, n)
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one_rows, one = _traced(module, params, agents, 3, n)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two_rows, two = _traced(module, params, agents, 3, n, block=7)
+    finally:
+        numba.set_num_threads(threads)
+    assert np.array_equal(rows, one_rows) and np.array_equal(rows, two_rows)
+    for field in ("table", "counts", "info"):
+        assert np.array_equal(getattr(one, field), getattr(two, field)), field
+    steps, ends = one.info[:, 0], one.info[:, 1]
+    assert ((steps >= 1) & (steps <= module.MAX_TRACE_STEPS)).all()
+    kinds = len(module.ACTION_KINDS)
+    played, legal = one.counts[:, :, :kinds], one.counts[:, :, kinds:]
+    assert (played <= legal).all() and played.sum() > 0
+    assert np.array_equal(ends == -1, rows[:, engine.O_TIMEOUT] == 1)
+    assert ((ends >= -1) & (ends < len(module.END_CONDITIONS))).all()
+
+
+def test_a_searching_seat_is_traced_like_the_others():
+    """The whole copy's traced batch (a seat searching) plays the untraced run's rows too."""
+    module = games.load("goofspiel")
+    run = cfg.resolve("goofspiel", policies=[(0, "ismcts:iterations=8"), (1, "random")], games=6, seed=2)
+    rows, trace = _traced(module, run.params_array(), run.policies_array(), 2, 6, block=4)
+    assert np.array_equal(rows, engine.run(module, run.params_array(), run.policies_array(), 2, 6))
+    assert (trace.info[:, 0] == run.params["num_cards"] - 1).all()   # the last trick plays itself with the one before

@@ -164,11 +164,11 @@ def test_an_interrupted_sweep_keeps_finished_variants_and_resumes(tmp_path, monk
     real = runs.run_to_file
     calls = []
 
-    def interrupted(config, path, on_block=None, executor=None):
+    def interrupted(config, path, on_block=None, executor=None, trace=False):
         calls.append(config.variant)
         if len(calls) == 3:
             raise KeyboardInterrupt
-        return real(config, path, on_block, executor)
+        return real(config, path, on_block, executor, trace)
 
     monkeypatch.setattr(runs, "run_to_file", interrupted)
     with pytest.raises(KeyboardInterrupt):

@@ -22,7 +22,9 @@ def warm(game):
     run = cfg.resolve(game, policies=SEATS, games=2)
     params, policies = run.params_array(), run.policies_array()
     engine.load(run.module, params, policies)          # the engine: every agent and the game loop
-    engine.load(run.module, params, cfg.resolve(game, policies=[("all", "greedy")]).policies_array())  # plain
+    plain = cfg.resolve(game, policies=[("all", "greedy")]).policies_array()
+    engine.load(run.module, params, plain)                                   # the plain copy
+    engine.load(run.module, params, plain, traced=True)                      # ... and its traced batch
     core.bind(run.module).search_batch(params, policies, 1, 0, 1)  # the bench's one-thread batch
     replay.play(run, 0, pictures=True)                  # the handle, agent_action, round-end tables, pictures
     state = handle.load_game(game).new_initial_state(seed=1)

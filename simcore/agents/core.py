@@ -41,7 +41,7 @@ from numba import njit, prange
 
 from simcore import CHECK_LEGAL
 from simcore.agents import GREEDY, ISMCTS, MC, RANDOM
-from simcore.engine import CHUNK, SEARCH_CHUNK, rng
+from simcore.engine import CHUNK, O_TIMEOUT, SEARCH_CHUNK, rng
 from simcore.engine.jit import kernel
 
 GAME, WORLD, ROLLOUT = 0, 1, 2
@@ -68,9 +68,13 @@ def _unbound(*args):
 # The decision interface of the game (see docs and simcore.games): each game's copy binds these names.
 begin = current_player = legal_actions = apply_action = returns = resample = greedy_action = evaluate = write_row = \
     observed_action = revealed = num_players = _unbound
+# The game's trace hooks (simcore.games.CONTRACT): what a traced game loop records.
+standing = trace_step = action_kind = end_condition = _unbound
 play_action = _unbound      # how the templates apply an action: apply_checked or apply_unchecked, by instantiate()
 # The game's scratch sizes, for run_batch: bound by instantiate() too.
 STATE_SIZE = STATE_DTYPE = MAX_ACTIONS = MAX_SEATS = WORK_SIZE = N_ACTION_CODES = None
+# The trace's sizes: the game's action kinds and the steps a trace holds (bound by instantiate() too).
+N_KINDS = MAX_TRACE_STEPS = None
 # Whether this copy can search (mc, ismcts): False in a game's plain copy, whose branches to the searches numba
 # prunes as dead code before typing them, so a run of random and greedy seats never compiles a search.
 SEARCH = True
@@ -592,6 +596,82 @@ def run_batch(params, agents, seed, start, out):
             write_row(states[GAME], params, out[g])
 
 
+def count_kinds(game, params, seat, action, actions, counts, seen):
+    """The trace's counts of the decision about to be played: ``counts[seat, kind]`` of the action's kind, and
+    ``counts[seat, N_KINDS + kind]`` of every kind legal here (once each). The legal actions are listed into
+    ``actions[CHECK]``, which nothing else holds between a decision and its action, and draw nothing."""
+    kind = action_kind(game, params, action)
+    if kind >= 0:
+        counts[seat, kind] += 1
+    listed = actions[CHECK]
+    n = legal_actions(game, params, listed)
+    seen[:] = 0
+    for i in range(n):
+        k = action_kind(game, params, listed[i])
+        if k >= 0 and seen[k] == 0:
+            seen[k] = 1
+            counts[seat, N_KINDS + k] += 1
+
+
+def record(game, params, table, steps, values):
+    """Every seat's standing now into column ``steps`` of ``table`` (seats x MAX_TRACE_STEPS); once the table
+    is full, into its last column again, so that it ends holding the standing at the end. Returns the columns
+    used."""
+    standing(game, params, values)
+    column = min(steps, MAX_TRACE_STEPS - 1)
+    for seat in range(MAX_SEATS):
+        table[seat, column] = values[seat]
+    return min(steps + 1, MAX_TRACE_STEPS)
+
+
+def play_traced(params, agents, seed, game_index, states, streams, actions, floats, work, tree, totals, marks,
+                table, counts, values, seen):
+    """:func:`play`, recording the game as it goes: every seat's standing whenever the game's step (a round,
+    or a turn) changes and at the end, and the action kinds each seat played and had (:func:`count_kinds`).
+    Every seat decides through :func:`decide`, random seats too: it draws what :func:`playout` draws, so the
+    game is the same. Returns the steps recorded."""
+    game = states[GAME]
+    live = streams[GAME]
+    rng.seed_streams(live, seed, game_index)
+    begin(game, params, live)
+    steps = 0
+    step = trace_step(game, params)
+    current = False                 # the last column recorded holds the state as it is now
+    seat = current_player(game, params)
+    while seat >= 0:
+        tree[0, N_VISITS] = 0
+        action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
+        count_kinds(game, params, seat, action, actions, counts, seen)
+        play_action(game, params, action, live, actions)
+        seat = current_player(game, params)
+        now = trace_step(game, params)
+        current = now != step
+        if current:
+            steps = record(game, params, table, steps, values)
+            step = now
+    if not current:
+        steps = record(game, params, table, steps, values)
+    return steps
+
+
+def run_traced(params, agents, seed, start, out, table, counts, info):
+    """:func:`run_batch` with each game's trace: ``table[g]`` every seat's standing per step (seats x
+    MAX_TRACE_STEPS), ``counts[g]`` every seat's played and legal counts per kind (seats x 2 N_KINDS, zeros
+    on entry), ``info[g]`` the steps recorded and the end condition (-1: a timeout)."""
+    n = out.shape[0]
+    size = chunk_games(agents)
+    n_chunks = (n + size - 1) // size
+    for chunk in prange(n_chunks):
+        states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
+        values = np.zeros(MAX_SEATS, np.int64)
+        seen = np.zeros(N_KINDS + 1, np.int64)
+        for g in range(chunk * size, min(n, (chunk + 1) * size)):
+            info[g, 0] = play_traced(params, agents, seed, start + g, states, streams, actions, floats, work, tree,
+                                     totals, marks, table[g], counts[g], values, seen)
+            write_row(states[GAME], params, out[g])
+            info[g, 1] = -1 if out[g, O_TIMEOUT] else end_condition(states[GAME], params)
+
+
 def agent_action(params, agents, seat, state, live, work, stats):
     """The action ``agents[seat]`` takes in ``state`` (the handle's ``agent_action``): its draws advance the
     streams ``live`` as in a game of the engine, and ``work`` keeps what greedy plans for its next decision
@@ -685,7 +765,8 @@ def no_heuristic(state, params, seat, streams, work):
 
 
 INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "returns", "resample", "greedy_action",
-             "evaluate", "observed_action", "revealed", "num_players", "write_row")
+             "evaluate", "observed_action", "revealed", "num_players", "write_row", "standing", "trace_step",
+             "action_kind", "end_condition")
 # what a game without a capability gets: flag of simcore.games.GameType -> {name: default}
 DEFAULTS = {"hidden_information": {"resample": kernel(nothing_hidden)},
             "heuristic": {"greedy_action": kernel(no_heuristic), "WORK_SIZE": 1},
@@ -695,7 +776,7 @@ DEFAULTS = {"hidden_information": {"resample": kernel(nothing_hidden)},
 SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES")   # of the scratch
 TEMPLATES = (random_action, playout, greedy_playout, cut_playout, play_out, all_random, distinct, best_of, copy,
              mc_action, expand_pick, lone_action, to_expand, chosen, ismcts_action, observe, observed_ismcts_action,
-             decide, play, root_stats)
+             decide, play, root_stats, count_kinds, record, play_traced)
 OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
 INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack
 
@@ -730,6 +811,8 @@ def instantiate(game_globals, search=True):
     namespace = dict(globals())
     namespace.update({name: game_globals[name] for name in INTERFACE + SIZES})
     namespace["SEARCH"] = search
+    namespace["N_KINDS"] = len(game_globals["ACTION_KINDS"])
+    namespace["MAX_TRACE_STEPS"] = game_globals["MAX_TRACE_STEPS"]
     namespace["OBSERVED"] = bool(getattr(game_globals.get("GAME"), "observations", False))
     game = game_globals["__name__"].rpartition(".")[2]
     # the checked build's entries are named apart too, should a user's NUMBA_CACHE_DIR hold both builds
@@ -759,6 +842,7 @@ def instantiate(game_globals, search=True):
         bind(agent_action, njit(cache=True))
         bind(search_tree, njit(cache=True))
     bind(run_batch, njit(cache=True, parallel=True))
+    bind(run_traced, njit(cache=True, parallel=True))     # compiled on its first call: a traced run only
     compiled.update({name: namespace[name] for name in INTERFACE + SIZES})
     return compiled
 
@@ -772,6 +856,7 @@ class Bound:
         self.compiled = instantiate(vars(module))
         self.interface = {name: self.compiled[name] for name in INTERFACE + SIZES}
         self.run_batch = self.compiled["run_batch"]
+        self.run_traced = self.compiled["run_traced"]
         self.search_batch = self.compiled["search_batch"]
         self.agent_action = self.compiled["agent_action"]
         self.search_tree = self.compiled["search_tree"]
@@ -779,11 +864,19 @@ class Bound:
         self._plain = None
 
     @property
-    def run_plain(self):
-        """``run_batch`` of the plain copy: built on first use, so a searching run never makes it."""
+    def plain(self):
+        """The plain copy (no search compiled): built on first use, so a searching run never makes it."""
         if self._plain is None:
-            self._plain = instantiate(vars(self._module), search=False)["run_batch"]
+            self._plain = instantiate(vars(self._module), search=False)
         return self._plain
+
+    @property
+    def run_plain(self):
+        return self.plain["run_batch"]
+
+    @property
+    def run_plain_traced(self):
+        return self.plain["run_traced"]
 
 
 _BOUND = {}

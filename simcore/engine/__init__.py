@@ -16,6 +16,8 @@ Rows depend only on ``(params, policies, seed, game_index)``: a block, a chunk
 or a thread never changes them.
 """
 
+from dataclasses import dataclass
+
 import numpy as np
 
 CHUNK = 256            # games per prange task; fixed, never derived from the thread count
@@ -57,25 +59,32 @@ def extra_columns(module, players):
         offset += _slots(module, name)
 
 
-def batch_function(module, policies):
+def batch_function(module, policies, traced=False):
     """The game's batch function for the agents table ``policies``: its plain copy when no seat searches (it
-    compiles no search, in a fraction of the time), else the whole one. Both play the same games."""
+    compiles no search, in a fraction of the time), else the whole one. Both play the same games. ``traced``:
+    the batch that also writes each game's trace (``run_traced``, compiled on its first use)."""
     from simcore.agents import GREEDY, RANDOM, core
 
     policies = np.asarray(policies)
     plain = policies.ndim == 2 and bool(np.isin(policies[:, 0], (RANDOM, GREEDY)).all())
     bound = core.bind(module)
+    if traced:
+        return bound.run_plain_traced if plain else bound.run_traced
     return bound.run_plain if plain else bound.run_batch
 
 
-def load(module, params, policies, on_compile=None):
-    """Load the game's batch function before a run is timed: from numba's cache, or compiled for this machine
-    first, in which case ``on_compile(game name)`` is called before compiling starts."""
+def load(module, params, policies, on_compile=None, traced=False):
+    """Load the game's batch function (``traced``: the one that writes traces) before a run is timed: from
+    numba's cache, or compiled for this machine first, in which case ``on_compile(game name)`` is called before
+    compiling starts."""
     from simcore.engine import jit
 
     args = (np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(policies), np.int64(0),
             np.int64(0), np.zeros((0, width(module)), dtype=np.int64))
-    batch = batch_function(module, policies)
+    if traced:
+        trace = TraceBlock.empty(module, 0)
+        args += (trace.table, trace.counts, trace.info)
+    batch = batch_function(module, policies, traced)
     if on_compile is not None and not jit.cached(batch, *args):
         on_compile(module.GAME.name)
     batch(*args)
@@ -92,6 +101,42 @@ def run_blocks(module, params, policies, seed, n_games, start=0, block=BLOCK):
         out = np.zeros((n, width(module)), dtype=np.int64)
         batch(params, policies, np.int64(seed), np.int64(start + done), out)
         yield start + done, out
+        done += n
+
+
+TRACE_BLOCK = 1 << 12     # games per traced call: a skirmish block's standings are 4,096 x 2 x 512 int32, 16 MB
+
+
+@dataclass
+class TraceBlock:
+    """The traces of a block of games (``simcore.agents.core.run_traced``): ``table`` (games, seats, steps)
+    every seat's standing per step, ``counts`` (games, seats, 2 kinds) played then legal counts per kind,
+    ``info`` (games, 2) the steps recorded and the end condition (-1: a timeout)."""
+
+    table: np.ndarray
+    counts: np.ndarray
+    info: np.ndarray
+
+    @classmethod
+    def empty(cls, module, n):
+        seats = module.MAX_SEATS
+        return cls(np.zeros((n, seats, module.MAX_TRACE_STEPS), np.int32),
+                   np.zeros((n, seats, 2 * len(module.ACTION_KINDS)), np.int32), np.zeros((n, 2), np.int32))
+
+
+def run_traced_blocks(module, params, policies, seed, n_games, start=0, block=TRACE_BLOCK):
+    """:func:`run_blocks` with each block's traces: yield ``(first_index, rows, TraceBlock)``. The rows are the
+    untraced run's."""
+    params = np.ascontiguousarray(params, dtype=np.int64)
+    policies = np.ascontiguousarray(policies)
+    batch = batch_function(module, policies, traced=True)
+    done = 0
+    while done < n_games:
+        n = min(block, n_games - done)
+        out = np.zeros((n, width(module)), dtype=np.int64)
+        trace = TraceBlock.empty(module, n)
+        batch(params, policies, np.int64(seed), np.int64(start + done), out, trace.table, trace.counts, trace.info)
+        yield start + done, out, trace
         done += n
 
 

@@ -125,6 +125,16 @@ CONTRACT = {
     "round_of": "the round a state is in (replays mark round ends)",
     "action_to_string": "an action in the game's words",
     "information_state_string": "what a seat knows, as text", "state_to_string": "the whole state, as text",
+    # the trace (run --trace): how decided a game is and which kinds of actions its seats played
+    "TRACE_STANDING": "what a seat's standing counts (fish banked, points, ...), in words",
+    "TRACE_STEP": "'round' or 'turn': the step after which the trace records every seat's standing",
+    "MAX_TRACE_STEPS": "the steps a trace holds (past them, the last holds the end)",
+    "ACTION_KINDS": "(name, meaning) of each kind of action the trace counts",
+    "END_CONDITIONS": "(name, meaning) of each way a game ends by its rules",
+    "standing": "jitted: (state, params, out) each seat's standing, from what every seat sees",
+    "trace_step": "jitted: (state, params) the step count (rounds finished, turns played)",
+    "action_kind": "jitted: (state, params, action) the kind of the action about to be played, -1 for none",
+    "end_condition": "jitted: (state, params) the index in END_CONDITIONS of how a finished game ended",
 }
 # What a game module provides for each capability its GameType declares: flag -> {name: what it is}.
 CAPABILITIES = {

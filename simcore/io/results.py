@@ -100,6 +100,50 @@ def table(config, first_index, rows):
     return pa.Table.from_arrays(columns, schema=schema(config))
 
 
+TIMEOUT = "timeout"      # the end of a traced game stopped by max_turns
+
+
+def trace_path(path):
+    """Where the trace of the result file ``X.parquet`` goes: ``X.trace.parquet`` beside it."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}.trace.parquet")
+
+
+def trace_schema(config):
+    """The trace table (``run --trace``): one row per game and seat (docs in the README, "Traces")."""
+    module = config.module
+    fields = [pa.field("game_index", pa.int64()), pa.field("seat", pa.int8()),
+              pa.field("standing", pa.list_(pa.int32()))]
+    fields += [pa.field(f"{what}_{kind}", pa.int32()) for what in ("played", "legal")
+               for kind, _ in module.ACTION_KINDS]
+    fields.append(pa.field("end", pa.string()))
+    meta = {**metadata(config),
+            "simcore.trace.standing": module.TRACE_STANDING,
+            "simcore.trace.step": module.TRACE_STEP,
+            "simcore.trace.kinds": json.dumps(dict(module.ACTION_KINDS)),
+            "simcore.trace.ends": json.dumps(dict(module.END_CONDITIONS))}
+    return pa.schema(fields, metadata=meta)
+
+
+def trace_table(config, first_index, trace):
+    """The Arrow table of one block's traces (``simcore.engine.TraceBlock``)."""
+    module = config.module
+    n, players = trace.info.shape[0], config.players
+    kinds = len(module.ACTION_KINDS)
+    steps = trace.info[:, 0].astype(np.int64)
+    table = trace.table[:, :players, :]
+    kept = np.broadcast_to((np.arange(table.shape[2]) < steps[:, None])[:, None, :], table.shape)
+    offsets = np.concatenate([[0], np.cumsum(np.repeat(steps, players))]).astype(np.int32)
+    ends = np.array([name for name, _ in module.END_CONDITIONS] + [TIMEOUT], dtype=object)
+    counts = trace.counts[:, :players, :]
+    columns = [pa.array(np.repeat(np.arange(first_index, first_index + n, dtype=np.int64), players)),
+               pa.array(np.tile(np.arange(players, dtype=np.int8), n)),
+               pa.ListArray.from_arrays(pa.array(offsets), pa.array(table[kept].astype(np.int32)))]
+    columns += [pa.array(counts[:, :, k].reshape(-1)) for k in range(2 * kinds)]
+    columns.append(pa.array(np.repeat(ends[trace.info[:, 1]], players), pa.string()))
+    return pa.Table.from_arrays(columns, schema=trace_schema(config))
+
+
 class ResultWriter:
     """Writes one result file; the final name appears only when it is complete.
 
@@ -137,15 +181,23 @@ class ResultWriter:
             raise self._fail(e) from None
         try:
             writing.remove_stale(self.path.parent)
-            self.writer = pq.ParquetWriter(self.tmp, schema(self.config), compression="zstd")
+            self.writer = pq.ParquetWriter(self.tmp, self._schema(), compression="zstd")
         except OSError as e:
             self.lock.__exit__(None, None, None)
             raise self._fail(e) from None
         return self
 
-    def add(self, first_index, rows):
-        self.buffer.append(table(self.config, first_index, rows))
-        self.buffered += rows.shape[0]
+    def _schema(self):
+        return schema(self.config)
+
+    def _table(self, first_index, rows):
+        return table(self.config, first_index, rows)
+
+    def add(self, first_index, data):
+        """A block of games: its result rows (a trace writer: its ``TraceBlock``)."""
+        block = self._table(first_index, data)
+        self.buffer.append(block)
+        self.buffered += block.num_rows
         if self.buffered >= ROW_GROUP:
             self._flush()
 
@@ -173,6 +225,16 @@ class ResultWriter:
                 self.tmp.unlink()
             self.lock.__exit__(None, None, None)
         return False
+
+
+class TraceWriter(ResultWriter):
+    """Writes one trace file (``X.trace.parquet``) as :class:`ResultWriter` writes a result file."""
+
+    def _schema(self):
+        return trace_schema(self.config)
+
+    def _table(self, first_index, trace):
+        return trace_table(self.config, first_index, trace)
 
 
 def read(path):

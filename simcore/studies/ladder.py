@@ -153,15 +153,16 @@ def plan(game=None, sets=(), base="ismcts", budgets=DEFAULT_BUDGETS, games=None,
     return Plan(game, spec, tuple(budgets), rungs)
 
 
-def climb(plan_, folder, executor=None, on_block=None, on_rung=None):
-    """Play every rung with a fixed number of deals (a resumable sweep in ``folder``); return the result."""
+def climb(plan_, folder, executor=None, on_block=None, on_rung=None, trace=False):
+    """Play every rung with a fixed number of deals (a resumable sweep in ``folder``); return the result.
+    ``trace``: each rung's seating files get their traces beside them."""
     folder = sweep.open_folder(folder, "ladder", plan_.game)
     with writing.Lock(folder):
-        return _climb(plan_, folder, executor, on_block, on_rung)
+        return _climb(plan_, folder, executor, on_block, on_rung, trace)
 
 
-def _climb(plan_, folder, executor, on_block, on_rung):
-    sweep.run(plan_.as_sweep(folder), folder, on_block=on_block, executor=executor, kind="ladder")
+def _climb(plan_, folder, executor, on_block, on_rung, trace):
+    sweep.run(plan_.as_sweep(folder), folder, on_block=on_block, executor=executor, kind="ladder", trace=trace)
     rungs = []
     for weak, strong, runs in plan_.rungs:
         scores = [versus.table_returns(pq.read_table(Path(folder) / f"{run.variant}.parquet"), run.players, seat)

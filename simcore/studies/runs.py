@@ -55,13 +55,28 @@ def blocks(config, on_block=None, executor=None):
         yield first, rows
 
 
-def run_to_file(config, out, on_block=None, executor=None):
-    """Play the run into the Parquet file ``out``; return its :class:`Tally`."""
+def run_to_file(config, out, on_block=None, executor=None, trace=False):
+    """Play the run into the Parquet file ``out``; return its :class:`Tally`. ``trace``: also write each game's
+    trace to ``X.trace.parquet`` beside it (on this machine: ``executor`` must be None or local). The trace is
+    renamed into place first, the result last, so a result file never stands beside a trace of another run
+    played into the same name before."""
     tally = Tally(config.players)
-    with results.ResultWriter(out, config) as writer:
-        for first, rows in blocks(config, on_block, executor):
+    if not trace:
+        with results.ResultWriter(out, config) as writer:
+            for first, rows in blocks(config, on_block, executor):
+                writer.add(first, rows)
+                tally.add(rows)
+        results.trace_path(out).unlink(missing_ok=True)    # a trace beside it would be of the games it replaced
+        return tally
+    with results.ResultWriter(out, config) as writer, \
+            results.TraceWriter(results.trace_path(out), config) as tracer:
+        for first, rows, block in engine.run_traced_blocks(config.module, config.params_array(),
+                                                           config.policies_array(), config.seed, config.games):
             writer.add(first, rows)
+            tracer.add(first, block)
             tally.add(rows)
+            if on_block is not None:
+                on_block(rows.shape[0])
     return tally
 
 

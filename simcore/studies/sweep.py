@@ -28,7 +28,7 @@ import pyarrow.parquet as pq
 
 from simcore import __version__
 from simcore.io import config as cfg
-from simcore.io import writing
+from simcore.io import results, writing
 from simcore.studies import runs
 
 SWEEP_KEYS = cfg.TOP_KEYS + ("axes", "variants")
@@ -228,16 +228,18 @@ def open_folder(folder, kind, game):
     return folder
 
 
-def plan_status(sweep, folder):
+def plan_status(sweep, folder, trace=False):
     """What a run of ``sweep`` in ``folder`` does with each variant: ``{name: (status, why)}``, status
     "skipped" (complete), "played" (new) or "played again" (its finished file is replaced), ``why`` saying
-    for the last why (its games or its config changed, or the file is missing or damaged)."""
+    for the last why (its games or its config changed, the file is missing or damaged, or ``trace`` asks for a
+    trace it was played without)."""
     manifest = read_manifest(folder)
     out = {}
     for v in sweep.variants:
         entry = manifest["variants"].get(v.name)
         if complete(folder, v, manifest):
-            out[v.name] = ("skipped", "")
+            traced = results.trace_path(Path(folder) / v.file).exists()
+            out[v.name] = ("skipped", "") if traced or not trace else ("played again", "--trace: it has no trace")
         elif entry is None and not (Path(folder) / v.file).exists():
             out[v.name] = ("played", "")
         else:
@@ -273,18 +275,21 @@ def complete(folder, variant, manifest):
         return False
 
 
-def run(sweep, folder, on_block=None, on_variant=None, executor=None, kind="sweep", planned=None):
+def run(sweep, folder, on_block=None, on_variant=None, executor=None, kind="sweep", planned=None, trace=False):
     """Play every variant that is not complete in ``folder``; return ``{name: "played"|"played again"|
     "skipped"}``. The folder is locked while it runs; manifest entries of variants that are not in ``sweep``
-    are kept (their files are finished results). ``planned``: :func:`plan_status` if the caller has it."""
+    are kept (their files are finished results). ``planned``: :func:`plan_status` if the caller has it.
+    ``trace``: every variant played writes its trace beside its file, and a complete variant without one is
+    played again (the same rows, now with the trace)."""
     folder = open_folder(folder, kind, sweep.game)
     with writing.Lock(folder):
         writing.remove_stale(folder)
         sweep = with_old_names(sweep, folder)
-        return _run(sweep, folder, on_block, on_variant, executor, kind, planned or plan_status(sweep, folder))
+        planned = planned or plan_status(sweep, folder, trace)
+        return _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace)
 
 
-def _run(sweep, folder, on_block, on_variant, executor, kind, planned):
+def _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace):
     manifest = read_manifest(folder)
     manifest = {"simcore_version": __version__, "kind": kind, "sweep": str(sweep.path), "game": sweep.game,
                 "variants": manifest["variants"]}
@@ -300,11 +305,11 @@ def _run(sweep, folder, on_block, on_variant, executor, kind, planned):
         if executor is not None and following < len(todo):
             executor.prepare(todo[following].config)   # a cluster starts on the next variant meanwhile
         manifest["variants"].pop(v.name, None)
-        tally = runs.run_to_file(v.config, folder / v.file, on_block, executor)
+        tally = runs.run_to_file(v.config, folder / v.file, on_block, None if trace else executor, trace)
         manifest["variants"][v.name] = {
             "file": v.file, "overrides": v.overrides, "policies": v.config.policies,
             "games": v.config.games, "seed": v.config.seed, "rows": tally.games,
-            "sha256": writing.sha256(folder / v.file), "config": v.config.to_toml(),
+            "sha256": writing.sha256(folder / v.file), "config": v.config.to_toml(), "trace": trace,
         }
         write_manifest(folder, manifest)
         if on_variant:

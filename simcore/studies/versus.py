@@ -10,8 +10,10 @@ observation (the seatings of a deal are not independent).
 
 import math
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
+import pyarrow.parquet as pq
 
 from analyses.scoring import RULE, points
 from simcore import engine
@@ -90,12 +92,20 @@ def seat_returns(wins, seat):
     return points(wins)[:, seat]
 
 
-def contest(runs, on_seat=None):
-    """Play every seating of ``runs`` (from :func:`seatings`) and return the :class:`VersusResult`."""
+def contest(runs, on_seat=None, folder=None, trace=False):
+    """Play every seating of ``runs`` (from :func:`seatings`) and return the :class:`VersusResult`. ``folder``:
+    also write each seating's games there as ``seat<s>.parquet`` (``trace``: with its trace beside it)."""
     scores = []
     for seat, run in enumerate(runs):
-        rows = engine.run(run.module, run.params_array(), run.policies_array(), run.seed, run.games)
-        scores.append(a_returns(run, rows, seat))
+        if folder is None:
+            rows = engine.run(run.module, run.params_array(), run.policies_array(), run.seed, run.games)
+            scores.append(a_returns(run, rows, seat))
+        else:
+            from simcore.studies import runs as plays
+
+            path = Path(folder) / f"{run.variant}.parquet"
+            plays.run_to_file(run, path, trace=trace)
+            scores.append(table_returns(pq.read_table(path), run.players, seat))
         if on_seat:
             on_seat(seat, float(scores[-1].mean()))
     return score(runs, scores)

@@ -366,3 +366,36 @@ def write_row(state, params, row):
     row[O_EXTRA] = state[S_TIED]
     row[O_EXTRA + 1] = state[S_DISCARDED]
 
+
+
+# --- the trace (run --trace) ----------------------------------------------------------
+
+TRACE_STANDING = "points: the values of the prizes won"
+TRACE_STEP = "round"                 # a trick
+MAX_TRACE_STEPS = MAX_CARDS
+ACTION_KINDS = (("above", "a bid above the prize's value"), ("equal", "a bid of the prize's value"),
+                ("below", "a bid below the prize's value"))
+END_CONDITIONS = (("all_tricks", "every prize card was bid for"),)
+
+
+@kernel
+def standing(state, params, out):
+    for seat in range(params[P_PLAYERS]):
+        out[seat] = state[S_POINTS + seat]
+
+
+@kernel
+def trace_step(state, params):
+    return state[S_TURN]
+
+
+@kernel
+def action_kind(state, params, action):
+    """A bid against the prize on the table: card k is worth k + 1, as the prize card k is."""
+    prize = state[S_PRIZE]
+    return 0 if action > prize else (1 if action == prize else 2)
+
+
+@kernel
+def end_condition(state, params):
+    return 0

@@ -953,3 +953,54 @@ def write_row(state, params, row):
             row[x + 13 + 2 * cause + p] = total
         row[x + 19 + p] = state[S_THROWS + p]
         row[x + 21 + p] = state[S_HITS + p]
+
+
+# --- the trace (run --trace) ----------------------------------------------------------
+
+TRACE_STANDING = "material: the values of the seat's gnomes in action (foot 1, fast cavalry and ranged 2, heavy 3)"
+TRACE_STEP = "turn"
+MAX_TRACE_STEPS = 512                # turns; a longer game keeps its end in the last
+ACTION_KINDS = (
+    ("throw", "a ranged throw at an enemy gnome"),
+    ("move", "a move of a gnome without a flag"),
+    ("flag_move", "a move of a gnome carrying a flag (capture_the_flag)"),
+    ("stay", "a gnome staying where it is"),
+)
+END_CONDITIONS = (
+    ("wipe_out", "one side has no gnome in action (last_man_standing)"),
+    ("wizard_taken", "a wizard is out of action (wizard_war)"),
+    ("flags_home", "both flags carried home (capture_the_flag)"),
+    ("draw", "both sides out at once"),
+)
+K_THROW, K_MOVE, K_FLAG_MOVE, K_STAY = range(4)
+
+
+@kernel
+def standing(state, params, out):
+    for player in range(MAX_SEATS):
+        material = 0
+        for k in range(params[P_GNOMES]):
+            if state[S_POS + player * MAX_GNOMES + k] >= 0:
+                material += gnome_value(params, k)
+        out[player] = material
+
+
+@kernel
+def trace_step(state, params):
+    return state[S_TURN]
+
+
+@kernel
+def action_kind(state, params, action):
+    if state[S_PHASE] == PH_THROW:
+        return K_THROW
+    if action == A_STAY:
+        return K_STAY
+    carrying = state[S_FLAG + mover(state) * MAX_GNOMES + state[S_GNOME]] >= 0
+    return K_FLAG_MOVE if carrying else K_MOVE
+
+
+@kernel
+def end_condition(state, params):
+    """The scenario's objective met (docs/skirmish.md: Win check), or a draw."""
+    return 3 if state[S_WINNER] == DRAW else params[P_SCENARIO]

@@ -1654,3 +1654,72 @@ def write_row(state, params, row):
         row[O_EXTRA + 1 + MAX_SEATS + seat] = wide(state, S_BRIBES_PLAYED + seat)
         row[O_EXTRA + 1 + 2 * MAX_SEATS + seat] = wide(state, S_BRIBES_WON + seat)
     row[O_EXTRA + 1 + 3 * MAX_SEATS] = wide(state, S_DICE)
+
+
+# --- the trace (run --trace) ----------------------------------------------------------
+
+TRACE_STANDING = "total points"
+TRACE_STEP = "round"
+MAX_TRACE_STEPS = 64                 # rounds (a game to 99 points lasts far fewer), then the last holds the end
+ACTION_KINDS = (
+    ("call", "a leprechaun called face down"),
+    ("exchange", "an exchange of leprechauns with another seat"),
+    ("enlist", "a leprechaun enlisted from the village square"),
+    ("bribe_number", "a number bribe (2 to 6)"),
+    ("bribe_ich", "an 'Ich bin's!' bribe"),
+    ("bribe_der", "a 'Der bin der Beste!' bribe"),
+    ("no_bribe", "a bribe decision without a bribe"),
+    ("komm_her", "the event 'Komm her!'"),
+    ("komm_zurueck", "the event 'Komm mal zurück!'"),
+    ("stehenbleiben", "the event 'Stehenbleiben!'"),
+    ("nix_da", "a 'Nix da!' against a bribe"),
+    ("guck_nochmal", "an 'Ich guck nochmal!' (the die rolled again)"),
+    ("end_round", "a round ended by the seat that received"),
+    ("free_wahlleiter", "the Wahlleiter freed"),
+)
+END_CONDITIONS = (("target", "a total reached target_score (rulebook: Round end and game end)"),)
+K_BRIBE_NUMBER, K_NO_BRIBE, K_KOMM_HER = 3, 6, 7
+
+
+@kernel
+def standing(state, params, out):
+    for seat in range(params[P_PLAYERS]):
+        out[seat] = wide(state, S_TOTALS + seat)
+
+
+@kernel
+def trace_step(state, params):
+    return wide(state, S_N_ROUNDS)
+
+
+@kernel
+def action_kind(state, params, action):
+    """The kind of a decision by its action code (codes are distinct across decisions: docs/wichtel.md); the
+    decisions without a kind (a reply, the card put into the gap, a 'no') count nothing."""
+    if action < A_EXCHANGE:
+        return 0
+    if action < A_ENLIST:
+        return 1
+    if action < A_NO_BRIBE:
+        return 2
+    if action == A_NO_BRIBE:
+        return K_NO_BRIBE
+    if action < A_NO_EVENT:
+        kind = action - A_BRIBE
+        return K_BRIBE_NUMBER if kind <= R6 else K_BRIBE_NUMBER + kind - R6
+    if A_EVENT + KOMM_HER <= action <= A_EVENT + STEHENBLEIBEN:
+        return K_KOMM_HER + action - A_EVENT - KOMM_HER
+    if action == A_NIX_YES:
+        return 10
+    if action == A_REROLL_YES:
+        return 11
+    if action == A_END_YES:
+        return 12
+    if action == A_FREE_YES:
+        return 13
+    return -1
+
+
+@kernel
+def end_condition(state, params):
+    return 0

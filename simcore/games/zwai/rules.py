@@ -788,3 +788,34 @@ def write_row(state, params, row):
     row[x + MAX_ROUNDS] = state[S_SKIPS]
     row[x + MAX_ROUNDS + 1] = state[S_N_ROUNDS]
 
+
+
+# --- the trace (run --trace) ----------------------------------------------------------
+
+TRACE_STANDING = "fish banked: own fish in the scoring pile"
+TRACE_STEP = "round"
+MAX_TRACE_STEPS = MAX_ROUNDS + 1     # every round, and the end of a game stopped by max_turns
+ACTION_KINDS = tuple((f"fish_{v}", f"a {v}-fish card") for v in range(MAX_FISH))
+END_CONDITIONS = (("rounds", "every round was played (rulebook: End of the Game)"),)
+
+
+@kernel
+def standing(state, params, out):
+    for seat in range(params[P_PLAYERS]):
+        out[seat] = state[S_SCORE + seat]
+
+
+@kernel
+def trace_step(state, params):
+    return state[S_N_ROUNDS]
+
+
+@kernel
+def action_kind(state, params, action):
+    """The card decision's fish value; a cell decision completes the card already counted."""
+    return action if state[S_PHASE] == CARD else -1
+
+
+@kernel
+def end_condition(state, params):
+    return 0

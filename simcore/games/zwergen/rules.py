@@ -1026,3 +1026,62 @@ def resample(state, params, seat, streams):
     if state[S_PHASE] == PH_COLOUR:
         redraw_picks(state, params, seat, streams)
     redraw_cards(state, params, seat, streams)
+
+
+# --- the trace (run --trace) ----------------------------------------------------------
+
+TRACE_STANDING = "rounds won by the seat's team"
+TRACE_STEP = "round"
+MAX_TRACE_STEPS = 40                 # rounds_to_win <= 20: at most 39 rounds, and the end of a timeout
+ACTION_KINDS = (
+    ("add", "an add card (a gnome joins the team)"),
+    ("pull_two", "a pull card making a colour count 2"),
+    ("pull_zero", "a pull card making a colour count 0"),
+    ("pull_two_next_zero", "a pull card making a colour count 2 and the next 0"),
+    ("squirrel_1", "a squirrel card of 1 space"),
+    ("squirrel_2", "a squirrel card of 2 spaces"),
+    ("squirrel_3", "a squirrel card of 3 spaces"),
+    ("swap", "a swap of cards instead of a card"),
+    ("contra", "a Contra announcement (Pro rules)"),
+    ("re", "a Re announcement (Pro rules)"),
+    ("herbert", "a Herbert announcement (Pro rules)"),
+)
+END_CONDITIONS = (("rounds_won", "a team won rounds_to_win rounds (rulebook: its gnomes pulled into the fence)"),)
+K_SWAP, K_CONTRA = 7, 8
+
+
+@kernel
+def standing(state, params, out):
+    for seat in range(params[P_PLAYERS]):
+        out[seat] = state[S_ROUNDS + team_of(seat)]
+
+
+@kernel
+def trace_step(state, params):
+    return state[S_N_ROUNDS]
+
+
+@kernel
+def action_kind(state, params, action):
+    """The kind of a move; a starting colour and the cards a swap discards are no kind (the swap was counted)."""
+    if state[S_PHASE] != PH_MOVE:
+        return -1
+    if action == A_SWAP:
+        return K_SWAP
+    kind, t, _ = decode_move(action)
+    if kind != M_PLAY:
+        return K_CONTRA + kind - M_CONTRA
+    if t <= T_ADD_MULTI:
+        return 0
+    if t >= T_SQUIRREL:
+        return 4 + t - T_SQUIRREL
+    if t < T_PULL_ZERO or t == T_PULL_MULTI_TWO:
+        return 1
+    if t < T_PULL_TWO_NEXT_ZERO or t == T_PULL_MULTI_ZERO:
+        return 2
+    return 3
+
+
+@kernel
+def end_condition(state, params):
+    return 0

@@ -46,6 +46,27 @@ def line(game, rules_version, params, policies, games, seed, version):
             f"{games:,} games, seed {seed}; simcore {version}")
 
 
+def _parts(result):
+    """A result file's context as (its rules, everything else), from its metadata."""
+    meta = result.meta
+    rules = rules_text(result.game, json.loads(meta.get("params", "{}")))
+    rest = (f"{result.game} (rules version {meta.get('rules_version', '(not recorded)')}); "
+            f"{policies_text(result.policies or ['(not recorded)'])}; {result.n_games:,} games, seed {result.seed}; "
+            f"simcore {meta.get('version', '(not recorded)')}")
+    return rules, rest
+
+
+def shared(results):
+    """What every result has in common but its rules (game, rules version, policies, games, seed, simcore), or
+    None when they differ in more than their rules: then each says it all (:func:`of_result`)."""
+    rests = {_parts(r)[1] for r in results}
+    return rests.pop() if len(rests) == 1 else None
+
+
+def rules_of_result(result):
+    return _parts(result)[0]
+
+
 def of_run(run):
     """The line of a resolved config (``simcore.io.config.RunConfig``) about to be played."""
     return line(run.game, run.module.GAME.rules_version, run.params, run.policies, run.games, run.seed,

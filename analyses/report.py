@@ -308,6 +308,16 @@ def context_lines(results):
     return [f"{r.name}: {context.of_result(r)}" for r in results]
 
 
+def context_section(results):
+    """What the variants are: what they share said once (game, rules version, policies, games, seed, simcore),
+    then each one's rules; or, when they differ in more than their rules, each one's whole line."""
+    common = context.shared(results)
+    if common is None:
+        return Section("The variants", ["\n".join(f"* `{r.name}`: {context.of_result(r)}" for r in results)])
+    return Section("The variants", [f"Every variant: {common}. Each one's rules:",
+                                    "\n".join(f"* `{r.name}`: {context.rules_of_result(r)}" for r in results)])
+
+
 def verdict_blocks(analysis):
     """The verdicts as report blocks: the overview, then a paragraph per variant (its name in bold)."""
     return _heads(analysis) + [f"**{name}**: {v.text}" for name, v in analysis.verdicts.items()]
@@ -325,7 +335,9 @@ def _est(e, f=".2f"):
 
 def decided_table(analysis):
     """Per traced variant: lead changes, comebacks, when the lead was settled, and how the games ended."""
-    ends = list(dict.fromkeys(end for d in analysis.decided.values() for end in d.ends))
+    ends = [end for end in dict.fromkeys(end for d in analysis.decided.values() for end in d.ends)
+            if any(d.end_counts.get(end) for d in analysis.decided.values())]
+    ends = ends if len(ends) > 1 else []     # one way to end in every game says nothing
     head = ["variant", "lead changes a game", "won from behind", "lead settled at"] + [f"ended: {e}" for e in ends]
     rows = [[name, _est(d.lead_changes), _est(d.comeback), _est(d.decided_at)]
             + [_est(d.ends.get(e)) for e in ends] for name, d in analysis.decided.items()]
@@ -346,9 +358,10 @@ def trace_sections(analysis):
     """How decided the games are and why a seat wins, for the variants run with --trace (none without)."""
     if not analysis.decided:
         return []
-    names = ", ".join(f"`{n}`" for n in analysis.decided)
+    traced = "every variant" if len(analysis.decided) == len(analysis.results) else \
+        ", ".join(f"`{n}`" for n in analysis.decided)
     out = [Section("How decided", [
-        f"From the traces of {names}: each seat's standing after every step (round, or turn). *Lead changes*: "
+        f"From the traces of {traced}: each seat's standing after every step (round, or turn). *Lead changes*: "
         "steps whose leaders are none of the seats that led before (ties and teams neither count nor break one). "
         "*Won from behind*: decisive games won by a side that trailed after the first round (or half of the "
         "turns). *Lead settled at*: the share of the game after which the winner led for good. 95% t intervals "
@@ -382,9 +395,9 @@ def report_sections(analysis, watches, folder, pages):
     out = [
         Section(f"simcore report: {', '.join(games)}", [
             f"{len(results)} variants, {sum(r.n_games for r in results):,} games, seed "
-            f"{', '.join(map(str, seeds))}. {_baselines_text(bases)}",
-            "\n".join(f"* `{r.name}`: {context.of_result(r)}" for r in results)], level=1),
+            f"{', '.join(map(str, seeds))}. {_baselines_text(bases)}"], level=1),
         Section("Verdict", verdict_blocks(analysis)),
+        context_section(results),
         Section("Seat balance", [
             "Points per seat: its mean points per game (a win 1, a k-way shared win 1/k, a team's win 1/k to "
             "each of its k seats, a game nobody wins 1/players each), with a 95% Wilson interval; a fair game "
@@ -531,9 +544,13 @@ def terminal_verdicts(analysis):
     seeds = sorted({r.seed for r in results})
     head = (f"{', '.join(games)}: {len(results)} variant{'s' * (len(results) > 1)}, "
             f"{sum(r.n_games for r in results):,} games, seed {', '.join(map(str, seeds))}")
-    lines = [head] + _heads(analysis)
+    common = context.shared(results)
+    if common is not None:
+        head += f"\nevery variant: {common}"
+    lines = [head] + [textwrap.fill(_plain(text), WIDTH, break_on_hyphens=False) for text in _heads(analysis)]
     for r in results:
-        lines.append(f"{r.name}: {context.of_result(r)}\n"
+        what = context.of_result(r) if common is None else context.rules_of_result(r)
+        lines.append(f"{r.name}: {what}\n"
                      + textwrap.fill(_plain(analysis.verdicts[r.name].text), WIDTH, initial_indent="  ",
                                      subsequent_indent="  ", break_on_hyphens=False))
     return [_plain(line) for line in lines]

@@ -242,8 +242,8 @@ def test_markdown_report_keeps_its_sections_and_adds_the_games_worth_watching(tw
     before, after = text.split("\n\n## Games worth watching\n\n")
     expected = [
         "# simcore report: zwergen", "2 variants, 4,000 games, seed 5. Baseline for comparisons: `base`.",
-        "\n".join(f"* `{line.replace(': ', '`: ', 1)}" for line in report.context_lines(two_variants)),
         "## Verdict", *report.verdict_blocks(analysis),
+        "## The variants", *report.context_section(two_variants).blocks,
         "## Seat balance", None, *map(str, report.fit(report.balance_table(analysis))),
         "![points per seat](r-plots/win_share.png)",
         "## Game length and completion", None, str(report.shape_table(analysis)),
@@ -287,11 +287,14 @@ def test_every_output_says_what_it_is_of(cli, two_variants, tmp_path):
     parameters that differ from the defaults, every seat's policy, the games, the seed and simcore's version;
     compare warns when the player counts or policies differ."""
     text = report.write_report(two_variants, tmp_path / "r.md").read_text()
-    assert "* `base`: zwergen (rules version 1), the default rules; every seat greedy; 2,000 games, seed 5; " \
-           f"simcore {simcore.__version__}" in text
-    assert "* `pro`: zwergen (rules version 1), pro=true; every seat greedy;" in text
+    assert "Every variant: zwergen (rules version 1); every seat greedy; 2,000 games, seed 5; simcore " \
+           f"{simcore.__version__}. Each one's rules:\n\n* `base`: the default rules\n* `pro`: pro=true" in text
     page = report.write_report(two_variants, tmp_path / "r.html").read_text()
-    assert "<li><code>pro</code>: zwergen (rules version 1), pro=true; every seat greedy;" in page
+    assert "<li><code>pro</code>: pro=true</li>" in page
+    mixed = report.write_report([two_variants[0], _result(tmp_path, "other-seed", {}, seed=6, games=300)],
+                                tmp_path / "m.md").read_text()
+    assert "* `other-seed`: zwergen (rules version 1), the default rules; every seat greedy; 300 games, seed 6" in \
+        mixed
     done = cli("run", "zwai", "--set", "players=3", "--set", "formation=ring", "--policy", "greedy",
                "--policy", "1=random", "--games", "200", "--seed", "4", "--out", tmp_path / "z.parquet")
     assert done.returncode == 0, done.stderr

@@ -43,7 +43,7 @@ def test_the_verdict_names_the_ring_formations_seat_3(zwai_4p):
 def test_the_report_opens_with_the_verdict(zwai_4p, tmp_path):
     text = report.write_report(zwai_4p, tmp_path / "r.md").read_text()
     headings = [line for line in text.splitlines() if line.startswith("#")]
-    assert headings[:3] == ["# simcore report: zwai", "## Verdict", "## Seat balance"]
+    assert headings[:4] == ["# simcore report: zwai", "## Verdict", "## The variants", "## Seat balance"]
     assert "**ring-4p**: **Unbalanced**: seat 3" in text
     page = report.write_report(zwai_4p, tmp_path / "r.html").read_text()
     assert "<strong>ring-4p</strong>: <strong>Unbalanced</strong>: seat 3" in page

@@ -77,14 +77,19 @@ class Result:
                 if k not in COMMON and k not in seat and (v.dtype.kind in "biuf")}
 
 
+def simcore_meta(table):
+    """A table's ``simcore.*`` metadata, the keys without the prefix."""
+    return {k.decode().removeprefix("simcore."): v.decode() for k, v in (table.schema.metadata or {}).items()
+            if k.startswith(b"simcore.")}
+
+
 def load_result(path):
     path = Path(path)
     try:
         table = pq.read_table(path)
     except (OSError, ValueError) as e:
         raise DataError(f"cannot read {path}: {e}") from None
-    meta = {k.decode().removeprefix("simcore."): v.decode() for k, v in (table.schema.metadata or {}).items()
-            if k.startswith(b"simcore.")}
+    meta = simcore_meta(table)
     if "game" not in table.column_names or table.num_rows == 0:
         raise DataError(f"{path} is not a simcore result file (no games in it)")
     columns = {name: table[name].to_numpy() for name in table.column_names

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
-from analyses.data import DataError
+from analyses.data import DataError, simcore_meta
 from analyses.intervals import proportion_interval
 from analyses.paired import t_test
 
@@ -99,7 +99,8 @@ def trace_path(result_path) -> Path:
 def load_trace(result) -> Trace | None:
     """The trace of an ``analyses.data.Result``, its games in the order of the result's rows; None if the result
     has no trace file. A trace that cannot be read, or that does not hold exactly the result's games (game
-    indices, seats, and game, variant and seed where both files record them), is a ``DataError`` in one line."""
+    indices, seats, and game, variant, seed, parameters and policies where both files record them), is a
+    ``DataError`` in one line."""
     path = trace_path(result.path)
     if not path.is_file():
         return None
@@ -107,8 +108,7 @@ def load_trace(result) -> Trace | None:
         table = pq.read_table(path)
     except (OSError, ValueError) as e:
         raise DataError(f"cannot read {path}: {_one_line(e)}") from None
-    meta = {k.decode().removeprefix("simcore."): v.decode() for k, v in (table.schema.metadata or {}).items()
-            if k.startswith(b"simcore.")}
+    meta = simcore_meta(table)
     for key in ("game", "variant", "seed", "params", "policies"):
         if key in meta and key in result.meta and meta[key] != result.meta[key]:
             raise DataError(f"{path} is the trace of another run ({key} {meta[key]!r}, the result's "

@@ -93,7 +93,7 @@ def _simultaneous(balance, team):
     return balance.share[seat], ci
 
 
-def balance_sentence(name, balance, adjusted, family):
+def balance_sentence(balance, adjusted, family):
     """The balance verdict: (unbalanced, worst team, its share, its interval, sentence)."""
     fair = 1 / balance.n_seats
     intervals = {team: _simultaneous(balance, team) for team in balance.teams}
@@ -130,17 +130,17 @@ def _p_is(name, p):
     return f"{name} < {text[1:]}" if text.startswith("<") else f"{name} = {text}"
 
 
-def length_sentence(n_turns, target=None, unit="turns"):
+def length_sentence(n_turns, target=None):
     """The length of a game: fixed, or its mean with a t interval and the middle 90%; against ``target``."""
     n_turns = np.asarray(n_turns, float)
     low, high = n_turns.min(), n_turns.max()
     if low == high:
-        text = f"Every game lasts {low:g} {unit} (the length is fixed)"
+        text = f"Every game lasts {low:g} turns (the length is fixed)"
     else:
         mean = n_turns.mean()
         half = stats.t.ppf(0.975, n_turns.size - 1) * n_turns.std(ddof=1) / math.sqrt(n_turns.size)
         q5, q50, q95 = np.percentile(n_turns, (5, 50, 95))
-        text = (f"Games last {mean:.1f} {unit} on average [{mean - half:.1f}, {mean + half:.1f}] (median {q50:g}, "
+        text = (f"Games last {mean:.1f} turns on average [{mean - half:.1f}, {mean + half:.1f}] (median {q50:g}, "
                 f"90% between {q5:g} and {q95:g})")
     if target is None:
         return text + "."
@@ -201,7 +201,7 @@ def verdicts(analysis, target=None, traces=None, kinds=None):
     out = {}
     for name in names:
         b = analysis.balances[name]
-        unbalanced, worst, share, ci, balance = balance_sentence(name, b, adjusted[name], len(names))
+        unbalanced, worst, share, ci, balance = balance_sentence(b, adjusted[name], len(names))
         result = by_name[name]
         sentences = [balance, length_sentence(result.column("n_turns"), target),
                      decided_sentence(b, (traces or {}).get(name)),

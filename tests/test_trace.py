@@ -11,6 +11,7 @@ import pytest
 from analyses import data, report
 from simcore import engine, games
 from simcore.io import config as cfg
+from simcore.studies import sweep
 from tests.test_conformance import _traced
 
 SCORE = engine.score_offset
@@ -112,15 +113,15 @@ def test_a_traced_sweep_resumes_and_the_report_says_how_decided(cli, tmp_path):
     report then has lead changes in the verdict, 'How decided' and 'Why a seat wins' with each fish value."""
     (tmp_path / "s.toml").write_text('game = "zwai"\ngames = 300\nseed = 1\n[policies]\nall = "greedy"\n'
                                      '[axes]\nformation = ["square", "ring"]\nplayers = [4]\n')
+    plan = sweep.load(tmp_path / "s.toml")
     out = tmp_path / "runs"
-    assert cli("sweep", tmp_path / "s.toml", "--out", out, "--trace", "--quiet").returncode == 0
-    names = [v for v in json.loads((out / "manifest.json").read_text())["variants"]]
+    sweep.run(plan, out, trace=True)
+    names = [v.name for v in plan.variants]
     assert all((out / f"{name}.trace.parquet").is_file() for name in names)
-    again = cli("sweep", tmp_path / "s.toml", "--out", out)
-    assert "0 played, 0 played again, 2 skipped" in again.stdout
+    assert set(sweep.run(plan, out).values()) == {"skipped"}
     assert all((out / f"{name}.trace.parquet").is_file() for name in names)
     plain = tmp_path / "plain"
-    assert cli("sweep", tmp_path / "s.toml", "--out", plain, "--quiet").returncode == 0
+    sweep.run(plan, plain)
     done = cli("sweep", tmp_path / "s.toml", "--out", plain, "--trace")
     assert "its finished result is replaced (--trace: it has no trace)" in done.stdout
     assert all((plain / f"{name}.trace.parquet").is_file() for name in names)
@@ -144,7 +145,7 @@ def test_versus_and_ladder_write_traces_beside_their_games(cli, tmp_path):
     assert "wrote 2 seatings to" in done.stdout and "with their traces" in done.stdout
     for seat in range(2):
         assert pq.read_table(tmp_path / "v" / f"seat{seat}.trace.parquet").num_rows == 20
-    assert cli("analyze", tmp_path / "v").returncode == 0
+    assert report.analyze(data.load_folder(tmp_path / "v")).decided.keys() == {"seat0", "seat1"}
     done = cli("versus", "goofspiel", "--policy", "greedy", "--against", "random", "--games", "10", "--trace")
     assert done.returncode != 0 and "allowed: --trace with --out FOLDER" in done.stderr
     done = cli("ladder", "goofspiel", "--budgets", "1,2", "--games", "3", "--out", tmp_path / "l", "--trace")

@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 from analyses.data import DataError, simcore_meta
 from analyses.intervals import proportion_interval
 from analyses.paired import t_test
+from simcore.io.writing import trace_path
 
 TIMEOUT = "timeout"      # the end of a game stopped by max_turns
 
@@ -88,12 +89,6 @@ class Trace:
     @property
     def end_meanings(self):
         return {end: _json(self.meta, "trace.ends", self.path).get(end, end) for end in self.ends}
-
-
-def trace_path(result_path) -> Path:
-    """Where the trace of the result file ``X.parquet`` is: ``X.trace.parquet`` beside it."""
-    result_path = Path(result_path)
-    return result_path.with_name(f"{result_path.stem}.trace.parquet")
 
 
 def load_trace(result) -> Trace | None:

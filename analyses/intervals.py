@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from statistics import NormalDist
+
+import numpy as np
 
 METHODS = ("wilson", "clopper-pearson")
 
@@ -42,12 +43,19 @@ def proportion_interval(k: float, n: int, confidence: float = 0.95, method: str 
 
 
 def _wilson(k: float, n: int, z: float) -> Interval:
+    low, high = wilson_bounds(k, n, z)
+    return Interval(float(low), float(high))
+
+
+def wilson_bounds(k, n, z):
+    """Wilson's bounds of the proportions ``k / n`` at normal quantile ``z``; numbers or numpy arrays alike
+    (``analyses.seat_change`` takes every seat's at once)."""
     p = k / n
     z2n = z * z / n
     centre = (p + z2n / 2) / (1 + z2n)
-    half = z * math.sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n)
+    half = z * np.sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n)
     # Clip: at k = 0 or k = n the bound is exactly 0 or 1, but rounding can land a hair outside.
-    return Interval(max(0.0, centre - half), min(1.0, centre + half))
+    return np.maximum(0.0, centre - half), np.minimum(1.0, centre + half)
 
 
 def _clopper_pearson(k: float, n: int, confidence: float) -> Interval:

@@ -379,8 +379,9 @@ def trace_sections(analysis):
 
 def _length_blocks(analysis):
     """The length plot, or why there is none: a box of a fixed length is a line."""
-    fixed = [r.name for r in analysis.results if r.column("n_turns").min() == r.column("n_turns").max()]
-    if len(fixed) == len(analysis.results):
+    moving = varying({r.name: r.column("n_turns") for r in analysis.results})
+    fixed = [r.name for r in analysis.results if r.name not in moving]
+    if not moving:
         return ["Not plotted: within each variant, every game lasts as long."]
     note = [f"Not plotted, as each of their games lasts as long: {', '.join(f'`{n}`' for n in fixed)}."]
     return [Image("game length", "duration.png")] + (note if fixed else [])

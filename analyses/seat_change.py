@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special
 
+from analyses.intervals import wilson_bounds
+
 METRICS = {"gap": "the seat gap", "weakest_seat": "the weakest seat's points"}
 
 
@@ -58,7 +60,7 @@ def seat_change(points_a, points_b, metric, confidence: float = 0.95) -> SeatCha
         raise ValueError(f"need points (games, seats) of the same seats, got {points_a.shape}, {points_b.shape}")
     sums = (points_a.sum(axis=0), points_b.sum(axis=0))
     ns = (len(points_a), len(points_b))
-    value = _gap if metric == "gap" else _weakest
+    value = gap_bounds if metric == "gap" else _weakest
     estimate = [value(s / n, s / n)[0] for s, n in zip(sums, ns, strict=True)]
 
     def interval(alpha):
@@ -72,12 +74,13 @@ def seat_change(points_a, points_b, metric, confidence: float = 0.95) -> SeatCha
                             seat_a=int(np.argmin(sums[0])), seat_b=int(np.argmin(sums[1])), confidence=confidence)
 
 
-def _gap(low, high):
-    """Bounds of max - min when each share lies in [low, high] (a point when low = high)."""
-    lower = max(0.0, low.max() - high.min())
-    pairs = high[:, None] - low[None, :]
-    np.fill_diagonal(pairs, -np.inf)
-    return lower, max(lower, pairs.max())
+def gap_bounds(low, high):
+    """Bounds of the gap max - min when each share lies in [low, high] (a point when low = high), vectorised
+    over leading axes: at least 0 where the seats' intervals share a point; at most the largest high - low of
+    two different seats (``simcore tune`` races with the same bounds)."""
+    lower = np.maximum(0.0, low.max(axis=-1) - high.min(axis=-1))
+    pairs = high[..., :, None] - low[..., None, :]
+    return lower, np.where(np.eye(low.shape[-1], dtype=bool), -np.inf, pairs).max(axis=(-2, -1))
 
 
 def _weakest(low, high):
@@ -86,12 +89,8 @@ def _weakest(low, high):
 
 def _wilson(k, n, alpha):
     """Wilson intervals of the proportions k / n (k may be fractional: summed points) at 1 - ``alpha``."""
-    z = -special.ndtri(alpha / 2)      # not ndtri(1 - alpha / 2): 1 - alpha rounds to 1 for a tiny alpha
-    p = k / n
-    z2n = z * z / n
-    centre = (p + z2n / 2) / (1 + z2n)
-    half = z * np.sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n)
-    return np.maximum(0.0, centre - half), np.minimum(1.0, centre + half)
+    # not ndtri(1 - alpha / 2): 1 - alpha rounds to 1 for a tiny alpha
+    return wilson_bounds(k, n, -special.ndtri(alpha / 2))
 
 
 def _pvalue(interval, steps=50):

@@ -82,8 +82,7 @@ def load(module, params, policies, on_compile=None, traced=False):
     args = (np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(policies), np.int64(0),
             np.int64(0), np.zeros((0, width(module)), dtype=np.int64))
     if traced:
-        trace = TraceBlock.empty(module, 0)
-        args += (trace.table, trace.counts, trace.info)
+        args += TraceBlock.empty(module, 0).arrays()
     batch = batch_function(module, policies, traced)
     if on_compile is not None and not jit.cached(batch, *args):
         on_compile(module.GAME.name)
@@ -92,15 +91,22 @@ def load(module, params, policies, on_compile=None, traced=False):
 
 def run_blocks(module, params, policies, seed, n_games, start=0, block=BLOCK):
     """Play games ``start .. start+n_games-1``; yield ``(first_index, rows)`` per block."""
+    for first, rows, _ in _calls(module, params, policies, seed, n_games, start, block, traced=False):
+        yield first, rows
+
+
+def _calls(module, params, policies, seed, n_games, start, block, traced):
+    """The batch function's calls, block by block: ``(first_index, rows, TraceBlock or None)``."""
     params = np.ascontiguousarray(params, dtype=np.int64)
     policies = np.ascontiguousarray(policies)   # the agents table, or policy ids for a game without it
-    batch = batch_function(module, policies)
+    batch = batch_function(module, policies, traced)
     done = 0
     while done < n_games:
         n = min(block, n_games - done)
         out = np.zeros((n, width(module)), dtype=np.int64)
-        batch(params, policies, np.int64(seed), np.int64(start + done), out)
-        yield start + done, out
+        trace = TraceBlock.empty(module, n) if traced else None
+        batch(params, policies, np.int64(seed), np.int64(start + done), out, *(trace.arrays() if traced else ()))
+        yield start + done, out, trace
         done += n
 
 
@@ -123,21 +129,15 @@ class TraceBlock:
         return cls(np.zeros((n, seats, module.MAX_TRACE_STEPS), np.int32),
                    np.zeros((n, seats, 2 * len(module.ACTION_KINDS)), np.int32), np.zeros((n, 2), np.int32))
 
+    def arrays(self):
+        """What ``run_traced`` fills, in its order."""
+        return self.table, self.counts, self.info
+
 
 def run_traced_blocks(module, params, policies, seed, n_games, start=0, block=TRACE_BLOCK):
     """:func:`run_blocks` with each block's traces: yield ``(first_index, rows, TraceBlock)``. The rows are the
     untraced run's."""
-    params = np.ascontiguousarray(params, dtype=np.int64)
-    policies = np.ascontiguousarray(policies)
-    batch = batch_function(module, policies, traced=True)
-    done = 0
-    while done < n_games:
-        n = min(block, n_games - done)
-        out = np.zeros((n, width(module)), dtype=np.int64)
-        trace = TraceBlock.empty(module, n)
-        batch(params, policies, np.int64(seed), np.int64(start + done), out, trace.table, trace.counts, trace.info)
-        yield start + done, out, trace
-        done += n
+    yield from _calls(module, params, policies, seed, n_games, start, block, traced=True)
 
 
 def run(module, params, policies, seed, n_games, start=0):

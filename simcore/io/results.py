@@ -103,10 +103,7 @@ def table(config, first_index, rows):
 TIMEOUT = "timeout"      # the end of a traced game stopped by max_turns
 
 
-def trace_path(path):
-    """Where the trace of the result file ``X.parquet`` goes: ``X.trace.parquet`` beside it."""
-    path = Path(path)
-    return path.with_name(f"{path.stem}.trace.parquet")
+trace_path = writing.trace_path
 
 
 def trace_schema(config):

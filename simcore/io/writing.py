@@ -34,6 +34,12 @@ def temporary(path):
     return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
+def trace_path(path):
+    """Where the trace of the result file ``X.parquet`` goes: ``X.trace.parquet`` beside it."""
+    path = Path(path)
+    return path.with_name(f"{path.stem}.trace.parquet")
+
+
 def write_atomic(path, write):
     """``write(temporary path)``, then rename it to ``path``: a crash leaves no half-written file there."""
     path = Path(path)

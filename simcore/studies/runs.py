@@ -1,5 +1,6 @@
 """Running a resolved config: to an Arrow table, to a Parquet file, with a summary."""
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 
@@ -61,23 +62,26 @@ def run_to_file(config, out, on_block=None, executor=None, trace=False):
     renamed into place first, the result last, so a result file never stands beside a trace of another run
     played into the same name before."""
     tally = Tally(config.players)
-    if not trace:
-        with results.ResultWriter(out, config) as writer:
-            for first, rows in blocks(config, on_block, executor):
-                writer.add(first, rows)
-                tally.add(rows)
-        results.trace_path(out).unlink(missing_ok=True)    # a trace beside it would be of the games it replaced
-        return tally
     with results.ResultWriter(out, config) as writer, \
-            results.TraceWriter(results.trace_path(out), config) as tracer:
-        for first, rows, block in engine.run_traced_blocks(config.module, config.params_array(),
-                                                           config.policies_array(), config.seed, config.games):
+            (results.TraceWriter(results.trace_path(out), config) if trace else contextlib.nullcontext()) as tracer:
+        for first, rows, block in _blocks_traced(config, on_block) if trace else \
+                ((first, rows, None) for first, rows in blocks(config, on_block, executor)):
             writer.add(first, rows)
-            tracer.add(first, block)
             tally.add(rows)
-            if on_block is not None:
-                on_block(rows.shape[0])
+            if trace:
+                tracer.add(first, block)
+    if not trace:
+        results.trace_path(out).unlink(missing_ok=True)    # a trace beside it would be of the games it replaced
     return tally
+
+
+def _blocks_traced(config, on_block):
+    """:func:`blocks` with each block's traces, on this machine: ``(first_index, rows, TraceBlock)``."""
+    for first, rows, trace in engine.run_traced_blocks(config.module, config.params_array(), config.policies_array(),
+                                                       config.seed, config.games):
+        if on_block is not None:
+            on_block(rows.shape[0])
+        yield first, rows, trace
 
 
 def run_to_tally(config, on_block=None):

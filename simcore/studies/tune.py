@@ -58,6 +58,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyses.scoring import points
+from analyses.seat_change import gap_bounds
 from simcore import __version__
 from simcore.io import config as cfg
 from simcore.io import results, writing
@@ -118,9 +119,7 @@ class Term:
         point, and its upper bound pairs two different seats; a target term is lowest at the point of
         [low, high] nearest its target and highest at one of the ends (it is convex)."""
         if self.name == "gap":
-            lower = np.maximum(0.0, low.max(axis=-1) - high.min(axis=-1))
-            pairs = high[..., :, None] - low[..., None, :]
-            return lower, np.where(np.eye(low.shape[-1], dtype=bool), -np.inf, pairs).max(axis=(-2, -1))
+            return gap_bounds(low, high)
         low, high = low[..., 0], high[..., 0]
         lower = np.maximum(0.0, self.low - high) + np.maximum(0.0, low - self.high)
         return lower, np.maximum(self._distance(low), self._distance(high))

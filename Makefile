@@ -1,17 +1,17 @@
-# The two commands of the README: `make demo` and `make test`. Both build .venv
+# The two commands of the README: `make demo` and `make test` (and `make docs`, the site). Both build .venv
 # from nothing on a fresh machine.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test docs bench lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,cluster]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,docs]'
 	touch $@
 
 demo: $(VENV)/.installed
@@ -37,6 +37,10 @@ demo: $(VENV)/.installed
 test: $(VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q -n 2 --dist loadfile
+
+# the docs site into build/site; --strict: a broken link, a missing page or a failing notebook cell is an error
+docs: $(VENV)/.installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 bench: $(VENV)/.installed
 	$(BIN)/simcore bench --json benchmarks/results.json

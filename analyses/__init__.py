@@ -6,7 +6,7 @@ interval) does not pay for importing scipy.
 
 import importlib
 
-_HOMES = {
+HOMES = {   # module -> its public names (the docs site lists them: docs/hooks.py)
     "balance": ("SeatBalanceResult", "find_teams", "seat_balance"),
     "decisiveness": ("Estimate", "Trace", "DecisivenessResult", "load_trace", "decisiveness"),
     "kinds": ("KindStats", "NotableKind", "kind_stats", "notable"),
@@ -18,7 +18,7 @@ _HOMES = {
     "sprt": ("SPRT", "TwoSidedSPRT", "GSPRT", "sprt_first_crossing"),
     "verdict": ("Verdict", "LengthTarget", "verdicts"),
 }
-_MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
+_MODULE_OF = {name: module for module, names in HOMES.items() for name in names}
 
 __all__ = sorted(_MODULE_OF)
 

@@ -41,6 +41,7 @@ def cache_root():
 # (PLAIN) are plain Python, compiled into nothing: not hashed either.
 JITTED = ("__init__.py", "engine", "games", "agents", "data")
 PLAIN = ("text.py", "picture.py")
+SOURCE = (".py", ".toml")   # what is compiled or read into tables; a game's rules.md (its rules in words) is not
 
 
 def hashed_files(package=Path(__file__).parent):
@@ -48,7 +49,8 @@ def hashed_files(package=Path(__file__).parent):
     for name in JITTED:
         path = package / name
         for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
-            if file.is_file() and "__pycache__" not in file.parts and not (name == "games" and file.name in PLAIN):
+            if (file.suffix in SOURCE and "__pycache__" not in file.parts
+                    and not (name == "games" and file.name in PLAIN)):
                 yield file
 
 

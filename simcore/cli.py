@@ -1,6 +1,6 @@
 """The ``simcore`` command line.
 
-Every command that plays games takes the same options with the same meaning (the README's options table):
+Every command that plays games takes the same options with the same meaning (docs/reference/cli.md, its options table):
 ``--config``, ``--set`` and ``--policy`` wherever a game is configured, ``--games``, ``--seed`` (default: the
 config's, else 1), ``--threads``, ``--quiet``, and ``--scheduler`` where a cluster can play. Bad input stops a
 command before it plays with one line naming what is wrong and what is allowed.
@@ -168,6 +168,15 @@ def games_command(game):
     for name in agents.AGENTS:
         for line in agents.describe(name):
             click.echo(f"  {line}")
+
+
+@main.command("rules")
+@click.argument("game")
+def rules_command(game):
+    """Print GAME's rules as simulated, every decision where the rulebook is silent included (Markdown)."""
+    if game not in registry.names():
+        _fail(f"unknown game {game!r}; allowed: {', '.join(registry.names())}")
+    click.echo(registry.rules_text(game), nl=False)
 
 
 def _draw_shipped(source, read, draw, unit):
@@ -553,7 +562,7 @@ def replay_command(source, index, config_path, sets, policies, seed, html_path, 
 @click.option("--seed", type=int, help=f"Seed of the games measured (default: {cfg.DEFAULT_SEED}).")
 @click.option("--threads", type=int, help="Threads of the all-cores measurement (default: all cores).")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False), help="Also write the figures as JSON.")
-@click.option("--markdown", is_flag=True, help="Also print the figures as a Markdown table (as in the README).")
+@click.option("--markdown", is_flag=True, help="Also print the figures as a Markdown table (docs: What makes it fast).")
 @QUIET
 def bench_command(game_names, games, repeats, seed, threads, json_path, markdown, quiet):
     """Games per second: jitted on 1 thread and all cores, and the pure-Python reference."""

@@ -143,5 +143,5 @@ class State:
 
 
 def load_game(name, params=None):
-    """A :class:`Game` of a registered game; ``params`` as in configs (dotted names or nested dicts)."""
+    """The ``Game`` of a registered game; ``params`` as in configs (dotted names or nested dicts)."""
     return Game(name, params)

@@ -1,4 +1,4 @@
-"""simcore bench's tables: what the README's speed section is made of."""
+"""simcore bench's tables: what the docs' speed page is made of."""
 
 from simcore import games
 from simcore.games import zwai
@@ -11,7 +11,7 @@ def _figure(case, game):
 
 
 def test_tables_give_the_bytes_of_a_state_per_game():
-    """Issue 12: every game's state in the narrowest integer type, its bytes per state in the README."""
+    """Issue 12: every game's state in the narrowest integer type, its bytes per state in the docs' speed page."""
     figures = [_figure("zwai-2p-random", "zwai"), _figure("zwai-2p-greedy", "zwai")]
     size = zwai.STATE_SIZE * zwai.new_state().itemsize
     assert bench.state_bytes(figures) == {"zwai": size}

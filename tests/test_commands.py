@@ -333,7 +333,7 @@ def test_games_max_below_batch_names_the_option_given(cli, tmp_path):
 @pytest.mark.parametrize("spec", ["mc:", "mc:rollouts=4,,", "mc:,rollouts=4", "mc:rollouts=4,rollouts=8"])
 def test_a_policy_spec_with_an_empty_or_repeated_parameter_is_refused(cli, spec):
     """Item 5: `--policy mc:` and `--policy 'mc:rollouts=4,,'` were taken as the defaults; the rule: refused
-    (the README says so), as is a parameter given twice."""
+    (docs/how-to/config.md says so), as is a parameter given twice."""
     one_line_failure(cli("run", "zwai", "--policy", spec, "--games", "5"), f"policy {spec!r}")
 
 
@@ -543,11 +543,12 @@ def test_the_extras_read_results_as_the_readme_shows():
     assert polars.from_arrow(table)["game_index"].to_list() == list(range(50))
 
 
-def test_the_readme_options_table_is_the_command_line():
-    """The README's options table (command x option) says exactly which command takes which option."""
+def test_the_options_table_is_the_command_line():
+    """The options table of the reference (docs/reference/cli.md, command x option) says exactly which command
+    takes which option."""
     from simcore import cli as command
 
-    lines = open("README.md").read().split("### One set of options")[1].splitlines()
+    lines = open("docs/reference/cli.md").read().split("## One set of options")[1].splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("| option |"))
     header, table = lines[start], lines[start + 2:]
     rows = table[:next(i for i, line in enumerate(table) if not line.startswith("|"))]

@@ -23,11 +23,11 @@ def _repository_files():
 @pytest.mark.parametrize("name", registry.names())
 def test_every_parameter_is_stated_in_the_game_doc(name):
     info = registry.load(name).GAME
-    doc = (REPO / info.doc).read_text()
+    doc = registry.rules_text(name)
     # grouped parameters may be written as their group with a wildcard (`values.XX`, `army.*`)
     missing = [p.name for p in info.params
                if f"`{p.name}`" not in doc and not re.search(rf"`{re.escape(p.name.split('.')[0])}\.", doc)]
-    assert not missing, f"{info.doc} does not state {missing}"
+    assert not missing, f"the rules of {name} (simcore/games/{name}/rules.md) do not state {missing}"
 
 
 def test_games_command_names_each_rulebook_and_doc(cli):
@@ -36,6 +36,31 @@ def test_games_command_names_each_rulebook_and_doc(cli):
         info = registry.load(name).GAME
         assert f"rulebook: {info.rulebook}" in out
         assert f"rules as simulated: {info.doc}" in out
+
+
+@pytest.mark.parametrize("name", registry.names())
+def test_every_game_has_its_rules_page_on_the_site(name):
+    """A game's rules page lives in its package (shipped in the wheel); the site links it as docs/GAME.md and
+    lists it under "Rules as simulated" (docs/how-to/adding-a-game.md, step 3)."""
+    page = REPO / "docs" / f"{name}.md"
+    assert page.resolve() == (REPO / "simcore" / "games" / name / "rules.md").resolve()
+    rules_nav = (REPO / "mkdocs.yml").read_text().split("  - Rules as simulated:\n")[1].split("\n  - ")[0]
+    assert f": {name}.md" in rules_nav
+
+
+def test_rules_prints_each_games_page_as_the_site_shows_it():
+    """`simcore rules GAME` prints the rules as simulated from the installed package: the page the docs site
+    shows as docs/GAME.md; an unknown game is one line naming the games."""
+    from click.testing import CliRunner
+
+    from simcore import cli as command
+
+    for name in registry.names():
+        printed = CliRunner().invoke(command.main, ["rules", name])
+        assert printed.exit_code == 0 and printed.stdout == (REPO / "docs" / f"{name}.md").read_text()
+    wrong = CliRunner().invoke(command.main, ["rules", "chess"])
+    assert wrong.exit_code != 0 and wrong.stderr.strip() == (
+        "Error: unknown game 'chess'; allowed: " + ", ".join(registry.names()))
 
 
 def test_nothing_in_the_repository_points_outside_it():
@@ -48,13 +73,17 @@ def _python_blocks(text):
     return re.findall(r"```python\n(.*?)```", text, re.S)
 
 
-def test_the_readmes_python_examples_print_what_they_say():
-    """The README's Python examples run, and a comment that is a value (`# 0, [1, 2, 3, 4]: ...`) is what its
-    line gives (examples reading a sweep folder of the reader's are left out)."""
+def test_the_docs_python_examples_give_what_they_say():
+    """The Python examples of the docs run, and a comment that is a value (`# 0, [1, 2, 3, 4]: ...`) is what its
+    line gives (examples reading a sweep folder of the reader's are left out; the pages that show what their
+    code prints run in tests/test_pages.py)."""
     import ast
 
+    from tests.test_pages import PAGES
+
     checked = 0
-    for block in _python_blocks((REPO / "README.md").read_text()):
+    pages = [p for p in sorted((REPO / "docs").rglob("*.md")) if str(p.relative_to(REPO)) not in PAGES]
+    for block in (b for page in pages for b in _python_blocks(page.read_text())):
         if "runs/" in block:
             continue
         lines = block.splitlines()

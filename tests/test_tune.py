@@ -240,7 +240,7 @@ def test_a_ntbea_tune_run_confirms_its_finalists(tmp_path):
 
 
 def test_a_target_on_a_label_column_is_a_one_line_error(tmp_path):
-    """Der Herr der Wichtel writes each seat's title as a label (README, result columns: `title_i`): it has no
+    """Der Herr der Wichtel writes each seat's title as a label (docs/reference/games.md: `title_i`): it has no
     mean to aim at, so a tune target on it is refused in one line (it used to crash converting labels)."""
     path = tmp_path / "w.toml"
     path.write_text('game = "wichtel"\nseed = 1\n[space]\nbest_bonus = [4, 5]\n[objective]\ngap = 1.0\n'

@@ -1,4 +1,4 @@
-"""Installable like any Python package: the wheel works from any folder (README: Install).
+"""Installable like any Python package: the wheel works from any folder (docs/how-to/install.md).
 
 The wheel is built from this checkout and installed into a fresh virtual environment that borrows the
 already installed dependencies (numba, numpy, ...) through a ``.pth`` line, so nothing is downloaded.
@@ -57,6 +57,12 @@ def test_wheel_installs_simcore_and_analyses_only_with_the_shipped_maps(wheel):
     packages = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert packages == {"simcore", "analyses"}
     assert {"simcore/data/formations.toml", "simcore/data/yards.toml"} <= set(names)
+    # the rules as simulated ship with their games (simcore rules GAME), the files themselves, not links
+    from simcore import games as registry
+
+    for name in registry.names():
+        shipped = zipfile.ZipFile(wheel).read(f"simcore/games/{name}/rules.md").decode()
+        assert shipped == registry.rules_text(name) and shipped.startswith("# ")
 
 
 def test_installed_package_is_the_wheel_not_the_checkout(installed, tmp_path):
@@ -74,6 +80,7 @@ def test_commands_work_from_any_folder(installed, tmp_path):
     assert "ring:" in _run([simcore, "formations"], env, tmp_path)
     assert "default:" in _run([simcore, "yards"], env, tmp_path)
     assert "zwai:" in _run([python, "-m", "simcore", "games"], env, tmp_path)
+    assert _run([simcore, "rules", "zwai"], env, tmp_path) == (REPO / "docs" / "zwai.md").read_text()
     out = _run([simcore, "run", "zwai", "--set", "formation=ring", "--games", "500", "--out", "z.parquet"],
                env, tmp_path)
     assert "wrote z.parquet" in out

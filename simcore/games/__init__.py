@@ -8,7 +8,8 @@ engine runs the game loop that :func:`simcore.agents.core.bind` compiles for the
 This module states the whole contract of a game: :data:`CONTRACT` names what every game module provides,
 :data:`CAPABILITIES` what it provides for each capability its ``GameType`` declares (a game without hidden
 information declares ``hidden_information=False`` and writes no ``resample``). :func:`load` checks both and
-names every missing piece in one line. ``docs/adding-a-game.md`` walks through a game module.
+names every missing piece in one line. A game's rules in words, as simulated, are ``rules.md`` in its package
+(:func:`rules_text`). ``docs/how-to/adding-a-game.md`` walks through a game module.
 """
 
 import copy
@@ -83,7 +84,7 @@ class GameType:
     observations: bool = False
     maps: tuple = ()                  # parameters that take a shipped named map (Zwai's formation)
     # the recommended ismcts, (parameter, value) pairs in place of the agent's defaults, chosen by measurement
-    # (README): `ismcts:iterations=1000` is this game's strong player
+    # (docs/explanation/agents.md): `ismcts:iterations=1000` is this game's strong player
     search: tuple = ()
     cases: tuple = field(default=(), compare=False)   # parameter sets (dicts) the conformance suite plays too
     param_index: dict = field(init=False, repr=False, compare=False)
@@ -93,8 +94,8 @@ class GameType:
 
     @property
     def doc(self):
-        """The rules as simulated, decisions included, in this repository."""
-        return f"docs/{self.name}.md"
+        """Where a user reads the rules as simulated, decisions included: the command that prints them."""
+        return f"simcore rules {self.name}"
 
     def defaults(self):
         return {p.name: copy.deepcopy(p.default) for p in self.params}
@@ -182,6 +183,14 @@ def contract_gaps(module):
 
 def names():
     return list(MODULES)
+
+
+def rules_text(name):
+    """The rules of game ``name`` as simulated, decisions included: the Markdown page ``rules.md`` of its
+    package, shipped inside the wheel (``simcore rules``; the docs site shows the same page)."""
+    if name not in MODULES:
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(MODULES)}")
+    return (files(MODULES[name]) / "rules.md").read_text(encoding="utf-8")
 
 
 def load(name):

@@ -1,6 +1,6 @@
 """Parquet output: one row per game, written in row groups as blocks finish.
 
-Columns, in this order (documented in the README):
+Columns, in this order (documented in docs/reference/parquet.md):
 
     game, variant, seed, game_index, n_players, first_seat, n_turns, timeout,
     win_0 .. win_{n-1}, score_0 .. score_{n-1}, <the game's extra columns>
@@ -107,7 +107,7 @@ trace_path = writing.trace_path
 
 
 def trace_schema(config):
-    """The trace table (``run --trace``): one row per game and seat (docs in the README, "Traces")."""
+    """The trace table (``run --trace``): one row per game and seat (docs/reference/parquet.md, "Traces")."""
     module = config.module
     fields = [pa.field("game_index", pa.int64()), pa.field("seat", pa.int8()),
               pa.field("standing", pa.list_(pa.int32()))]

@@ -268,7 +268,7 @@ def _search_columns(figure, cores, rate_format, ratio_format, iterations_format)
 
 
 def render_markdown(figures):
-    """The README's table of the same figures."""
+    """The docs' table of the same figures (docs/explanation/speed.md)."""
     if not figures:
         return ""
     cores = figures[0]["cores"]

@@ -50,7 +50,7 @@ GAME = GameType(
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
     observations=True,
-    search=(("rollout", "greedy"), ("widen", 0.5)),     # README: "Recommended search"
+    search=(("rollout", "greedy"), ("widen", 0.5)),     # docs/explanation/agents.md: "Recommended search"
     cases=({"players": 3, "points_order": "ascending", "returns_type": "point_difference"},
            {"players": 4, "num_cards": 9, "points_order": "descending", "returns_type": "total_points"}),
     summary="Bid one card of 1..N for each revealed prize card; the highest lone bid takes it.",

@@ -1,0 +1,126 @@
+"""MkDocs hooks: the reference pages generated from the code, when the site is built (``make docs``).
+
+A page holds a marker line, ``<!-- simcore:NAME -->``, which is replaced by the Markdown of ``MARKERS[NAME]``:
+every game's parameters, agents and result columns read from the registry, the agents' specs, the columns
+every result file has. So the reference cannot drift from the code: a new parameter or game appears at the
+next build, and ``mkdocs build --strict`` (CI) fails on a marker that names nothing.
+"""
+
+import re
+
+from simcore import agents, cli
+from simcore import games as registry
+from simcore.io import config as cfg
+
+MARKER = re.compile(r"^<!-- simcore:([a-z_]+) -->$", re.M)
+COMMON_COLUMNS = (
+    ("game", "string", "the game's name"),
+    ("variant", "string", "the variant's name (`--variant`, a sweep's variant; default `default`)"),
+    ("seed", "int64", "the run's seed"),
+    ("game_index", "int64", "the game's index in the run, 0 to games - 1; with `seed` it fixes every random draw"),
+    ("n_players", "int8", "players"),
+    ("first_seat", "int8", "the seat that began the game"),
+    ("n_turns", "int32", "turns played (what a turn is: the game's rules page)"),
+    ("timeout", "bool", "the game reached `max_turns` without an end by the rules"),
+    ("win_i", "bool", "seat i is among the winners (in a team game every seat of the winning team)"),
+    ("score_i", "int32", "the game's natural score for seat i (its rules page says which)"),
+)
+
+
+def _cell(text):
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def _default(param):
+    text = cfg.toml_value(param.default)
+    return f"`{text}`" if "\n" not in text else "(a map, see the rules)"
+
+
+def _kind(kind):
+    return "string: " + ", ".join(f"`{label}`" for label in kind) if isinstance(kind, tuple) else kind
+
+
+def game_section(name):
+    """One game's reference: what it is, its agents, parameters, result columns and trace."""
+    module = registry.load(name)
+    info = module.GAME
+    lines = [f"## `{name}`: {info.long_name}", "", info.summary, "",
+             f"* **players**: {', '.join(map(str, info.player_counts))}",
+             f"* **rulebook**: {info.rulebook}; the rules as simulated: [{info.long_name}](../{name}.md) "
+             f"(`{info.doc}`), rules version {info.rules_version}",
+             f"* **has**: {info.capabilities()}",
+             f"* **policies**: {', '.join(f'`{p}`' for p in info.policies)}"]
+    if "ismcts" in info.policies:
+        lines.append(f"* **`ismcts` here means** `{agents.parse('ismcts', info)}` (the game's recommended search)")
+    lines += ["", "### Parameters", "",
+              _table(("parameter", "default", "allowed", "meaning"),
+                     [(f"`{p.name}`", _default(p), p.allowed(), p.help) for p in info.params]),
+              "", "### Result columns", "",
+              "Besides the [columns of every game](parquet.md) (`score_i` here: the rules page says what it counts):",
+              "",
+              _table(("column", "type", "meaning"),
+                     [(f"`{n.format(seat='i')}`", _kind(k), m) for n, k, m in module.EXTRA_COLUMNS]),
+              "", "### Trace (`--trace`)", "",
+              f"* **standing**: {module.TRACE_STANDING}, after every {module.TRACE_STEP} "
+              f"(at most {module.MAX_TRACE_STEPS:,} steps)",
+              "* **action kinds**: " + "; ".join(f"`{k}`: {m}" for k, m in module.ACTION_KINDS),
+              "* **end conditions**: " + "; ".join(f"`{k}`: {m}" for k, m in module.END_CONDITIONS), ""]
+    return "\n".join(lines)
+
+
+def games():
+    return "\n".join(game_section(name) for name in registry.names())
+
+
+def agent_specs():
+    rows = []
+    for name, agent in agents.AGENTS.items():
+        spec = agents.Spec(name, tuple(agent.defaults().items()))
+        rows.append((f"`{spec}`", agent.summary, "<br>".join(
+            f"`{p.name}` = `{p.default}`: {p.help} ({p.allowed()})" for p in agent.params) or "none"))
+    return _table(("spec, with its defaults", "what it does", "parameters"), rows)
+
+
+def common_columns():
+    return _table(("column", "type", "meaning"), [(f"`{n}`", t, m) for n, t, m in COMMON_COLUMNS])
+
+
+def commands():
+    return _table(("command", "what it does"),
+                  [(f"[`simcore {name}`](#simcore-{name})", command.get_short_help_str(100))
+                   for name, command in sorted(cli.main.commands.items())])
+
+
+def statistics():
+    """An API entry for every public name of ``analyses``, by module (mkdocstrings renders the ``:::`` lines)."""
+    import analyses
+
+    return "\n\n".join(f"::: analyses.{module}.{name}" for module, names in analyses.HOMES.items()
+                         for name in names)
+
+
+MARKERS = {"games": games, "statistics": statistics, "agents": agent_specs, "columns": common_columns,
+           "commands": commands}
+
+
+def on_page_markdown(markdown, page, config, files):
+    def replace(match):
+        if match[1] not in MARKERS:
+            raise ValueError(f"{page.file.src_uri}: unknown marker {match[0]}; allowed: {', '.join(MARKERS)}")
+        return MARKERS[match[1]]()
+
+    return MARKER.sub(replace, markdown)
+
+
+ROLE = re.compile(r":(?:class|func|meth|data|attr|mod):(?=<code>)")
+
+
+def on_page_content(html, page, config, files):
+    """The docstrings name objects with Sphinx roles (:class:`Game`); the API pages show the name alone."""
+    return ROLE.sub("", html)

@@ -47,8 +47,9 @@ class Game:
     def num_players(self):
         return int(self.params["players"])
 
-    def new_initial_state(self, seed=0, game_index=0):
-        """The state at the first decision of game ``game_index`` of a run with ``seed``."""
+    def new_initial_state(self, seed=1, game_index=0):
+        """The state at the first decision of game ``game_index`` of a run with ``seed`` (1 unless given, as
+        everywhere in simcore)."""
         streams = np.zeros(rng.N_STREAMS, np.uint64)
         rng.seed_streams(streams, seed, game_index)
         state = self.module.new_state()

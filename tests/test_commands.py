@@ -411,6 +411,17 @@ def test_the_default_seed_is_one_everywhere(cli, tmp_path):
     assert cli("run", "zwai", "--games", "50", "--seed", "1", "--out", b, "--quiet").returncode == 0
     assert pq.read_table(a).equals(pq.read_table(b))
     assert cfg.resolve("zwai").seed == cfg.DEFAULT_SEED == 1
+    # ... and from Python: simulate without a seed gives the command's rows; with a config, the config's seed
+    # and games, not a default that overrides them
+    import simcore
+
+    assert simcore.simulate("zwai", games=50).equals(pq.read_table(a))
+    config = tmp_path / "c.toml"
+    config.write_text('game = "zwai"\ngames = 40\nseed = 4\n')
+    from_config = simcore.simulate("zwai", config=config)
+    assert from_config.num_rows == 40 and set(from_config["seed"].to_pylist()) == {4}
+    first = simcore.load_game("zwai").new_initial_state()
+    assert str(first) == str(simcore.load_game("zwai").new_initial_state(seed=1, game_index=0))
 
 
 def test_run_takes_its_game_from_the_config(cli, tmp_path):

@@ -91,12 +91,15 @@ def run_to_tally(config, on_block=None):
     return tally
 
 
-def simulate(game, games=10_000, seed=0, params=None, policies=None, variant="default", config=None):
-    """Play ``games`` games and return them as a ``pyarrow.Table`` (one row per game).
+def simulate(game, games=None, seed=None, params=None, policies=None, variant="default", config=None):
+    """Play ``games`` games and return them as a ``pyarrow.Table`` (one row per game): the rows `simcore run`
+    gives for the same config and seed.
 
     ``params`` maps parameter names (dotted for groups: ``"deck.add"``, or
     nested dicts) to values; ``policies`` maps ``"*"`` and/or seat numbers to
-    policy names; ``config`` is an optional TOML file loaded first.
+    policy names; ``config`` is an optional TOML file loaded first, which the
+    arguments given override. ``games`` and ``seed`` left out are the
+    config's, else 10,000 games and seed 1, as on the command line.
     """
     table = cfg.load_file(config) if config else {}
     sets = list(cfg.flatten(params or {}).items())

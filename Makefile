@@ -46,4 +46,4 @@ bench: $(VENV)/.installed
 	$(BIN)/simcore bench --json benchmarks/results.json
 
 clean:
-	rm -rf $(VENV) demo-*.parquet demo-replay.html demo-runs .pytest_cache
+	rm -rf $(VENV) demo-*.parquet demo-replay.html demo-runs .pytest_cache build/site

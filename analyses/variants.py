@@ -72,13 +72,21 @@ def compare_metric(a, b, metric, paired):
 
 
 def compare(a, b, metrics=None):
-    """Each metric of ``a`` against ``b``; Holm across the metrics of this one comparison."""
+    """Each metric of ``a`` against ``b``, but a metric that takes one value in every game of both (a fixed
+    length: nothing to test); Holm across the metrics tested. Returns (comparisons, untested: [(metric, a's
+    name, b's name, value)]), as :func:`against_baseline`."""
     paired = check_comparable(a, b)
-    metrics = list(metrics or default_metrics(a, b))
-    results = [compare_metric(a, b, m, paired) for m in metrics]
-    adjusted = holm([r.pvalue for r in results])
+    tested, untested = [], []
+    for m in metrics or default_metrics(a, b):
+        value = None if m in SEAT_METRICS else _fixed(a.column(m), b.column(m))
+        if value is None:
+            tested.append(m)
+        else:
+            untested.append((m, a.name, b.name, value))
+    results = [compare_metric(a, b, m, paired) for m in tested]
+    adjusted = holm([r.pvalue for r in results]) if results else []
     return [Comparison(m, a.name, b.name, paired and m not in SEAT_METRICS, r, float(p))
-            for m, r, p in zip(metrics, results, adjusted, strict=True)]
+            for m, r, p in zip(tested, results, adjusted, strict=True)], untested
 
 
 def _like(result):

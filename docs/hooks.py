@@ -119,8 +119,11 @@ def on_page_markdown(markdown, page, config, files):
 
 
 ROLE = re.compile(r":(?:class|func|meth|data|attr|mod):(?=<code>)")
+# click 8.3 and later mark an option without a default with a sentinel, which mkdocs-click prints as the default
+NO_DEFAULT = re.compile(r"<td><code>Sentinel\.UNSET</code></td>")
 
 
 def on_page_content(html, page, config, files):
-    """The docstrings name objects with Sphinx roles (:class:`Game`); the API pages show the name alone."""
-    return ROLE.sub("", html)
+    """The docstrings name objects with Sphinx roles (:class:`Game`): the API pages show the name alone. An
+    option without a default has an empty Default cell in the command reference."""
+    return NO_DEFAULT.sub("<td></td>", ROLE.sub("", html))

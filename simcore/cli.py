@@ -699,13 +699,16 @@ def compare_command(file_a, file_b, metrics):
         if not variants.check_comparable(a, b):
             click.echo(f"warning: seeds differ ({a.seed} vs {b.seed}): the games share no random numbers, "
                        "comparing unpaired", err=True)
-        comparisons = variants.compare(a, b, metrics or None)
+        comparisons, untested = variants.compare(a, b, metrics or None)
     except data.DataError as e:
         _fail(str(e))
     click.echo(f"{a.name} ({a.n_games:,} games) vs {b.name} ({b.n_games:,} games), {a.game}")
     click.echo(f"  {a.name}: {context.of_result(a)}\n  {b.name}: {context.of_result(b)}")
-    click.echo(report.comparison_table(comparisons))
-    click.echo(report.comparison_tests("the metrics"))
+    if comparisons:
+        click.echo(report.comparison_table(comparisons))
+        click.echo(report.comparison_tests("the metrics"))
+    if untested:
+        click.echo(report.untested_text(untested))
 
 
 @main.command("cache")

@@ -32,11 +32,24 @@ def test_common_random_numbers_shrink_the_interval(tmp_path):
     a = _result(tmp_path, "a", {})
     b_same = _result(tmp_path, "b", {"hats_per_colour": 4})
     b_other = _result(tmp_path, "b-other-seed", {"hats_per_colour": 4}, seed=6)
-    paired = variants.compare(a, b_same, ["win_0", "n_turns"])
-    unpaired = variants.compare(a, b_other, ["win_0", "n_turns"])
+    paired, fixed = variants.compare(a, b_same, ["win_0", "n_turns"])
+    unpaired, _ = variants.compare(a, b_other, ["win_0", "n_turns"])
+    assert fixed == [] and [c.metric for c in paired] == ["win_0", "n_turns"]
     assert all(c.paired for c in paired) and not any(c.paired for c in unpaired)
     for p, u in zip(paired, unpaired, strict=True):
         assert (p.result.high - p.result.low) < 0.6 * (u.result.high - u.result.low), p.metric
+
+
+def test_compare_names_a_fixed_length_and_tests_the_rest(tmp_path):
+    """As the report does (issue 25): a metric that takes one value in every game of both files (Zwai's 48
+    turns) is named, not tested, and Holm corrects across the metrics tested."""
+    a = _result(tmp_path, "a", {}, games=300, game="zwai")
+    b = _result(tmp_path, "b", {"formation": "ring"}, games=300, game="zwai")
+    comparisons, untested = variants.compare(a, b)
+    assert "n_turns" not in [c.metric for c in comparisons] and untested == [("n_turns", "a", "b", 48)]
+    assert [c.metric for c in comparisons] == ["points_0", "points_1", "gap", "weakest_seat"]
+    assert report.untested_text(untested) == ("Not tested, as it cannot differ: n_turns (48 in every game; "
+                                              "1 comparison).")
 
 
 def test_compare_refuses_different_games(tmp_path):

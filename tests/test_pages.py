@@ -7,7 +7,8 @@ documentation a designer can read).
 A page's blocks, in order:
 * ```toml whose first line is `# FILE`: written to FILE;
 * ```console: commands (`$ simcore ...`), each followed by what it prints;
-* ```python: run (one namespace for the page), followed by a ```text block of what it prints.
+* ```python followed by a ```text block: run (one namespace for the page), printing what the text shows (a
+  Python block without one is an illustration, run by tests/test_docs.py).
 `...` in printed text stands for anything (a timing, lines left out).
 
     python tests/test_pages.py docs/tutorial.md      # print what each block prints now, to update a page
@@ -30,6 +31,7 @@ REPO = Path(__file__).resolve().parents[1]
 # each page, and the files its commands write that its text then points the reader at
 LEAVES = {"docs/tutorial.md": ("runs/formations/report.html", "ring-1121.html"),
           "docs/how-to/dataframes.md": ("runs/four/manifest.json",),
+          "docs/how-to/compare.md": ("square.parquet", "ring.parquet"),
           "README.md": ("runs/zwai/ring-4p.trace.parquet",)}
 PAGES = tuple(LEAVES)
 NEEDS = {"README.md": ("configs",)}     # what a page's commands read from the repository, as from a clone
@@ -44,9 +46,8 @@ def steps(text):
             first, _, rest = body.partition("\n")
             if first.startswith("# "):
                 yield "file", first[2:].strip(), rest
-        elif kind == "python":
-            follows = blocks[i + 1] if i + 1 < len(blocks) else ("", "")
-            yield "python", body, follows[1] if follows[0] == "text" else ""
+        elif kind == "python" and i + 1 < len(blocks) and blocks[i + 1][0] == "text":
+            yield "python", body, blocks[i + 1][1]
         elif kind == "console":
             for chunk in re.split(r"^\$ ", body, flags=re.M)[1:]:
                 command, _, expected = chunk.partition("\n")

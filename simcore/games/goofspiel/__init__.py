@@ -1,5 +1,5 @@
-"""Goofspiel (docs/goofspiel.md): the game's contract, gathered from rules.py, heuristics.py, text.py and
-picture.py (what each holds: docs/adding-a-game.md)."""
+"""Goofspiel (rules in words: rules.md): the game's contract,
+gathered from rules.py, heuristics.py, text.py and picture.py (what each holds: docs/how-to/adding-a-game.md)."""
 
 from simcore.games.goofspiel.heuristics import WORK_SIZE, evaluate, greedy_action
 from simcore.games.goofspiel.picture import draw_board

@@ -1,5 +1,5 @@
-"""The garden-gnome skirmish (docs/skirmish.md): the game's contract, gathered from rules.py, heuristics.py, text.py and
-picture.py (what each holds: docs/adding-a-game.md)."""
+"""The garden-gnome skirmish (rules in words: rules.md): the game's contract,
+gathered from rules.py, heuristics.py, text.py and picture.py (what each holds: docs/how-to/adding-a-game.md)."""
 
 from simcore.games.skirmish.heuristics import WORK_SIZE, evaluate, greedy_action
 from simcore.games.skirmish.picture import draw_board

@@ -1,5 +1,5 @@
-"""Der Herr der Wichtel (docs/wichtel.md): the game's contract, gathered from rules.py, heuristics.py, text.py and
-picture.py (what each holds: docs/adding-a-game.md)."""
+"""Der Herr der Wichtel (rules in words: rules.md): the game's contract,
+gathered from rules.py, heuristics.py, text.py and picture.py (what each holds: docs/how-to/adding-a-game.md)."""
 
 from simcore.games.wichtel.heuristics import evaluate, greedy_action
 from simcore.games.wichtel.picture import draw_board

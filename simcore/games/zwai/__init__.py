@@ -1,5 +1,5 @@
-"""Zwai (docs/zwai.md): the game's contract, gathered from rules.py, heuristics.py, text.py and
-picture.py (what each holds: docs/adding-a-game.md)."""
+"""Zwai (rules in words: rules.md): the game's contract,
+gathered from rules.py, heuristics.py, text.py and picture.py (what each holds: docs/how-to/adding-a-game.md)."""
 
 from simcore.games.zwai.heuristics import WORK_SIZE, evaluate, greedy_action
 from simcore.games.zwai.picture import draw_board

@@ -1,5 +1,5 @@
-"""Zwergen Ziehen (docs/zwergen.md): the game's contract, gathered from rules.py, heuristics.py, text.py and
-picture.py (what each holds: docs/adding-a-game.md)."""
+"""Zwergen Ziehen (rules in words: rules.md): the game's contract,
+gathered from rules.py, heuristics.py, text.py and picture.py (what each holds: docs/how-to/adding-a-game.md)."""
 
 from simcore.games.zwergen.heuristics import evaluate, greedy_action
 from simcore.games.zwergen.picture import draw_board

@@ -32,6 +32,8 @@ REPO = Path(__file__).resolve().parents[1]
 LEAVES = {"docs/tutorial.md": ("runs/formations/report.html", "ring-1121.html"),
           "docs/how-to/dataframes.md": ("runs/four/manifest.json",),
           "docs/how-to/compare.md": ("square.parquet", "ring.parquet"),
+          "docs/how-to/skill.md": ("runs/skill/manifest.json",),
+          "docs/how-to/tune.md": ("runs/hand/report.md", "runs/hand/race.png"),
           "README.md": ("runs/zwai/ring-4p.trace.parquet",)}
 PAGES = tuple(LEAVES)
 NEEDS = {"README.md": ("configs",)}     # what a page's commands read from the repository, as from a clone
@@ -98,7 +100,7 @@ def test_every_command_and_block_prints_what_the_page_shows(page, tmp_path, monk
     for what, expected, printed in play(page):
         assert _matches(expected, printed), f"{what}\nprinted:\n{printed}\nthe page shows:\n{expected}"
         ran += 1
-    assert ran >= 2        # the page still shows commands
+    assert ran >= 1        # the page still shows commands
     for written in LEAVES[page]:      # what the page then tells the reader to open
         assert Path(written).is_file(), written
 

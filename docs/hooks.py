@@ -43,7 +43,10 @@ def _default(param):
 
 
 def _kind(kind):
-    return "string: " + ", ".join(f"`{label}`" for label in kind) if isinstance(kind, tuple) else kind
+    """A column's Parquet type (simcore.io.results): int32, bool, or a string of the game's labels."""
+    if isinstance(kind, tuple):
+        return "string: " + ", ".join(f"`{label}`" for label in kind)
+    return {"int": "int32"}.get(kind, kind)
 
 
 def game_section(name):

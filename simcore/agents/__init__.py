@@ -41,8 +41,8 @@ class AgentType:
 
 
 AGENTS = {a.name: a for a in (
-    AgentType("random", RANDOM, "uniform over the legal actions: the game's documented random policy"),
-    AgentType("greedy", GREEDY, "the game's own one-ply heuristic (see the game's doc)"),
+    AgentType("random", RANDOM, "uniform over the legal actions, as simcore rules GAME defines it"),
+    AgentType("greedy", GREEDY, "the game's own one-ply heuristic (simcore rules GAME defines it)"),
     AgentType("mc", MC, "flat Monte Carlo: for each legal action, K rollouts, each in a world resampled from "
               "the mover's view and played to the end at random; the best mean return wins",
               (Param("rollouts", 16, "rollouts per legal action", 1, 100_000),

@@ -9,7 +9,7 @@ import pytest
 from simcore import games as registry
 
 REPO = Path(__file__).resolve().parents[1]
-TEXT = {".py", ".md", ".toml", ".txt", ".cfg", ".ini", ".json"}
+TEXT = {".py", ".md", ".toml", ".txt", ".cfg", ".ini", ".json", ".yml", ".ipynb", ".css"}
 SKIP = {".git", ".venv", "build", "__pycache__", ".pytest_cache", ".ruff_cache", "demo-runs"}
 
 

@@ -292,8 +292,8 @@ def sweep_command(sweep_file, folder, games, seed, trace, threads, scheduler, qu
         for name, (status, why) in planned.items():
             if status == "played again":
                 click.echo(f"  {name}: its finished result is replaced ({why})")
-    if todo:
-        _load(todo[0].config, quiet, scheduler, trace)
+    for variant in todo:      # each variant's copy of the game (a searching seat's is another), before any is timed
+        _load(variant.config, quiet, scheduler, trace)
     where = _executor(scheduler)
     try:
         with click.progressbar(length=max(sum(v.config.games for v in todo), 1), label="sweep", file=sys.stderr,

@@ -204,6 +204,34 @@ def test_bad_sweep_files_are_refused_before_anything_runs(tmp_path, text, messag
         sweep.load(write(tmp_path, text))
 
 
+def test_a_sweep_loads_every_variants_copy_before_it_times_any(tmp_path, monkeypatch):
+    """A sweep's 'played N games in S s' counts playing only, as run's games/s do: a variant with a searching
+    seat needs another compiled copy of the game, which is loaded (and, the first time, compiled with its one
+    line saying so) before the first variant is played, not inside that variant's time."""
+    from click.testing import CliRunner
+
+    from simcore import cli as command
+    from simcore import engine
+    from simcore.studies import sweep
+
+    events, load, play = [], engine.load, sweep.run
+
+    def loading(module, params, policies, *args, **kwargs):
+        events.append(("load", tuple(policies.ravel().tolist())))
+        return load(module, params, policies, *args, **kwargs)
+
+    def playing(*args, **kwargs):
+        events.append(("play",))
+        return play(*args, **kwargs)
+
+    monkeypatch.setattr(engine, "load", loading)
+    monkeypatch.setattr(sweep, "run", playing)
+    path = write(tmp_path, 'game = "zwai"\ngames = 20\n[axes]\npolicy = ["greedy", "ismcts:iterations=2"]\n')
+    done = CliRunner().invoke(command.main, ["sweep", str(path), "--out", str(tmp_path / "runs")])
+    assert done.exit_code == 0, done.output
+    assert [e[0] for e in events] == ["load", "load", "play"] and events[0][1] != events[1][1]
+
+
 def test_sweep_command_runs_and_reruns(cli, tmp_path):
     path = write(tmp_path, AXES)
     out = tmp_path / "runs"

@@ -36,11 +36,34 @@ def pytest_sessionstart(session):
             print(f"warming the numba cache failed:\n{output}", file=sys.stderr)
 
 
-def simcore_cli(*args, env=None, cwd=None):
-    """Run the ``simcore`` command in a fresh process (as a user would); ``env`` values of None unset."""
-    full_env = {key: value for key, value in {**os.environ, **(env or {})}.items() if value is not None}
-    return subprocess.run([sys.executable, "-m", "simcore", *map(str, args)], capture_output=True,
-                          text=True, env=full_env, cwd=cwd)
+def simcore_cli(*args, env=None, cwd=None, process=False):
+    """Run the ``simcore`` command as a user would, its exit code and both outputs as a CompletedProcess.
+
+    A test that sets the command's environment (``env`` values of None unset) or folder, or asks for a
+    ``process``, gets a fresh process; any other runs in this process through click's runner: the same
+    command, without the second of a process start and numba's import. A crash there is raised, never taken
+    for a one-line error."""
+    if env is not None or cwd is not None or process:
+        full_env = {key: value for key, value in {**os.environ, **(env or {})}.items() if value is not None}
+        return subprocess.run([sys.executable, "-m", "simcore", *map(str, args)], capture_output=True,
+                              text=True, env=full_env, cwd=cwd)
+    return _in_process([str(a) for a in args])
+
+
+def _in_process(args):
+    import numba
+    from click.testing import CliRunner
+
+    from simcore import cli
+
+    threads = numba.get_num_threads()
+    try:
+        result = CliRunner().invoke(cli.main, args)
+    finally:
+        numba.set_num_threads(threads)         # --threads sets this process's numba threads
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return subprocess.CompletedProcess(["simcore", *args], result.exit_code, result.stdout, result.stderr)
 
 
 @pytest.fixture

@@ -11,20 +11,9 @@ import re
 from simcore import agents, cli
 from simcore import games as registry
 from simcore.io import config as cfg
+from simcore.io import results
 
 MARKER = re.compile(r"^<!-- simcore:([a-z_]+) -->$", re.M)
-COMMON_COLUMNS = (
-    ("game", "string", "the game's name"),
-    ("variant", "string", "the variant's name (`--variant`, a sweep's variant; default `default`)"),
-    ("seed", "int64", "the run's seed"),
-    ("game_index", "int64", "the game's index in the run, 0 to games - 1; with `seed` it fixes every random draw"),
-    ("n_players", "int8", "players"),
-    ("first_seat", "int8", "the seat that began the game"),
-    ("n_turns", "int32", "turns played (what a turn is: the game's rules page)"),
-    ("timeout", "bool", "the game reached `max_turns` without an end by the rules"),
-    ("win_i", "bool", "seat i is among the winners (in a team game every seat of the winning team)"),
-    ("score_i", "int32", "the game's natural score for seat i (its rules page says which)"),
-)
 
 
 def _cell(text):
@@ -91,7 +80,8 @@ def agent_specs():
 
 
 def common_columns():
-    return _table(("column", "type", "meaning"), [(f"`{n}`", t, m) for n, t, m in COMMON_COLUMNS])
+    rows = list(results.COMMON) + [(f"{name}_i", kind, meaning) for name, kind, meaning in results.SEATS]
+    return _table(("column", "type", "meaning"), [(f"`{n}`", str(k), m) for n, k, m in rows])
 
 
 def commands():

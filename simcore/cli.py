@@ -138,12 +138,19 @@ def main():
 
 # --- what there is ----------------------------------------------------------------------------------------
 
+def _known_game(name):
+    """A registered game's name, else a one-line error naming the games."""
+    if name not in registry.names():
+        _fail(f"unknown game {name!r}; allowed: {', '.join(registry.names())}")
+    return name
+
+
 @main.command("games")
 @click.argument("game", required=False)
 def games_command(game):
     """List the games (or GAME alone): players, policies and every parameter."""
-    if game is not None and game not in registry.names():
-        _fail(f"unknown game {game!r}; allowed: {', '.join(registry.names())}")
+    if game is not None:
+        _known_game(game)
     for name in [game] if game else registry.names():
         info = registry.load(name).GAME
         counts = ", ".join(str(n) for n in info.player_counts)
@@ -174,9 +181,7 @@ def games_command(game):
 @click.argument("game")
 def rules_command(game):
     """Print GAME's rules as simulated, every decision where the rulebook is silent included (Markdown)."""
-    if game not in registry.names():
-        _fail(f"unknown game {game!r}; allowed: {', '.join(registry.names())}")
-    click.echo(registry.rules_text(game), nl=False)
+    click.echo(registry.rules_text(_known_game(game)), nl=False)
 
 
 def _draw_shipped(source, read, draw, unit):
@@ -571,8 +576,7 @@ def bench_command(game_names, games, repeats, seed, threads, json_path, markdown
     from simcore.studies import bench
 
     for name in game_names:
-        if name not in registry.names():
-            _fail(f"unknown game {name!r}; allowed: {', '.join(registry.names())}")
+        _known_game(name)
     for option, value in (("--repeats", repeats), ("--games", games)):
         if value is not None and value < 1:
             _fail(f"{option} {value} is not allowed; allowed: 1 or more")

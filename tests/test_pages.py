@@ -23,9 +23,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from simcore import cli
+from tests.conftest import simcore_cli
 
 REPO = Path(__file__).resolve().parents[1]
 # each page, and the files its commands write that its text then points the reader at
@@ -58,9 +57,9 @@ def steps(text):
 
 def run_command(args):
     assert args[0] == "simcore", f"a page's console block runs simcore commands only, not {args[0]}"
-    result = CliRunner().invoke(cli.main, args[1:])
-    assert result.exit_code == 0, (args, result.output, result.exception)
-    return result.stdout
+    done = simcore_cli(*args[1:])
+    assert done.returncode == 0, (args, done.stdout, done.stderr)
+    return done.stdout
 
 
 def run_python(code, namespace):

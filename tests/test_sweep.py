@@ -204,15 +204,11 @@ def test_bad_sweep_files_are_refused_before_anything_runs(tmp_path, text, messag
         sweep.load(write(tmp_path, text))
 
 
-def test_a_sweep_loads_every_variants_copy_before_it_times_any(tmp_path, monkeypatch):
+def test_a_sweep_loads_every_variants_copy_before_it_times_any(cli, tmp_path, monkeypatch):
     """A sweep's 'played N games in S s' counts playing only, as run's games/s do: a variant with a searching
     seat needs another compiled copy of the game, which is loaded (and, the first time, compiled with its one
     line saying so) before the first variant is played, not inside that variant's time."""
-    from click.testing import CliRunner
-
-    from simcore import cli as command
     from simcore import engine
-    from simcore.studies import sweep
 
     events, load, play = [], engine.load, sweep.run
 
@@ -227,8 +223,8 @@ def test_a_sweep_loads_every_variants_copy_before_it_times_any(tmp_path, monkeyp
     monkeypatch.setattr(engine, "load", loading)
     monkeypatch.setattr(sweep, "run", playing)
     path = write(tmp_path, 'game = "zwai"\ngames = 20\n[axes]\npolicy = ["greedy", "ismcts:iterations=2"]\n')
-    done = CliRunner().invoke(command.main, ["sweep", str(path), "--out", str(tmp_path / "runs")])
-    assert done.exit_code == 0, done.output
+    done = cli("sweep", path, "--out", tmp_path / "runs")
+    assert done.returncode == 0, done.stderr
     assert [e[0] for e in events] == ["load", "load", "play"] and events[0][1] != events[1][1]
 
 

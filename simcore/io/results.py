@@ -45,21 +45,29 @@ class OutputError(OSError):
     """The output file cannot be written (one-line message)."""
 
 
+# The columns every result file starts with, (name, type, meaning); then a column per seat of each of SEATS
+# (name_i for seat i), then the game's own (EXTRA_COLUMNS). The reference of the docs site prints these.
+COMMON = (
+    ("game", pa.string(), "the game's name"),
+    ("variant", pa.string(), "the variant's name (`--variant`, a sweep's variant; default `default`)"),
+    ("seed", pa.int64(), "the run's seed"),
+    ("game_index", pa.int64(), "the game's index in the run, 0 to games - 1; with `seed` it fixes every random draw"),
+    ("n_players", pa.int8(), "players"),
+    ("first_seat", pa.int8(), "the seat that began the game"),
+    ("n_turns", pa.int32(), "turns played (what a turn is: the game's rules page)"),
+    ("timeout", pa.bool_(), "the game reached `max_turns` without an end by the rules"),
+)
+SEATS = (
+    ("win", pa.bool_(), "seat i is among the winners (in a team game every seat of the winning team)"),
+    ("score", pa.int32(), "the game's natural score for seat i (its rules page says which)"),
+)
+
+
 def schema(config):
     module = config.module
     n = config.players
-    fields = [
-        pa.field("game", pa.string()),
-        pa.field("variant", pa.string()),
-        pa.field("seed", pa.int64()),
-        pa.field("game_index", pa.int64()),
-        pa.field("n_players", pa.int8()),
-        pa.field("first_seat", pa.int8()),
-        pa.field("n_turns", pa.int32()),
-        pa.field("timeout", pa.bool_()),
-    ]
-    fields += [pa.field(f"win_{i}", pa.bool_()) for i in range(n)]
-    fields += [pa.field(f"score_{i}", pa.int32()) for i in range(n)]
+    fields = [pa.field(name, kind) for name, kind, _ in COMMON]
+    fields += [pa.field(f"{name}_{i}", kind) for name, kind, _ in SEATS for i in range(n)]
     fields += [pa.field(name, _type(kind)) for name, kind, _ in engine.extra_columns(module, n)]
     return pa.schema(fields, metadata=metadata(config))
 

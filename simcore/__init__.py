@@ -10,6 +10,7 @@
 import hashlib
 import os
 import shutil
+import stat
 import sys
 import time
 from importlib.metadata import PackageNotFoundError, version
@@ -27,11 +28,22 @@ CHECK_LEGAL = os.environ.get("SIMCORE_CHECK_LEGAL", "") not in ("", "0")
 
 KEEP_CACHES = 4          # source versions whose numba cache folders are kept under the cache root
 PRUNE_AFTER_S = 3600     # ... and any folder used within the hour, which a running process may still write to
+MARKER = ".simcore-cache"   # in every cache folder simcore made: only those are ever pruned or cleared
+# NUMBA_CACHE_DIR as the user set it before simcore was imported (None: simcore chooses). A folder of the user's
+# is never removed: `simcore cache --clear` removes only numba's own files in it.
+USER_CACHE_DIR = os.environ.get("NUMBA_CACHE_DIR") or None
+CACHE_NOTE = None        # why this process caches nothing, or only in /tmp (said once on stderr at import)
 
 
 def cache_root():
     """The folder under which simcore keeps one numba cache folder per source version."""
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "simcore"
+
+
+def fallback_root():
+    """Where simcore caches when its root cannot be written: a folder of this user's in the temporary folder."""
+    import tempfile
+    return Path(tempfile.gettempdir()) / f"simcore-{os.getuid()}"
 
 
 # What the jitted code is compiled from: the modules that define jitted functions, everything they import from
@@ -76,34 +88,93 @@ def _source_digest(package=Path(__file__).parent):
     return digest.hexdigest()[:16]
 
 
+def ours(folder):
+    """Is ``folder`` a cache folder simcore made (a real folder, not a link, holding :data:`MARKER`)?"""
+    folder = Path(folder)
+    return folder.is_dir() and not folder.is_symlink() and (folder / MARKER).is_file()
+
+
+def private(folder):
+    """Is ``folder`` a real folder (not a link) of this user that no one else may write? Only such a folder in
+    the shared temporary folder is trusted: numba runs the code it finds in its cache."""
+    try:
+        st = os.lstat(folder)
+    except OSError:
+        return False
+    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.getuid() and not st.st_mode & 0o022
+
+
+def writable(folder):
+    """Can this process create files in ``folder`` (creating it if need be)? numba writes elsewhere, into the
+    package's own folders, when it cannot: simcore never hands it such a folder."""
+    try:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)
+
+
 def _prune(root, current):
-    """Remove the cache folders of older source versions, keeping the ``KEEP_CACHES`` most recently used."""
-    used = {f: f.stat().st_mtime for f in root.glob("numba-*") if f != current}
+    """Remove simcore's cache folders of older source versions, keeping the ``KEEP_CACHES`` most recently used."""
+    used = {f: f.stat().st_mtime for f in root.glob("numba-*") if f != current and ours(f)}
     stale = time.time() - PRUNE_AFTER_S
     for old in sorted(used, key=used.get, reverse=True)[KEEP_CACHES - 1:]:
         if used[old] < stale:
             shutil.rmtree(old, ignore_errors=True)   # another process may be pruning too
 
 
-def _numba_cache_dir():
-    """The numba cache folder of this source version (created, marked as just used, older ones pruned)."""
-    root = cache_root()
+def _version_folder(root):
+    """This source version's folder under ``root``: created, marked as simcore's and as just used."""
     folder = root / f"numba-{_source_digest()}"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / MARKER).touch()
+    os.utime(folder)
+    return folder
+
+
+def _numba_cache_dir():
+    """The numba cache folder of this source version, and what is unusual about it (None: nothing).
+
+    simcore's root first (older versions pruned); else a private folder of this user's in the temporary folder;
+    else, when that is another user's or writable by others (numba would load what they planted there), a
+    folder of this process alone, removed when it ends: nothing is cached."""
+    root = cache_root()
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        os.utime(folder)
+        folder = _version_folder(root)
         _prune(root, folder)
-    except OSError:  # read-only home: a private temporary folder still caches within this machine
-        import tempfile
-        folder = Path(tempfile.gettempdir()) / f"simcore-{os.getuid()}" / folder.name
-        folder.mkdir(parents=True, exist_ok=True)
-    return str(folder)
+        return folder, None
+    except OSError as e:
+        why = f"cannot write under {root} ({e.strerror or e})"
+    fallback = fallback_root()
+    try:
+        fallback.mkdir(mode=0o700, exist_ok=True)
+        if private(fallback):
+            return _version_folder(fallback), f"{why}; caching in {fallback} instead"
+        why += f", and {fallback} is not a private folder of yours"
+    except OSError as e:
+        why += f", nor in {fallback} ({e.strerror or e})"
+    return _scratch(), f"{why}; compiled code is not kept after this run"
 
 
-if "NUMBA_CACHE_DIR" not in os.environ:
-    os.environ["NUMBA_CACHE_DIR"] = _numba_cache_dir()
-    if "numba" in sys.modules:  # numba read its config already: tell it directly
-        sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
+def _scratch():
+    """A folder of this process alone, removed when it ends."""
+    import atexit
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="simcore-nocache-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    return Path(folder)
+
+
+if USER_CACHE_DIR is None or not writable(USER_CACHE_DIR):
+    _folder, CACHE_NOTE = _numba_cache_dir()
+    if USER_CACHE_DIR is not None:       # numba would write into the installed package's own folders instead
+        CACHE_NOTE = f"NUMBA_CACHE_DIR={USER_CACHE_DIR} is not a folder this process can write; " + (
+            CACHE_NOTE.rpartition("; ")[2] if CACHE_NOTE else f"caching in {_folder.parent} instead")
+    os.environ["NUMBA_CACHE_DIR"] = str(_folder)
+    if CACHE_NOTE:
+        print(f"simcore: {CACHE_NOTE}", file=sys.stderr)
+if "numba" in sys.modules:  # numba read its config already: tell it directly
+    sys.modules["numba"].config.CACHE_DIR = os.environ["NUMBA_CACHE_DIR"]
 
 
 def __getattr__(name):

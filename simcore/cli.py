@@ -715,22 +715,45 @@ def compare_command(file_a, file_b, metrics):
         click.echo(report.untested_text(untested))
 
 
+NUMBA_FILES = (".nbi", ".nbc")      # numba's cache index and data files
+
+
+def _files_under(folder, keep=lambda name: True):
+    """The files below ``folder`` (links not followed) whose names ``keep`` accepts."""
+    return [Path(top) / name for top, _, names in os.walk(folder) for name in names if keep(name)]
+
+
 @main.command("cache")
-@click.option("--clear", is_flag=True, help="Empty it: compiled code is built again on next use.")
+@click.option("--clear", is_flag=True, help="Empty it: compiled code is built again on next use. Only what simcore "
+                                            "and numba made is removed.")
 def cache_command(clear):
     """Where numba's compiled code is cached, and its size."""
+    import simcore
+
     current = Path(os.environ["NUMBA_CACHE_DIR"])
-    # simcore keeps one folder per source version under its root; a folder the user chose stands alone
-    root = current.parent if current.name.startswith("numba-") else current
-    files = [f for f in root.rglob("*") if f.is_file()]
-    size = sum(f.stat().st_size for f in files)
+    users = simcore.USER_CACHE_DIR is not None and current == Path(simcore.USER_CACHE_DIR)
+    if users:      # the user's own folder: only numba's files in it are the cache
+        where, folders = f"{current} (NUMBA_CACHE_DIR)", []
+        files = _files_under(current, lambda name: name.endswith(NUMBA_FILES))
+    else:
+        roots = [simcore.cache_root()] + ([simcore.fallback_root()] if simcore.private(simcore.fallback_root())
+                                          else [])
+        folders = [f for root in roots if root.is_dir() for f in sorted(root.glob("numba-*")) if simcore.ours(f)]
+        where = " and ".join(str(root) for root in roots if root.is_dir()) or str(roots[0])
+        files = [file for folder in folders for file in _files_under(folder, lambda name: name != simcore.MARKER)]
+    size = sum(f.stat().st_size for f in files if f.is_file())
     if clear:
-        for entry in root.iterdir():
-            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
-        click.echo(f"cleared {root} ({len(files):,} files, {size / 1e6:.1f} MB)")
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+        for file in files if users else []:
+            file.unlink(missing_ok=True)
+        click.echo(f"cleared {where} ({len(files):,} files, {size / 1e6:.1f} MB"
+                   + (", numba's files only)" if users else ")"))
         return
-    click.echo(f"numba cache: {root}")
+    click.echo(f"numba cache: {where}")
     click.echo(f"  {len(files):,} files, {size / 1e6:.1f} MB; this version's folder: {current.name}")
+    if simcore.CACHE_NOTE:
+        click.echo(f"  {simcore.CACHE_NOTE}")
 
 
 if __name__ == "__main__":

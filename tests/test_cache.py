@@ -25,6 +25,7 @@ def _fake_versions(root, ages_s, prefix="old"):
     for k, age in enumerate(ages_s):
         folder = root / f"numba-{prefix}{k:02d}"
         folder.mkdir(parents=True)
+        (folder / simcore.MARKER).touch()
         (folder / "index.nbi").write_bytes(b"x" * 1000)
         stamp = time.time() - age
         os.utime(folder, (stamp, stamp))
@@ -58,7 +59,105 @@ def test_cache_command_prints_location_and_clears(cli, tmp_path):
     cleared = cli("cache", "--clear", env=env)
     assert cleared.returncode == 0, cleared.stderr
     assert "cleared" in cleared.stdout
-    assert not any(root.iterdir())
+    assert not list(root.glob("numba-*"))
+
+
+def test_clearing_removes_only_simcores_own_folders(cli, tmp_path):
+    """Issue 36: `cache --clear` emptied a folder it had not made. Under its root only folders holding
+    simcore's marker go; a folder or file of the user's beside them stays."""
+    env, root = _isolated(tmp_path)
+    ours = _fake_versions(root, [7200])[0]
+    theirs = root / "numba-mine"
+    theirs.mkdir()
+    (theirs / "notes.txt").write_text("mine")
+    (root / "keep.txt").write_text("mine")
+    assert cli("cache", "--clear", env=env).returncode == 0
+    assert not ours.exists()
+    assert (theirs / "notes.txt").read_text() == "mine" and (root / "keep.txt").exists()
+
+
+@pytest.mark.parametrize("name", ["mydata", "numba-x"])
+def test_clearing_a_users_numba_cache_dir_removes_numbas_files_only(cli, tmp_path, name):
+    """Issue 36: with NUMBA_CACHE_DIR=$PWD/mydata `cache --clear` emptied mydata, and with a folder named
+    numba-x it emptied the parent folder. Only numba's index and data files go; nothing above the folder."""
+    folder = tmp_path / "parent" / name
+    (folder / "sub").mkdir(parents=True)
+    (folder / "data.csv").write_text("1,2")
+    (folder / "sub" / "f.nbi").write_bytes(b"x")
+    (folder / "sub" / "f.1.nbc").write_bytes(b"x")
+    (tmp_path / "parent" / "sibling.txt").write_text("mine")
+    result = cli("cache", "--clear", env={"XDG_CACHE_HOME": str(tmp_path / "xdg"), "NUMBA_CACHE_DIR": str(folder)})
+    assert result.returncode == 0, result.stderr
+    assert "numba's files only" in result.stdout
+    assert (folder / "data.csv").exists() and (tmp_path / "parent" / "sibling.txt").exists()
+    assert not list(folder.rglob("*.nb?"))
+
+
+def test_the_cache_command_when_the_cache_root_is_a_file(cli, tmp_path):
+    """Issue 36: `cache --clear` where the cache folder is a file was a NotADirectoryError traceback."""
+    (tmp_path / "simcore").write_text("not a folder")
+    env = {"XDG_CACHE_HOME": str(tmp_path), "NUMBA_CACHE_DIR": None, "TMPDIR": str(tmp_path / "tmp")}
+    (tmp_path / "tmp").mkdir()
+    for args in (["cache"], ["cache", "--clear"]):
+        result = cli(*args, env=env)
+        assert result.returncode == 0, result.stderr
+        assert "Traceback" not in result.stderr
+    assert (tmp_path / "simcore").read_text() == "not a folder"
+
+
+def _cache_dir_used(cli, env):
+    result = cli("cache", env=env)
+    assert result.returncode == 0, result.stderr
+    return result, result.stdout.split("this version's folder: ")[1].split()[0]
+
+
+def test_a_fallback_cache_writable_by_others_is_not_used(cli, tmp_path):
+    """Issue 36: when the home cache cannot be made simcore fell back to /tmp/simcore-<uid> even when another
+    user could write it, and numba then loaded an index planted there. Such a folder is refused: nothing is
+    cached, and one line says so."""
+    (tmp_path / "home").write_text("a file: no cache can be made under it")
+    tmp = tmp_path / "tmp"
+    planted = tmp / f"simcore-{os.getuid()}"
+    planted.mkdir(parents=True)
+    planted.chmod(0o777)
+    env = {"XDG_CACHE_HOME": str(tmp_path / "home"), "NUMBA_CACHE_DIR": None, "TMPDIR": str(tmp)}
+    result, used = _cache_dir_used(cli, env)
+    assert used.startswith("simcore-nocache-"), used
+    assert "not a private folder of yours" in result.stderr and "not kept" in result.stderr
+    assert result.stderr.count("\n") == 1
+    assert not list(planted.iterdir())
+
+
+def test_a_private_fallback_cache_is_used(cli, tmp_path):
+    (tmp_path / "home").write_text("a file")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {"XDG_CACHE_HOME": str(tmp_path / "home"), "NUMBA_CACHE_DIR": None, "TMPDIR": str(tmp)}
+    result, used = _cache_dir_used(cli, env)
+    assert used.startswith("numba-") and (tmp / f"simcore-{os.getuid()}" / used / simcore.MARKER).is_file()
+    assert f"caching in {tmp / f'simcore-{os.getuid()}'} instead" in result.stderr
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="needs root to give the fallback folder to another user")
+def test_a_fallback_cache_of_another_user_is_not_used(cli, tmp_path):
+    (tmp_path / "home").write_text("a file")
+    planted = tmp_path / "tmp" / f"simcore-{os.getuid()}"
+    planted.mkdir(parents=True, mode=0o700)
+    os.chown(planted, 65534, 65534)
+    env = {"XDG_CACHE_HOME": str(tmp_path / "home"), "NUMBA_CACHE_DIR": None, "TMPDIR": str(tmp_path / "tmp")}
+    result, used = _cache_dir_used(cli, env)
+    assert used.startswith("simcore-nocache-") and "not a private folder" in result.stderr
+
+
+def test_an_unwritable_numba_cache_dir_is_not_handed_to_numba(cli, tmp_path):
+    """Issue 36: with a NUMBA_CACHE_DIR it cannot write numba silently wrote its cache into the installed
+    package's own folders. simcore caches in its own folder instead and says so in one line."""
+    (tmp_path / "file").write_text("x")
+    unwritable = tmp_path / "file" / "cache"
+    env = {"XDG_CACHE_HOME": str(tmp_path / "home"), "NUMBA_CACHE_DIR": str(unwritable)}
+    result, used = _cache_dir_used(cli, env)
+    assert used.startswith("numba-")
+    assert f"NUMBA_CACHE_DIR={unwritable} is not a folder this process can write" in result.stderr
 
 
 def test_the_cache_folder_changes_with_the_jitted_source_only(tmp_path):

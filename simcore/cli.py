@@ -8,6 +8,7 @@ command before it plays with one line naming what is wrong and what is allowed.
 
 import os
 import shutil
+import signal
 import sys
 from pathlib import Path
 
@@ -130,10 +131,15 @@ def _folder(folder, kind, game):
         _fail(str(e))
 
 
+def _terminated(signum, frame):
+    raise KeyboardInterrupt    # as Ctrl-C: temporary files and locks are removed on the way out, finished files kept
+
+
 @click.group()
 @click.version_option(package_name="simcore")
 def main():
     """Monte-Carlo balance testing of tabletop games."""
+    signal.signal(signal.SIGTERM, _terminated)
 
 
 # --- what there is ----------------------------------------------------------------------------------------

@@ -161,7 +161,8 @@ class ResultWriter:
     def __init__(self, path, config):
         self.path = Path(path)
         self.config = config
-        self.tmp = writing.temporary(self.path)
+        self.tmp = None
+        self.file = None
         self.buffer = []
         self.buffered = 0
         self.writer = None
@@ -179,16 +180,19 @@ class ResultWriter:
             what = "is not a folder" if self.path.parent.exists() else "does not exist"
             raise OutputError(f"cannot write {self.path}: its folder {self.path.parent} {what}")
         try:
+            writing.check_target(self.path)
             self.lock.__enter__()
         except writing.LockedError as e:
             raise OutputError(str(e)) from None
         except OSError as e:
-            raise self._fail(e) from None
+            raise OutputError(str(e) if str(e).startswith("cannot ") else str(self._fail(e))) from None
         try:
             writing.remove_stale(self.path.parent)
-            self.writer = pq.ParquetWriter(self.tmp, self._schema(), compression="zstd")
+            fd, self.tmp = writing.temporary(self.path)
+            self.file = os.fdopen(fd, "wb")
+            self.writer = pq.ParquetWriter(self.file, self._schema(), compression="zstd")
         except OSError as e:
-            self.lock.__exit__(None, None, None)
+            self._discard()
             raise self._fail(e) from None
         return self
 
@@ -220,16 +224,23 @@ class ResultWriter:
                 self._flush()
             try:
                 self.writer.close()
+                self.file.close()
                 if kind is None:
                     os.replace(self.tmp, self.path)
             except OSError as e:
                 if kind is None:
                     raise self._fail(e) from None
         finally:
-            if self.tmp.exists():
-                self.tmp.unlink()
-            self.lock.__exit__(None, None, None)
+            self._discard()
         return False
+
+    def _discard(self):
+        """Remove the temporary file (nothing when it was renamed into place) and release the lock."""
+        if self.file is not None:
+            self.file.close()
+        if self.tmp is not None:
+            self.tmp.unlink(missing_ok=True)
+        self.lock.__exit__(None, None, None)
 
 
 class TraceWriter(ResultWriter):

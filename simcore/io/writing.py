@@ -1,14 +1,16 @@
 """Writing results safely: a file appears whole or not at all, one writer per target, nothing left behind.
 
-* A file is written under a temporary name beside it (``.NAME.PID.tmp``) and renamed when complete, so a
-  crash, a full disk or an interrupt never leaves a partial file under the final name, and never damages an
-  earlier file of that name.
+* A file is written under a temporary name beside it (``.NAME.PID.RANDOM.tmp``, created new: never a file or
+  link that was there before) and renamed when complete, so a crash, a full disk or an interrupt never leaves a
+  partial file under the final name, and never damages an earlier file of that name. Only a new path or a
+  regular file is written: a device, a pipe or a folder of that name is refused, never replaced.
 * A process killed outright (SIGKILL, a power cut) cannot remove its temporary file: the next writer in that
   folder removes the temporary files of processes that no longer run.
 * Two writers of one target (a result file, or a sweep, tune or ladder folder) would overwrite each other's
   work: a writer holds a lock on its target, a lock file beside it (``.NAME.lock``; ``.simcore.lock`` inside a
   folder) naming its process. The lock is the kernel's ``flock``, so it ends with its process however that
-  ends; a lock file left behind by a killed process is taken over by the next writer.
+  ends; a lock file left behind by a killed process is taken over by the next writer. A lock file is opened
+  without following a link: a link planted there is refused, never followed to a file elsewhere.
 """
 
 import errno as errnos
@@ -16,10 +18,12 @@ import fcntl
 import hashlib
 import os
 import re
+import stat
 import sys
+import tempfile
 from pathlib import Path
 
-_TEMPORARY = re.compile(r"^\..+\.(\d+)\.tmp$")
+_TEMPORARY = re.compile(r"^\..+\.(\d+)(\.\w+)?\.tmp$")     # .NAME.PID.RANDOM.tmp (.NAME.PID.tmp before)
 FOLDER_LOCK = ".simcore.lock"
 _held = {}       # lock file -> [open descriptor, depth]: a process may take its own lock again (a ladder's sweep)
 
@@ -29,9 +33,28 @@ class LockedError(OSError):
 
 
 def temporary(path):
-    """The temporary name a file is written under before it is renamed to ``path``."""
+    """A new empty file beside ``path`` to write it under before it is renamed: ``(open descriptor, its path)``.
+    Its name cannot be guessed and it is created anew (O_EXCL), so nothing planted beside ``path`` receives the
+    data; its name holds the process id, so :func:`remove_stale` knows when its writer is gone."""
     path = Path(path)
-    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+    return fd, Path(name)
+
+
+def check_target(path):
+    """Raise OSError in one line unless ``path`` is a new name or a regular file (or a link to one): a device
+    (``/dev/null``), a pipe or a folder is never replaced by a file."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as e:
+        raise OSError(f"cannot write {path}: {reason(e)}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise OSError(f"cannot write {path}: it is a folder; allowed: a new path or a regular file")
+    if not stat.S_ISREG(st.st_mode):
+        raise OSError(f"cannot write {path}: it is not a regular file (a device, a pipe or a socket); allowed: a "
+                      "new path or a regular file")
 
 
 def trace_path(path):
@@ -43,13 +66,14 @@ def trace_path(path):
 def write_atomic(path, write):
     """``write(temporary path)``, then rename it to ``path``: a crash leaves no half-written file there."""
     path = Path(path)
-    tmp = temporary(path)
+    check_target(path)
+    fd, tmp = temporary(path)
+    os.close(fd)
     try:
         write(tmp)
         os.replace(tmp, path)
     finally:
-        if tmp.exists():
-            tmp.unlink()
+        tmp.unlink(missing_ok=True)
 
 
 def sha256(path):
@@ -117,12 +141,12 @@ class Lock:
         self.path = lock_path(target)
 
     def __enter__(self):
-        key = str(self.path.resolve())
+        key = str(self.path.parent.resolve() / self.path.name)
         if key in _held:
             _held[key][1] += 1
             return self
         while True:
-            fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o644)
+            fd = self._open()
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as e:
@@ -142,8 +166,23 @@ class Lock:
         _held[key] = [fd, 1]
         return self
 
+    def _open(self):
+        """The lock file, opened without following a link; only a regular file is a lock file."""
+        try:
+            fd = os.open(self.path, os.O_CREAT | os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK, 0o644)
+        except OSError as e:
+            if e.errno == errnos.ELOOP:
+                raise OSError(f"cannot lock {self.target}: its lock file {self.path} is a link; allowed: a regular "
+                              "file or none (remove the link)") from None
+            raise
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            os.close(fd)
+            raise OSError(f"cannot lock {self.target}: its lock file {self.path} is not a regular file; allowed: "
+                          "a regular file or none (remove it)")
+        return fd
+
     def __exit__(self, *exc):
-        key = str(self.path.resolve())
+        key = str(self.path.parent.resolve() / self.path.name)
         _held[key][1] -= 1
         if _held[key][1] == 0:
             fd = _held.pop(key)[0]

@@ -8,6 +8,7 @@ import numpy as np
 import pyarrow.parquet as pq
 
 from analyses import scoring
+from simcore.io import manifest, writing
 
 COMMON = ("game", "variant", "seed", "game_index", "n_players", "first_seat", "n_turns", "timeout")
 
@@ -86,7 +87,7 @@ def simcore_meta(table):
 def load_result(path):
     path = Path(path)
     try:
-        table = pq.read_table(path)
+        table = pq.read_table(writing.local(path))
     except (OSError, ValueError) as e:
         raise DataError(f"cannot read {path}: {e}") from None
     meta = simcore_meta(table)
@@ -99,22 +100,53 @@ def load_result(path):
 
 
 def load_folder(folder):
-    """The variants of a sweep folder, in the manifest's order (else every Parquet file, sorted)."""
+    """The variants of a sweep folder, in the manifest's order (else every result file, sorted)."""
     folder = Path(folder)
     if not folder.is_dir():
         raise DataError(f"{folder} is not a folder of result files")
-    try:
-        manifest = json.loads((folder / "manifest.json").read_text())
-        files = [folder / entry["file"] for entry in manifest["variants"].values()]
-    except (OSError, ValueError, KeyError, TypeError):
-        files = sorted(f for f in folder.glob("*.parquet") if not f.name.endswith(".trace.parquet"))
+    entries = manifest.read_manifest(folder)["variants"]
+    files = [_listed(folder, entry) for entry in entries.values()] if entries else \
+        sorted(f for f in folder.glob("*.parquet") if not _is_trace(f))
     if not files:
         raise DataError(f"{folder} holds no result files")
     for f in files:
         if not f.is_file():
-            raise DataError(f"{f} is missing: {folder / 'manifest.json'} lists it; allowed: run the sweep again "
+            raise DataError(f"{f} is missing: {folder / manifest.MANIFEST} lists it; allowed: run the sweep again "
                             "to play it, or analyze the files that are there")
     return [load_result(f) for f in files]
+
+
+def _listed(folder, entry):
+    """The result file a manifest entry names: a file of the folder itself, never a path leading out of it."""
+    name = entry.get("file") if isinstance(entry, dict) else None
+    if not isinstance(name, str) or Path(name).name != name or name in ("", ".", "..") or \
+            not name.endswith(".parquet"):
+        raise DataError(f"{folder / manifest.MANIFEST} lists the file {name!r}; allowed: a file name in the folder "
+                        "(X.parquet), never a path")
+    return folder / name
+
+
+def _is_trace(path):
+    """A trace written where results are (before traces had their folder): its metadata says so."""
+    try:
+        return b"simcore.trace.standing" in (pq.read_schema(writing.local(path)).metadata or {})
+    except (OSError, ValueError):
+        return False
+
+
+def unfinished(folder):
+    """A one-line note when the run that wrote ``folder`` planned variants it has not finished (it was stopped,
+    or is still running), else None: its verdict is of the finished ones only."""
+    listed = manifest.read_manifest(folder)
+    planned = listed.get("planned")
+    if not isinstance(planned, list):
+        return None
+    missing = [name for name in planned if name not in listed["variants"]]
+    if not missing:
+        return None
+    shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+    return (f"note: {folder} is not finished: {len(missing)} of its {len(planned)} planned variants have no results "
+            f"({shown}); the verdict is of the others. Run the same command again to finish it.")
 
 
 def rules_warning(results):

@@ -1,7 +1,7 @@
 """How decided the games are, from the per-game trace table: lead changes, comebacks, when the winner took the lead
 for good, and how the games ended.
 
-A trace (``X.trace.parquet`` beside the result file ``X.parquet``) holds one row per (game, seat): the seat's
+A trace (``_traces/X.trace.parquet`` beside the result file ``X.parquet``) holds one row per (game, seat): the seat's
 *standing* (points, fish banked, rounds won by its team, material, ...) after every step of the game (a round, or
 a turn in the skirmish), how often it played each action kind and at how many of its decisions each kind was
 legal (``analyses.kinds``), and how the game ended. :func:`load_trace` reads it as arrays aligned with the result's
@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 from analyses.data import DataError, simcore_meta
 from analyses.intervals import proportion_interval
 from analyses.paired import t_test
-from simcore.io.writing import trace_path
+from simcore.io.writing import local, trace_path
 
 TIMEOUT = "timeout"      # the end of a game stopped by max_turns
 
@@ -72,6 +72,13 @@ class Trace:
         return self.standing.shape[1]
 
     @property
+    def cut(self):
+        """Per game: did its trace fill every step the trace holds? Past them the game's last column is written
+        over until the end, so the standings between are lost (a game of exactly that many steps counts too)."""
+        limit = _max_steps(self.meta)
+        return np.zeros(self.n_games, bool) if limit is None else self.steps >= limit
+
+    @property
     def step(self):
         """What a step is: ``"round"`` or ``"turn"``."""
         return self.meta.get("trace.step", "round")
@@ -100,7 +107,7 @@ def load_trace(result) -> Trace | None:
     if not path.is_file():
         return None
     try:
-        table = pq.read_table(path)
+        table = pq.read_table(local(path))
     except (OSError, ValueError) as e:
         raise DataError(f"cannot read {path}: {_one_line(e)}") from None
     meta = simcore_meta(table)
@@ -108,6 +115,12 @@ def load_trace(result) -> Trace | None:
         if key in meta and key in result.meta and meta[key] != result.meta[key]:
             raise DataError(f"{path} is the trace of another run ({key} {meta[key]!r}, the result's "
                             f"{result.meta[key]!r}); allowed: the trace written with {result.path.name}")
+    if meta.get("run_id") is None or meta.get("run_id") != result.meta.get("run_id"):
+        # a trace and its result carry the id of the run that wrote both (simcore.io.results.run_id): without it,
+        # or with another, the trace may be of other games that happen to have the same indices
+        raise DataError(f"{path} is not the trace of {result.path.name} (its run id is "
+                        f"{meta.get('run_id') or 'missing'}, the result's {result.meta.get('run_id') or 'missing'}); "
+                        "allowed: the trace written with it (play the same run or sweep again with --trace)")
     missing = [c for c in ("game_index", "seat", "standing", "end") if c not in table.column_names]
     if missing:
         raise DataError(f"{path} is not a simcore trace file (no column {', '.join(missing)})")
@@ -119,6 +132,14 @@ def load_trace(result) -> Trace | None:
               else np.zeros(rows.shape + (0,), dtype=np.int32) for what in ("played", "legal")}
     return Trace(path=path, game_index=np.asarray(result.columns["game_index"]), standing=standing, steps=steps,
                  kinds=kinds, played=counts["played"], legal=counts["legal"], end=end, ends=ends, meta=meta)
+
+
+def _max_steps(meta):
+    """The steps a trace of this game holds at most (its metadata), or None where it does not say."""
+    try:
+        return int(meta["trace.max_steps"])
+    except (KeyError, ValueError):
+        return None
 
 
 def _one_line(error):
@@ -224,6 +245,8 @@ class DecisivenessResult:
     from_behind: np.ndarray
     decided: np.ndarray
     confidence: float
+    n_cut: int = 0               # games whose trace was cut at ``max_steps``: the figures that need every step are
+    max_steps: int | None = None  # left out (nan) when there is one
 
     @property
     def text(self):
@@ -232,11 +255,15 @@ class DecisivenessResult:
         lc = self.lead_changes
         f = ".2f" if lc.value < 1 else ".1f"
         interval = "" if math.isnan(lc.low) else f" [{lc.low:{f}}, {lc.high:{f}}]"
-        parts = [f"{lc.value:{f}} lead changes a game{interval}"]
+        parts = [f"{lc.value:{f}} lead changes a game{interval}"] if not self.n_cut else [
+            f"the traces of {self.n_cut:,} of {self.n_games:,} games were cut at {self.max_steps} {self.step}s (the "
+            f"most a trace holds), so the lead changes and when the lead was settled are not given"]
         if self.n_decisive:
             after = "the first round" if self.step == "round" else "half of the turns"
-            parts.append(f"{_percent(self.comeback)} of decisive games won from behind after {after}")
-            parts.append(f"the winner took the lead for good at {_percent(self.decided_at)} of the game")
+            if not math.isnan(self.comeback.value):
+                parts.append(f"{_percent(self.comeback)} of decisive games won from behind after {after}")
+            if not self.n_cut:
+                parts.append(f"the winner took the lead for good at {_percent(self.decided_at)} of the game")
         else:
             parts.append("no game had a single winning side")
         seen = [f"{name} {_percent(e)}" for name, e in self.ends.items() if self.end_counts[name]]
@@ -290,15 +317,20 @@ def decisiveness(trace: Trace, wins, confidence: float = 0.95) -> DecisivenessRe
     from_behind = decisive & (at_reference != 0) & ((at_reference & side) == 0)
     decided = np.where(decisive, _decided_at(leaders, side, n), np.nan)
     n_decisive = int(decisive.sum())
+    n_cut = int(trace.cut.sum())
+    # a cut trace lost the standings between its last steps: lead changes and the settling step need all of them,
+    # and so does a comeback judged at half of a game's turns (one judged after the first round does not)
+    unknown = Estimate(math.nan, math.nan, math.nan, 0)
     return DecisivenessResult(
         n_games=trace.n_games,
         n_decisive=n_decisive,
         step=trace.step,
         teams=teams,
-        lead_changes=_mean(changes, confidence, (0, np.inf)),
+        lead_changes=_mean(changes, confidence, (0, np.inf)) if not n_cut else unknown,
         comebacks=int(from_behind.sum()),
-        comeback=_share(int(from_behind.sum()), n_decisive, confidence),
-        decided_at=_mean(decided[decisive], confidence, (0, 1)),
+        comeback=_share(int(from_behind.sum()), n_decisive, confidence) if not n_cut or trace.step == "round"
+        else unknown,
+        decided_at=_mean(decided[decisive], confidence, (0, 1)) if not n_cut else unknown,
         ends=_end_shares(trace, confidence),
         end_counts=dict(zip(trace.ends, np.bincount(trace.end, minlength=len(trace.ends)).tolist(), strict=True)),
         changes=changes,
@@ -306,6 +338,8 @@ def decisiveness(trace: Trace, wins, confidence: float = 0.95) -> DecisivenessRe
         from_behind=from_behind,
         decided=decided,
         confidence=confidence,
+        n_cut=n_cut,
+        max_steps=_max_steps(trace.meta),
     )
 
 

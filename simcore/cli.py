@@ -271,7 +271,7 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, tr
 @main.command("sweep")
 @click.argument("sweep_file", type=click.Path(dir_okay=False))
 @click.option("--out", "folder", required=True, type=click.Path(file_okay=False),
-              help="Folder for one Parquet file per variant and manifest.json.")
+              help="Folder for one Parquet file per variant and _manifest.json (traces in _traces/).")
 @click.option("--games", type=int, help="Games per variant (overrides the sweep file).")
 @_options(SEED, TRACE, THREADS, SCHEDULER, QUIET)
 def sweep_command(sweep_file, folder, games, seed, trace, threads, scheduler, quiet):
@@ -319,7 +319,7 @@ def sweep_command(sweep_file, folder, games, seed, trace, threads, scheduler, qu
         where.close()
     if not quiet:
         counts = {s: list(status.values()).count(s) for s in ("played", "played again", "skipped")}
-        click.echo(", ".join(f"{n} {s}" for s, n in counts.items()) + f"; manifest: {folder}/manifest.json")
+        click.echo(", ".join(f"{n} {s}" for s, n in counts.items()) + f"; manifest: {Path(folder) / sweep.MANIFEST}")
 
 
 def _variant_spec(text):
@@ -400,15 +400,13 @@ def versus_command(game, policy, against, config_path, sets, games, seed, folder
     except cfg.ConfigError as e:
         _fail(str(e))
     if folder:
-        if Path(folder).exists() and not Path(folder).is_dir():
-            _fail(f"--out {folder}: it is a file; allowed: a folder (new or existing)")
-        Path(folder).mkdir(parents=True, exist_ok=True)
+        _folder(folder, "versus", runs[0].game)
     _threads(threads)
     _load(runs[0], quiet, trace=trace)
     try:
         r = versus.contest(runs, on_seat=lambda seat, score: _note(f"  from seat {seat}: {score:.4f}", quiet),
                            folder=folder, trace=trace)
-    except OutputError as e:
+    except OSError as e:
         _fail(str(e))
     verdict = "stronger" if r.significant and r.score > r.fair else (
         "weaker" if r.significant else "no significant difference")
@@ -490,7 +488,7 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
 @main.command("tune")
 @click.argument("tune_file", type=click.Path(dir_okay=False))
 @click.option("--out", "folder", required=True, type=click.Path(),
-              help="Folder for the batches (Parquet), manifest.json, report.md and race.png.")
+              help="Folder for the batches (Parquet), _manifest.json, report.md and race.png.")
 @click.option("--games-max", type=int, help="Games per candidate at most (overrides [search] games_max).")
 @_options(SEED, THREADS, SCHEDULER, QUIET)
 def tune_command(tune_file, folder, games_max, seed, threads, scheduler, quiet):
@@ -617,7 +615,11 @@ def _load_results(paths):
 
     results = []
     for p in paths:
-        results += data.load_folder(p) if Path(p).is_dir() else [data.load_result(p)]
+        if Path(p).is_dir():
+            _warn(data.unfinished(p))
+            results += data.load_folder(p)
+        else:
+            results += [data.load_result(p)]
     games = sorted({r.game for r in results})
     if len(games) > 1:
         raise data.DataError(f"the results are of {len(games)} games ({', '.join(games)}); allowed: the results "

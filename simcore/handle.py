@@ -17,13 +17,30 @@ from simcore.agents import core
 from simcore.engine import rng
 from simcore.io import config as cfg
 
+MAX_GAME_INDEX = 2**63 - 1     # the engine's game indices are int64
+
+
+def _is_integer(value):
+    """An int or a numpy integer; not a bool, which is an int to Python but never a seat, seed or action."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+def _integer(name, value, low, high):
+    """``value`` as a Python int from ``low`` to ``high``, checked before any jitted function sees it (numba would
+    overflow, raise a typing error or, given a seat beyond the table, index past it); else one line."""
+    allowed = f"allowed: an integer from {low} to {high}"
+    if not _is_integer(value):
+        raise TypeError(f"{name} {value!r:.60} is not an integer; {allowed}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} {value} is not allowed; {allowed}")
+    return int(value)
+
 
 class Game:
     """One game with one set of parameters."""
 
     def __init__(self, name, params=None):
-        sets = list(cfg.flatten(params or {}).items())
-        run = cfg.resolve(name, sets=sets)
+        run = cfg.resolve(name, sets=cfg.api_params(params))
         self.name = name
         self.module = run.module
         self.bound = core.bind(run.module)      # the jitted interface, defaults included, and the agents
@@ -47,11 +64,12 @@ class Game:
     def num_players(self):
         return int(self.params["players"])
 
-    def new_initial_state(self, seed=1, game_index=0):
+    def new_initial_state(self, seed=cfg.DEFAULT_SEED, game_index=0):
         """The state at the first decision of game ``game_index`` of a run with ``seed`` (1 unless given, as
         everywhere in simcore)."""
         streams = np.zeros(rng.N_STREAMS, np.uint64)
-        rng.seed_streams(streams, seed, game_index)
+        rng.seed_streams(streams, _integer("seed", seed, 0, cfg.MAX_SEED),
+                         _integer("game_index", game_index, 0, MAX_GAME_INDEX))
         state = self.module.new_state()
         self.bound.interface["begin"](state, self.params_array, streams)
         return State(self, state, streams)
@@ -88,12 +106,20 @@ class State:
         n = self._call("legal_actions", out)
         return list(dict.fromkeys(int(a) for a in out[:n]))
 
+    def _seat(self, seat):
+        return _integer("seat", seat, 0, self.game.num_players() - 1)
+
     def action_to_string(self, action):
-        return self.game.module.action_to_string(self.state, self.game.params_array, action)
+        """An action code in words; any code of the game (0 to N_ACTION_CODES - 1), legal here or not."""
+        code = _integer("action code", action, 0, self.game.module.N_ACTION_CODES - 1)
+        return self.game.module.action_to_string(self.state, self.game.params_array, code)
 
     def apply_action(self, action):
-        if action not in self.legal_actions():
-            raise ValueError(f"action {action} is not legal here; allowed: {self.legal_actions()}")
+        legal = self.legal_actions()
+        if not _is_integer(action):          # 1.0 and True equal legal codes, but are none
+            raise TypeError(f"action {action!r:.60} is not an integer; allowed: {legal}")
+        if action not in legal:
+            raise ValueError(f"action {action} is not legal here; allowed: {legal}")
         self._call("apply_action", np.int64(action), self.streams)
 
     def agent_action(self, spec):
@@ -129,15 +155,16 @@ class State:
     def resample(self, seat, seed):
         """A new state: what ``seat`` cannot see redrawn uniformly among the worlds consistent with what it
         has seen. The new state's chance draws come from ``seed`` too, not from this state's future."""
+        seat = self._seat(seat)
         streams = np.zeros(rng.N_STREAMS, np.uint64)
-        rng.seed_streams(streams, seed, 0)
+        rng.seed_streams(streams, _integer("seed", seed, 0, cfg.MAX_SEED), 0)
         world = State(self.game, self.state.copy(), streams)
         world._call("resample", np.int64(seat), streams)
         return world
 
     def information_state_string(self, seat):
         """Everything ``seat`` knows; two states look the same to it exactly when these are equal."""
-        return self.game.module.information_state_string(self.state, self.game.params_array, seat)
+        return self.game.module.information_state_string(self.state, self.game.params_array, self._seat(seat))
 
     def __str__(self):
         return self.game.module.state_to_string(self.state, self.game.params_array)

@@ -291,11 +291,11 @@ def test_a_sweep_into_another_games_folder_is_refused(cli, tmp_path):
     files; likewise a sweep into a tune run's folder."""
     out = tmp_path / "runs"
     assert cli("sweep", write(tmp_path, "s.toml", SWEEP), "--out", out, "--quiet").returncode == 0
-    manifest = (out / "manifest.json").read_text()
+    manifest = (out / "_manifest.json").read_text()
     other = write(tmp_path, "z.toml", 'game = "zwergen"\ngames = 100\n[axes]\npro = [true, false]\n')
     one_line_failure(cli("sweep", other, "--out", out), f"cannot write the sweep of zwergen to {out}",
-                     "it holds a sweep of zwai (manifest.json)", "allowed: a new folder")
-    assert (out / "manifest.json").read_text() == manifest
+                     "it holds a sweep of zwai (_manifest.json)", "allowed: a new folder")
+    assert (out / "_manifest.json").read_text() == manifest
     tuned = tmp_path / "tuned"
     assert cli("tune", write(tmp_path, "t.toml", TUNE), "--out", tuned, "--quiet").returncode == 0
     one_line_failure(cli("sweep", write(tmp_path, "s.toml", SWEEP), "--out", tuned), "it holds a tune of zwai")
@@ -371,7 +371,7 @@ def test_a_manifest_that_lists_a_deleted_file_says_it_is_missing(cli, tmp_path):
     out = tmp_path / "runs"
     assert cli("sweep", write(tmp_path, "s.toml", SWEEP), "--out", out, "--quiet").returncode == 0
     (out / "hand_size_2=11.parquet").unlink()
-    one_line_failure(cli("analyze", out), f"{out / 'hand_size_2=11.parquet'} is missing", "manifest.json lists it")
+    one_line_failure(cli("analyze", out), f"{out / 'hand_size_2=11.parquet'} is missing", "_manifest.json lists it")
 
 
 def test_output_errors_name_the_users_path(cli, tmp_path):

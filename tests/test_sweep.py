@@ -110,7 +110,7 @@ def test_sweep_writes_every_variant_and_a_manifest_then_skips_what_is_complete(t
     plan = sweep.load(write(tmp_path, AXES))
     out = tmp_path / "runs"
     assert set(sweep.run(plan, out).values()) == {"played"}
-    manifest = json.loads((out / "manifest.json").read_text())
+    manifest = json.loads((out / "_manifest.json").read_text())
     for v in plan.variants:
         entry = manifest["variants"][v.name]
         assert entry["rows"] == 3000 and entry["file"] == f"{v.name}.parquet"

@@ -1,4 +1,4 @@
-"""Traces (issue 25, parts 5 and 6): `--trace` writes X.trace.parquet beside a result, each game's standings,
+"""Traces (issue 25, parts 5 and 6): `--trace` writes _traces/X.trace.parquet beside a result, each game's standings,
 action kinds and end; analyze reads it for how decided the games are and why a seat wins. The games' own trace
 rules are tested here, each naming the rulebook sentence or the decision it checks."""
 
@@ -78,8 +78,8 @@ def test_run_writes_the_trace_table_beside_its_result(cli, tmp_path):
     out = tmp_path / "z.parquet"
     done = cli("run", "zwai", "--set", "players=3", "--policy", "greedy", "--games", "60", "--trace", "--out", out)
     assert done.returncode == 0, done.stderr
-    assert f"and its trace {tmp_path / 'z.trace.parquet'}" in done.stdout
-    table = pq.read_table(tmp_path / "z.trace.parquet")
+    assert f"and its trace {tmp_path / '_traces' / 'z.trace.parquet'}" in done.stdout
+    table = pq.read_table(tmp_path / "_traces" / "z.trace.parquet")
     module = games.load("zwai")
     assert table.column_names == ["game_index", "seat", "standing",
                                   *[f"played_{k}" for k, _ in module.ACTION_KINDS],
@@ -94,7 +94,7 @@ def test_run_writes_the_trace_table_beside_its_result(cli, tmp_path):
     rows = pq.read_table(out).drop(["variant"])
     assert cli("run", "zwai", "--set", "players=3", "--policy", "greedy", "--games", "60", "--out", out,
                "--quiet").returncode == 0
-    assert pq.read_table(out).drop(["variant"]).equals(rows) and not (tmp_path / "z.trace.parquet").exists()
+    assert pq.read_table(out).drop(["variant"]).equals(rows) and not (tmp_path / "_traces" / "z.trace.parquet").exists()
 
 
 def test_trace_needs_a_file_and_this_machine(cli, tmp_path):
@@ -117,14 +117,14 @@ def test_a_traced_sweep_resumes_and_the_report_says_how_decided(cli, tmp_path):
     out = tmp_path / "runs"
     sweep.run(plan, out, trace=True)
     names = [v.name for v in plan.variants]
-    assert all((out / f"{name}.trace.parquet").is_file() for name in names)
+    assert all((out / "_traces" / f"{name}.trace.parquet").is_file() for name in names)
     assert set(sweep.run(plan, out).values()) == {"skipped"}
-    assert all((out / f"{name}.trace.parquet").is_file() for name in names)
+    assert all((out / "_traces" / f"{name}.trace.parquet").is_file() for name in names)
     plain = tmp_path / "plain"
     sweep.run(plan, plain)
     done = cli("sweep", tmp_path / "s.toml", "--out", plain, "--trace")
     assert "its finished result is replaced (--trace: it has no trace)" in done.stdout
-    assert all((plain / f"{name}.trace.parquet").is_file() for name in names)
+    assert all((plain / "_traces" / f"{name}.trace.parquet").is_file() for name in names)
     results_ = data.load_folder(out)
     analysis = report.analyze(results_)
     ring = analysis.verdicts["formation=ring,players=4"].text
@@ -144,13 +144,13 @@ def test_versus_and_ladder_write_traces_beside_their_games(cli, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "wrote 2 seatings to" in done.stdout and "with their traces" in done.stdout
     for seat in range(2):
-        assert pq.read_table(tmp_path / "v" / f"seat{seat}.trace.parquet").num_rows == 20
+        assert pq.read_table(tmp_path / "v" / "_traces" / f"seat{seat}.trace.parquet").num_rows == 20
     assert report.analyze(data.load_folder(tmp_path / "v")).decided.keys() == {"seat0", "seat1"}
     done = cli("versus", "goofspiel", "--policy", "greedy", "--against", "random", "--games", "10", "--trace")
     assert done.returncode != 0 and "allowed: --trace with --out FOLDER" in done.stderr
     done = cli("ladder", "goofspiel", "--budgets", "1,2", "--games", "3", "--out", tmp_path / "l", "--trace")
     assert done.returncode == 0, done.stderr
-    assert sorted(p.name for p in (tmp_path / "l").glob("*.trace.parquet")) == \
+    assert sorted(p.name for p in (tmp_path / "l" / "_traces").glob("*.trace.parquet")) == \
         ["b2-vs-b1-seat0.trace.parquet", "b2-vs-b1-seat1.trace.parquet"]
     done = cli("ladder", "goofspiel", "--budgets", "1,2", "--out", tmp_path / "s", "--trace", "--sprt")
     assert done.returncode != 0 and "allowed: --trace or --sprt, not both" in done.stderr

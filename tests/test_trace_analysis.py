@@ -16,6 +16,8 @@ from analyses.intervals import proportion_interval
 from analyses.kinds import MIN_ROWS, MIN_TEST_ROWS, kind_stats, notable
 from analyses.scoring import points
 
+RUN = "r1"      # the run id a result and its trace share
+
 
 def write_trace(path, standings, ends, game_index=None, played=None, legal=None, kinds=("draw",), step="round",
                 declared_ends=("goal", "exhausted"), order=None, meta=None):
@@ -37,11 +39,13 @@ def write_trace(path, standings, ends, game_index=None, played=None, legal=None,
         **{f"legal_{k}": pa.array([legal[g, s, i] for g, s in rows], pa.int32()) for i, k in enumerate(kinds)},
         "end": pa.array([ends[g] for g, _ in rows], pa.string()),
     }
-    metadata = {"game": "toy", "variant": "v", "seed": "1", "policies": json.dumps(["random"] * seats),
+    metadata = {"game": "toy", "variant": "v", "seed": "1", "run_id": RUN, "policies": json.dumps(["random"] * seats),
                 "params": "{}", "trace.standing": "points", "trace.step": step,
                 "trace.kinds": json.dumps({k: f"the {k} card" for k in kinds}),
                 "trace.ends": json.dumps({e: f"by {e}" for e in declared_ends}), **(meta or {})}
-    table = pa.table(columns).replace_schema_metadata({f"simcore.{k}": v for k, v in metadata.items()})
+    table = pa.table(columns).replace_schema_metadata({f"simcore.{k}": v for k, v in metadata.items()
+                                                       if v is not None})
+    path.parent.mkdir(exist_ok=True)
     pq.write_table(table, path)
 
 
@@ -52,7 +56,7 @@ def result(tmp_path, wins, game_index=None, meta=None):
     columns = {"game_index": np.arange(games) if game_index is None else np.asarray(game_index),
                **{f"win_{i}": wins[:, i] for i in range(seats)}}
     return Result(path=tmp_path / "v.parquet", name="v", game="toy", seed=1, players=seats, columns=columns,
-                  meta=meta or {})
+                  meta={"run_id": RUN, **(meta or {})})
 
 
 def seat_lists(*steps):
@@ -61,7 +65,7 @@ def seat_lists(*steps):
 
 
 def analyse(tmp_path, standings, wins, ends=None, **kwargs):
-    write_trace(tmp_path / "v.trace.parquet", standings, ends or ["goal"] * len(standings), **kwargs)
+    write_trace(trace_path(tmp_path / "v.parquet"), standings, ends or ["goal"] * len(standings), **kwargs)
     r = result(tmp_path, wins)
     trace = load_trace(r)
     return trace, decisiveness(trace, r.wins)
@@ -200,7 +204,7 @@ def test_games_are_aligned_with_the_results_rows(tmp_path):
     trace's games come in the result's row order, each with its own standings, counts and end."""
     standings = [seat_lists([3, 0]), seat_lists([5, 0]), seat_lists([9, 0])]       # seat 0 shows the index
     played = [[[3], [30]], [[5], [50]], [[9], [90]]]
-    write_trace(tmp_path / "v.trace.parquet", standings, ["goal", "exhausted", "timeout"], game_index=[3, 5, 9],
+    write_trace(trace_path(tmp_path / "v.parquet"), standings, ["goal", "exhausted", "timeout"], game_index=[3, 5, 9],
                 played=played, legal=played, order=[5, 4, 3, 2, 1, 0])
     trace = load_trace(result(tmp_path, [[True, False]] * 3, game_index=[5, 3, 9]))
     assert trace.game_index.tolist() == [5, 3, 9]
@@ -215,11 +219,26 @@ def test_a_trace_beside_a_real_result_file(tmp_path):
     path = tmp_path / "v.parquet"
     pq.write_table(pa.table({"game": ["toy"] * 2, "variant": ["v"] * 2, "seed": [1, 1], "game_index": [0, 1],
                              "n_players": [2, 2], "win_0": [True, False], "win_1": [False, True],
-                             "timeout": [False, False]}).replace_schema_metadata({"simcore.seed": "1"}), path)
-    write_trace(tmp_path / "v.trace.parquet", [seat_lists([1, 0]), seat_lists([0, 1])], ["goal"] * 2)
+                             "timeout": [False, False]}).replace_schema_metadata({"simcore.seed": "1",
+                                                                                 "simcore.run_id": RUN}), path)
+    write_trace(trace_path(tmp_path / "v.parquet"), [seat_lists([1, 0]), seat_lists([0, 1])], ["goal"] * 2)
     r = load_result(path)
-    assert trace_path(r.path) == tmp_path / "v.trace.parquet"
+    assert trace_path(r.path) == tmp_path / "_traces" / "v.trace.parquet"
     assert decisiveness(load_trace(r), r.wins).n_decisive == 2
+
+
+def test_a_cut_trace_gives_no_lead_changes_and_says_why(tmp_path):
+    """Issue 36: traces were cut at the trace's step limit without a word (Wichtel to 3,000 points plays about 250
+    rounds, its trace holds 64), and the lead changes came from the cut trace. A game that filled the trace's
+    steps is counted as cut; the figures that need every step are left out and the sentence says why."""
+    standings = [seat_lists([1, 0], [0, 1], [1, 0]), seat_lists([1, 0], [2, 0])]
+    trace, d = analyse(tmp_path, standings, [[True, False], [True, False]], meta={"trace.max_steps": "3"})
+    assert trace.cut.tolist() == [True, False]
+    assert d.n_cut == 1 and math.isnan(d.lead_changes.value) and math.isnan(d.decided_at.value)
+    assert "the traces of 1 of 2 games were cut at 3 rounds" in d.text and "lead changes a game" not in d.text
+    assert d.comeback.n == 2               # judged after the first round: a cut does not touch it
+    _, whole = analyse(tmp_path, standings, [[True, False], [True, False]], meta={"trace.max_steps": "4"})
+    assert whole.n_cut == 0 and whole.lead_changes.value == 1.0 and "were cut" not in whole.text
 
 
 def test_no_trace_is_none(tmp_path):
@@ -232,16 +251,20 @@ def test_no_trace_is_none(tmp_path):
     ("other seed", r"is the trace of another run \(seed '2', the result's '1'\); allowed: the trace written with "
                    "v.parquet$"),
     ("garbage", "cannot read"),
+    ("stripped", r"is not the trace of v.parquet \(its run id is missing, the result's r1\)"),
+    ("other run", r"is not the trace of v.parquet \(its run id is r2, the result's r1\)"),
 ])
 def test_a_mismatched_or_unreadable_trace_is_a_one_line_data_error(tmp_path, case, message):
-    path = tmp_path / "v.trace.parquet"
+    path = trace_path(tmp_path / "v.parquet")
     standings = [seat_lists([1, 0])] * 3
     if case == "garbage":
+        path.parent.mkdir()
         path.write_bytes(b"not\na parquet\nfile")
     else:
         write_trace(path, standings[:2] if case == "fewer games" else standings, ["goal"] * 3,
                     game_index=[0, 1, 3] if case == "other games" else None,
-                    meta={"seed": "2"} if case == "other seed" else None)
+                    meta={"other seed": {"seed": "2"}, "stripped": {"run_id": None},
+                          "other run": {"run_id": "r2"}}.get(case))
     with pytest.raises(DataError, match=message) as e:
         load_trace(result(tmp_path, [[True, False]] * 3, meta={"seed": "1"}))
     assert "\n" not in str(e.value)
@@ -251,8 +274,8 @@ def test_a_mismatched_or_unreadable_trace_is_a_one_line_data_error(tmp_path, cas
 
 
 def kinds_trace(tmp_path, played, legal, wins, kinds):
-    write_trace(tmp_path / "v.trace.parquet", [seat_lists([0] * len(wins[0]))] * len(wins), ["goal"] * len(wins),
-                played=played, legal=legal, kinds=kinds)
+    write_trace(trace_path(tmp_path / "v.parquet"), [seat_lists([0] * len(wins[0]))] * len(wins),
+                ["goal"] * len(wins), played=played, legal=legal, kinds=kinds)
     return load_trace(result(tmp_path, wins))
 
 

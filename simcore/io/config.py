@@ -23,6 +23,7 @@ what is allowed.
 
 import difflib
 import re
+import stat
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,8 @@ MAX_SEED = 2**63 - 1
 DEFAULT_SEED = 1         # the seed of every command that plays games, unless a config or --seed says otherwise
 TOP_KEYS = ("game", "games", "seed", "variant", "policies", "params")
 ALL_SEATS = ("all", "*")
+MAX_FILE_BYTES = 2**20   # a config, sweep or tune file is a few lines: anything near this size is a mistake
+FILE_ALLOWED = "allowed: a TOML file up to 1 MB"
 
 
 class ConfigError(ValueError):
@@ -94,6 +97,35 @@ def toml_value(value):
     return repr(value)
 
 
+def plain(value):
+    """``value`` with numpy scalars (``np.int64(3)``, ``np.float64``, ``np.bool_``), in lists too, as the Python
+    values they stand for: what a notebook computes is what a config file says, and results' TOML holds it."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+def api_params(params):
+    """The ``(name, value)`` pairs of the Python API's ``params`` (None: none), or ConfigError in one line."""
+    if params is None:
+        return []
+    if not isinstance(params, dict):
+        raise ConfigError(f"params = {_short(params)} is not allowed; allowed: a dict of parameter names to values")
+    return list(flatten(params).items())
+
+
+def api_policies(policies):
+    """The ``(seat, spec)`` pairs of the Python API's ``policies`` (None: none), or ConfigError in one line."""
+    if policies is None:
+        return []
+    if not isinstance(policies, dict):
+        raise ConfigError(f"policies = {_short(policies)} is not allowed; allowed: a dict of \"*\" or seat numbers "
+                          "to policy specs")
+    return list(policies.items())
+
+
 def flatten(table, prefix=""):
     flat = {}
     for key, value in table.items():
@@ -128,6 +160,7 @@ def parse_assignment(text, option="--set"):
 
 def check_param(param, value):
     """The value of one parameter, or a ConfigError saying what is allowed."""
+    value = plain(value)
     if param.validator is not None:
         try:
             return param.validator(value)
@@ -156,7 +189,7 @@ def read_text(path, what="config"):
     """The text of a config, sweep or tune file: UTF-8, as TOML requires; one-line errors."""
     path = Path(path)
     try:
-        data = path.read_bytes()
+        data = _read_small(path, what)
     except OSError as e:
         raise ConfigError(f"cannot read {what} {path}: {e.strerror or e}") from None
     try:
@@ -164,6 +197,18 @@ def read_text(path, what="config"):
     except UnicodeDecodeError as e:
         raise ConfigError(f"{what} {path} is not UTF-8 text (byte 0x{data[e.start]:02x} at position {e.start}); "
                           "allowed: a TOML file in UTF-8") from None
+
+
+def _read_small(path, what):
+    """The bytes of a regular file of at most MAX_FILE_BYTES, reading no more than one byte beyond: a device
+    (/dev/zero) or a huge file would be read forever, and a pipe would block until someone writes to it."""
+    if not stat.S_ISREG(path.stat().st_mode):
+        raise ConfigError(f"{what} {path} is not a regular file; {FILE_ALLOWED}")
+    with path.open("rb") as file:
+        data = file.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise ConfigError(f"{what} {path} is larger than 1 MB; {FILE_ALLOWED}")
+    return data
 
 
 def parse_toml(text, path, what="config"):
@@ -228,6 +273,7 @@ def resolve(game=None, table=None, sets=(), policies=(), games=None, seed=None, 
 
 
 def _count(name, value, low, high):
+    value = plain(value)
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ConfigError(f"{name} = {value!r} is not allowed; allowed: an integer from {low} to {high}")
     return value

@@ -13,6 +13,7 @@ folder and renamed when complete: a crash or an error leaves no partial file
 under the final name.
 """
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -72,9 +73,18 @@ def schema(config):
     return pa.schema(fields, metadata=metadata(config))
 
 
+def run_id(config):
+    """What ties a result file and its trace to one run: a digest of everything that fixes the games (the
+    resolved config, its seed and game count included, the rules version, simcore's version). The same for the
+    same run, so that a run played again writes the same bytes; a trace whose id differs is another run's."""
+    text = f"{config.to_toml()}\n{config.module.GAME.rules_version}\n{__version__}"
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def metadata(config):
     return {
         "simcore.version": __version__,
+        "simcore.run_id": run_id(config),
         "simcore.game": config.game,
         "simcore.rules_version": str(config.module.GAME.rules_version),
         "simcore.variant": config.variant,
@@ -125,6 +135,7 @@ def trace_schema(config):
     meta = {**metadata(config),
             "simcore.trace.standing": module.TRACE_STANDING,
             "simcore.trace.step": module.TRACE_STEP,
+            "simcore.trace.max_steps": str(module.MAX_TRACE_STEPS),
             "simcore.trace.kinds": json.dumps(dict(module.ACTION_KINDS)),
             "simcore.trace.ends": json.dumps(dict(module.END_CONDITIONS))}
     return pa.schema(fields, metadata=meta)
@@ -244,7 +255,19 @@ class ResultWriter:
 
 
 class TraceWriter(ResultWriter):
-    """Writes one trace file (``X.trace.parquet``) as :class:`ResultWriter` writes a result file."""
+    """Writes the trace of the result file ``result`` (``_traces/X.trace.parquet`` beside it) as
+    :class:`ResultWriter` writes a result file."""
+
+    def __init__(self, result, config):
+        super().__init__(trace_path(result), config)
+        self.result = Path(result)
+
+    def __enter__(self):
+        try:
+            writing.make_traces_folder(self.result)
+        except OSError as e:
+            raise OutputError(str(e)) from None
+        return super().__enter__()
 
     def _schema(self):
         return trace_schema(self.config)
@@ -253,9 +276,29 @@ class TraceWriter(ResultWriter):
         return trace_table(self.config, first_index, trace)
 
 
+def trace_mismatch(path):
+    """Why the trace beside the result file ``path`` is not the trace of its games (None when it is): missing,
+    unreadable, of another run (its run id, see :func:`run_id`), or cut short (not one row per game and seat)."""
+    trace = trace_path(path)
+    if not trace.is_file():
+        return "it has no trace"
+    try:
+        ours, theirs = pq.read_metadata(writing.local(path)), pq.read_metadata(writing.local(trace))
+    except (OSError, ValueError):
+        return "its trace cannot be read"
+    key = b"simcore.run_id"
+    mine = (ours.metadata or {}).get(key)
+    if mine is None or (theirs.metadata or {}).get(key) != mine:
+        return "its trace is of another run"
+    seats = sum(1 for name in ours.schema.names if name.startswith("win_"))
+    if theirs.num_rows != ours.num_rows * seats:
+        return f"its trace holds {theirs.num_rows:,} rows, not one per game and seat ({ours.num_rows * seats:,})"
+    return None
+
+
 def read(path):
     """``(table, metadata)`` of a result file; metadata keys without the ``simcore.`` prefix."""
-    t = pq.read_table(path)
+    t = pq.read_table(writing.local(path))
     meta = {k.decode().removeprefix("simcore."): v.decode() for k, v in (t.schema.metadata or {}).items()
             if k.startswith(b"simcore.")}
     return t, meta

@@ -37,8 +37,14 @@ def temporary(path):
     Its name cannot be guessed and it is created anew (O_EXCL), so nothing planted beside ``path`` receives the
     data; its name holds the process id, so :func:`remove_stale` knows when its writer is gone."""
     path = Path(path)
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent.absolute())
     return fd, Path(name)
+
+
+def local(path):
+    """``path`` as pyarrow must be given a local file: absolute, so that a name such as ``run:2/x.parquet`` is
+    never read as a URI of a file system called "run"."""
+    return str(Path(path).absolute())
 
 
 def check_target(path):
@@ -57,10 +63,36 @@ def check_target(path):
                       "new path or a regular file")
 
 
+TRACES = "_traces"      # the folder of the traces beside result files: a results glob (*.parquet) never meets them
+
+
 def trace_path(path):
-    """Where the trace of the result file ``X.parquet`` goes: ``X.trace.parquet`` beside it."""
+    """Where the trace of the result file ``X.parquet`` goes: ``_traces/X.trace.parquet`` in its folder. In a
+    folder of their own, the traces are neither caught by ``folder/*.parquet`` nor read by
+    ``pandas.read_parquet(folder)`` (which passes over names that begin with ``_``), and no result file's name
+    can be another's trace."""
     path = Path(path)
-    return path.with_name(f"{path.stem}.trace.parquet")
+    return path.parent / TRACES / f"{path.stem}.trace.parquet"
+
+
+def remove_trace(result):
+    """Remove the trace of the result file ``result``, if any (never through a link to another folder)."""
+    folder = Path(result).parent / TRACES
+    if folder.is_dir() and not folder.is_symlink():
+        trace_path(result).unlink(missing_ok=True)
+
+
+def make_traces_folder(result):
+    """Create the traces' folder beside the result file ``result``; OSError in one line when it is a link or a
+    file (a trace is never written outside the folder the user named)."""
+    folder = Path(result).parent / TRACES
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as e:
+        raise OSError(f"cannot write the trace in {folder}: {reason(e)}") from None
+    if folder.is_symlink() or not folder.is_dir():
+        raise OSError(f"cannot write the trace in {folder}: it is not a folder (a link or a file); allowed: a "
+                      "folder, or nothing of that name")
 
 
 def write_atomic(path, write):

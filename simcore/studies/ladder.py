@@ -15,7 +15,7 @@ at the first rung that is not significant; the depth is the last budget before i
 keeps the chance of overstating the depth at the rungs' level without any adjustment; the largest significant
 rung anywhere would not.
 
-Fixed-count ladders are a sweep (one Parquet file per rung and seating, ``manifest.json``, resumable, on Dask
+Fixed-count ladders are a sweep (one Parquet file per rung and seating, ``_manifest.json``, resumable, on Dask
 with an executor); SPRT ladders play on this machine and write the same files with the deals they played.
 ``ladder.parquet`` (one row per rung), ``ladder.md`` and ``ladder.png`` summarise the rungs.
 """
@@ -165,7 +165,8 @@ def _climb(plan_, folder, executor, on_block, on_rung, trace):
     sweep.run(plan_.as_sweep(folder), folder, on_block=on_block, executor=executor, kind="ladder", trace=trace)
     rungs = []
     for weak, strong, runs in plan_.rungs:
-        scores = [versus.table_returns(pq.read_table(Path(folder) / f"{run.variant}.parquet"), run.players, seat)
+        scores = [versus.table_returns(pq.read_table(writing.local(Path(folder) / f"{run.variant}.parquet")),
+                                       run.players, seat)
                   for seat, run in enumerate(runs)]
         rungs.append(Rung(weak, strong, versus.score(runs, scores)))
         if on_rung:

@@ -10,7 +10,7 @@ import pyarrow as pa
 from analyses.intervals import proportion_interval
 from simcore import engine
 from simcore.io import config as cfg
-from simcore.io import results
+from simcore.io import results, writing
 from simcore.studies.executors import LocalExecutor
 
 
@@ -58,12 +58,12 @@ def blocks(config, on_block=None, executor=None):
 
 def run_to_file(config, out, on_block=None, executor=None, trace=False):
     """Play the run into the Parquet file ``out``; return its :class:`Tally`. ``trace``: also write each game's
-    trace to ``X.trace.parquet`` beside it (on this machine: ``executor`` must be None or local). The trace is
-    renamed into place first, the result last, so a result file never stands beside a trace of another run
-    played into the same name before."""
+    trace to ``_traces/X.trace.parquet`` beside it (on this machine: ``executor`` must be None or local). The
+    trace is renamed into place first, the result last; both carry the run's id, so a trace of another run
+    played into the same name before is known as such."""
     tally = Tally(config.players)
     with results.ResultWriter(out, config) as writer, \
-            (results.TraceWriter(results.trace_path(out), config) if trace else contextlib.nullcontext()) as tracer:
+            (results.TraceWriter(out, config) if trace else contextlib.nullcontext()) as tracer:
         for first, rows, block in _blocks_traced(config, on_block) if trace else \
                 ((first, rows, None) for first, rows in blocks(config, on_block, executor)):
             writer.add(first, rows)
@@ -71,7 +71,7 @@ def run_to_file(config, out, on_block=None, executor=None, trace=False):
             if trace:
                 tracer.add(first, block)
     if not trace:
-        results.trace_path(out).unlink(missing_ok=True)    # a trace beside it would be of the games it replaced
+        writing.remove_trace(out)          # a trace beside it would be of the games it replaced
     return tally
 
 
@@ -102,8 +102,7 @@ def simulate(game, games=None, seed=None, params=None, policies=None, variant="d
     config's, else 10,000 games and seed 1, as on the command line.
     """
     table = cfg.load_file(config) if config else {}
-    sets = list(cfg.flatten(params or {}).items())
-    pols = [(seat, name) for seat, name in (policies or {}).items()]
-    run = cfg.resolve(game, table, sets=sets, policies=pols, games=games, seed=seed, variant=variant)
+    run = cfg.resolve(game, table, sets=cfg.api_params(params), policies=cfg.api_policies(policies), games=games,
+                      seed=seed, variant=variant)
     tables = [results.table(run, first, rows) for first, rows in blocks(run)]
     return pa.concat_tables(tables)

@@ -48,7 +48,6 @@ bootstrap is accurate). The best is named alone only when every other finalist i
 
 import dataclasses
 import itertools
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +61,7 @@ from analyses.seat_change import gap_bounds
 from simcore import __version__
 from simcore.io import config as cfg
 from simcore.io import results, writing
+from simcore.io.manifest import read_file
 from simcore.studies import sweep
 
 TUNE_KEYS = cfg.TOP_KEYS + ("space", "objective", "search")
@@ -851,7 +851,7 @@ def _run(plan, folder, executor, on_batch):
         path = folder / entry["file"]
         if not path.is_file() or writing.sha256(path) != entry["sha256"]:
             break
-        done.append(table_blocks(plan, pq.read_table(path)))
+        done.append(table_blocks(plan, pq.read_table(writing.local(path))))
     manifest["batches"] = manifest["batches"][:len(done)]
     seed = plan.candidates[0].config.seed
 
@@ -883,7 +883,7 @@ def _run(plan, folder, executor, on_batch):
     path = folder / "confirm.parquet"
     entry = manifest.get("confirm")
     if entry and path.is_file() and writing.sha256(path) == entry["sha256"] and entry["finalists"] == finalists:
-        _, matrices = table_blocks(plan, pq.read_table(path))
+        _, matrices = table_blocks(plan, pq.read_table(writing.local(path)))
     else:
         matrices = evaluator(plan, executor, confirm_seed)(finalists, 0, plan.search["confirm_games"])
         _write_table(path, batch_table(plan, finalists, 0, matrices))
@@ -901,10 +901,7 @@ def _read_manifest(folder, plan):
     seed = plan.candidates[0].config.seed
     fresh = {"simcore_version": __version__, "kind": "tune", "game": plan.game, "tune": str(plan.path),
              "plan": plan.text, "seed": seed, "batches": []}
-    try:
-        manifest = json.loads((folder / sweep.MANIFEST).read_text())
-    except (OSError, ValueError):
-        return fresh
+    manifest = read_file(folder)
     if not isinstance(manifest, dict) or manifest.get("plan") != plan.text or \
             manifest.get("seed", seed) != seed or not isinstance(manifest.get("batches"), list):
         return fresh

@@ -18,6 +18,8 @@ import pyarrow.parquet as pq
 from analyses.scoring import RULE, points
 from simcore import engine
 from simcore.io import config as cfg
+from simcore.io import writing
+from simcore.studies import sweep
 
 SCORING = f"scoring: {RULE}"
 ALPHA = 0.05           # the two-sided level of the test, and 1 - the interval's confidence
@@ -94,20 +96,39 @@ def seat_returns(wins, seat):
 
 def contest(runs, on_seat=None, folder=None, trace=False):
     """Play every seating of ``runs`` (from :func:`seatings`) and return the :class:`VersusResult`. ``folder``:
-    also write each seating's games there as ``seat<s>.parquet`` (``trace``: with its trace beside it)."""
+    also write each seating's games there as ``seat<s>.parquet`` (``trace``: with its trace), as a sweep writes
+    its variants (:func:`to_folder`)."""
+    if folder is not None:
+        return to_folder(runs, folder, on_seat, trace)
     scores = []
     for seat, run in enumerate(runs):
-        if folder is None:
-            rows = engine.run(run.module, run.params_array(), run.policies_array(), run.seed, run.games)
-            scores.append(a_returns(run, rows, seat))
-        else:
-            from simcore.studies import runs as plays
-
-            path = Path(folder) / f"{run.variant}.parquet"
-            plays.run_to_file(run, path, trace=trace)
-            scores.append(table_returns(pq.read_table(path), run.players, seat))
+        rows = engine.run(run.module, run.params_array(), run.policies_array(), run.seed, run.games)
+        scores.append(a_returns(run, rows, seat))
         if on_seat:
             on_seat(seat, float(scores[-1].mean()))
+    return score(runs, scores)
+
+
+def as_sweep(runs, folder):
+    """The seatings as the variants of a sweep (``seat0``, ``seat1``, ...)."""
+    variants = [sweep.Variant(run.variant, {"seat": seat}, run) for seat, run in enumerate(runs)]
+    return sweep.Sweep(Path(folder), runs[0].game, variants)
+
+
+def to_folder(runs, folder, on_seat=None, trace=False):
+    """:func:`contest` into ``folder``: a folder of the kind "versus" (checked, locked, with its manifest), so
+    that it is never taken for a sweep's, never written by two runs at once, and an interrupted contest resumes
+    with the seatings it finished."""
+    scores = [None] * len(runs)
+
+    def finished(variant, status, tally):
+        seat = variant.overrides["seat"]
+        table = pq.read_table(writing.local(Path(folder) / variant.file))
+        scores[seat] = table_returns(table, runs[seat].players, seat)
+        if on_seat:
+            on_seat(seat, float(scores[seat].mean()))
+
+    sweep.run(as_sweep(runs, folder), folder, on_variant=finished, kind="versus", trace=trace)
     return score(runs, scores)
 
 

@@ -163,7 +163,7 @@ def _drawer(module, params):
 def load_file(path):
     """The run of a result file: its config, from the file's metadata; one-line errors."""
     try:
-        schema = pq.read_schema(path)
+        schema = pq.read_schema(writing.local(path))
     except (OSError, ValueError) as e:
         raise ReplayError(f"cannot read {path} as a result file: {e}") from None
     meta = {k.decode(): v.decode() for k, v in (schema.metadata or {}).items()}
@@ -180,9 +180,9 @@ def load_file(path):
 
 def file_row(path, index):
     """The row of game ``index`` of a result file, read alone (a run may hold millions); one-line errors."""
-    rows = pq.read_table(path, filters=[("game_index", "=", index)]).to_pylist()
+    rows = pq.read_table(writing.local(path), filters=[("game_index", "=", index)]).to_pylist()
     if not rows:
-        indices = pq.read_table(path, columns=["game_index"])["game_index"].to_numpy()
+        indices = pq.read_table(writing.local(path), columns=["game_index"])["game_index"].to_numpy()
         raise ReplayError(f"--index {index} is not a game of {path}; allowed: {_ranges(indices)}")
     return rows[0]
 

@@ -15,6 +15,7 @@ from simcore.io import config as cfg
 from simcore.studies import runs
 from simcore.watch import replay
 
+PHONE = {"width": 390, "height": 844}
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
@@ -96,17 +97,21 @@ def test_a_replay_page_shows_the_board_and_steps_to_the_rows_result(page, tmp_pa
     assert page.errors == []
 
 
-def test_the_html_report_shows_its_plots_and_links_to_replays_that_open(page, tmp_path, cli):
-    """Issue 15, items 3 and 4: the report page shows its tables and embedded plots with no JavaScript
-    errors, and its replay links open pages that draw the board."""
-    folder = tmp_path / "sweep"
+def _zwergen_report(folder, cli):
+    """The HTML report of a random and a greedy Zwergen variant, with its replay pages."""
     folder.mkdir()
     for variant, policy in (("random", "random"), ("greedy", "greedy")):
         runs.run_to_file(cfg.resolve("zwergen", policies=[("all", policy)], games=300, seed=2, variant=variant),
                          folder / f"{variant}.parquet")
     done = cli("analyze", folder, "--report", folder / "report.html")
     assert done.returncode == 0, done.stderr
-    page.goto((folder / "report.html").as_uri())
+    return folder / "report.html"
+
+
+def test_the_html_report_shows_its_plots_and_links_to_replays_that_open(page, tmp_path, cli):
+    """Issue 15, items 3 and 4: the report page shows its tables and embedded plots with no JavaScript
+    errors, and its replay links open pages that draw the board."""
+    page.goto(_zwergen_report(tmp_path / "sweep", cli).as_uri())
     images = page.locator("img")
     assert images.count() >= 3
     assert all(page.evaluate("(img) => img.complete && img.naturalWidth > 100", h) for h in images.element_handles())
@@ -187,3 +192,53 @@ def test_the_html_report_fits_a_laptop(browser, tmp_path, kind):
         assert "Not plotted: within each variant, every game lasts as long." in page.inner_text("body")
         assert page.locator("img[alt='game length']").count() == 0
     page.close()
+
+
+def _fits_a_phone(page, shot):
+    """At a phone's width the page does not scroll sideways; a screenshot of the whole page."""
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=shot, full_page=True)
+    assert_picture(shot)
+
+
+def _steps_on_a_phone(page):
+    """The replay's buttons are on screen and step: "next" within the width, as a thumb finds it."""
+    button = page.locator("#next").bounding_box()
+    assert 0 <= button["x"] and button["x"] + button["width"] <= PHONE["width"]
+    before = page.inner_text("#counter")
+    page.click("#next")
+    assert page.inner_text("#counter") != before
+
+
+def test_the_html_report_and_its_replays_fit_a_phone(page, tmp_path, cli):
+    """Issue 36: at a phone's 390 px the replay page was 456 px wide and its "next" button off-screen. The
+    HTML report and the replay pages it links fit the width, with screenshots of both."""
+    page.set_viewport_size(PHONE)
+    page.goto(_zwergen_report(tmp_path / "sweep", cli).as_uri())
+    _fits_a_phone(page, tmp_path / "report-390.png")
+    page.locator("a[href$='.html']").first.click()
+    page.wait_for_load_state()
+    _steps_on_a_phone(page)
+    _fits_a_phone(page, tmp_path / "replay-390.png")
+    assert page.errors == []
+
+
+def test_a_long_replay_page_is_small_and_fits_a_phone(page, tmp_path):
+    """Issue 36: the page of a random capture-the-flag game of 2,682 decisions was 18.4 MB, every board whole.
+    It is under 1 MB, shows every board the game drew, exactly, steps to the row's result and fits 390 px."""
+    config = cfg.resolve("skirmish", sets=[("scenario", "capture_the_flag")], policies=[("all", "random")],
+                         games=1, seed=1)
+    played = replay.play(config, 0, pictures=True)
+    assert len(played.decisions) > 2000
+    out = tmp_path / "game.html"
+    replay.write_page(played, out)
+    assert out.stat().st_size < 1_000_000
+    page.set_viewport_size(PHONE)
+    page.goto(out.as_uri())
+    boards = [played.start_picture] + [d.picture for d in played.decisions]
+    assert page.evaluate("frames.map((f) => f.svg())") == boards
+    _steps_on_a_phone(page)
+    page.locator("#step").fill(str(len(played.decisions)))
+    assert page.inner_text("#result") == replay.result_line(played)
+    _fits_a_phone(page, tmp_path / "replay-390.png")
+    assert page.errors == []

@@ -101,3 +101,13 @@ def test_the_docs_python_examples_give_what_they_say():
             assert value == expected, (code, value, comment)
             checked += 1
     assert checked >= 2
+
+
+@pytest.mark.parametrize("page", ["cli", "games", "python", "parquet"])
+def test_a_generated_reference_page_says_so_in_its_markdown(page):
+    """Issue 36: a reference page read on a forge (GitHub renders the Markdown file) showed only placeholders
+    where the site has the generated reference (`<!-- simcore:games -->`, `::: mkdocs-click`). Each says, in text
+    the forge shows, that it is generated at build time and by which command."""
+    text = (REPO / "docs" / "reference" / f"{page}.md").read_text()
+    assert re.search(r"^(<!-- simcore:|::: )", text, re.M)       # the placeholders
+    assert "Generated at build time: `make docs`" in re.sub(r"<!--.*?-->", "", text, flags=re.S)

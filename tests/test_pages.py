@@ -29,11 +29,11 @@ from tests.conftest import simcore_cli
 REPO = Path(__file__).resolve().parents[1]
 # each page, and the files its commands write that its text then points the reader at
 LEAVES = {"docs/tutorial.md": ("runs/formations/report.html", "ring-1121.html"),
-          "docs/how-to/dataframes.md": ("runs/four/manifest.json",),
+          "docs/how-to/dataframes.md": ("runs/four/_manifest.json",),
           "docs/how-to/compare.md": ("square.parquet", "ring.parquet"),
-          "docs/how-to/skill.md": ("runs/skill/manifest.json",),
+          "docs/how-to/skill.md": ("runs/skill/_manifest.json",),
           "docs/how-to/tune.md": ("runs/hand/report.md", "runs/hand/race.png"),
-          "README.md": ("runs/zwai/ring-4p.trace.parquet",)}
+          "README.md": ("runs/zwai/_traces/ring-4p.trace.parquet",)}
 PAGES = tuple(LEAVES)
 NEEDS = {"README.md": ("configs",)}     # what a page's commands read from the repository, as from a clone
 BLOCK = re.compile(r"^```(console|toml|python|text)\n(.*?)^```", re.S | re.M)

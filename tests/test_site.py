@@ -12,8 +12,11 @@ import pytest
 
 from simcore import __version__, cli
 from simcore import games as registry
+from tests import test_browser
 
 REPO = Path(__file__).resolve().parents[1]
+browser = test_browser.browser      # the browser tests' Chromium: without one, the tests using it are skipped
+LOCAL = ("file:", "data:", "blob:")  # what a page opened from the file system loads without the network
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +31,8 @@ def site(tmp_path_factory):
 
 
 def _page(site, path):
-    return (site / path / "index.html").read_text()
+    """A built page's HTML: pages are files (`reference/cli.html`), so that links work from the file system."""
+    return (site / f"{path}.html").read_text()
 
 
 def test_every_page_of_the_nav_is_built(site):
@@ -36,8 +40,7 @@ def test_every_page_of_the_nav_is_built(site):
     pages = re.findall(r":\s+(\S+\.(?:md|ipynb))$", nav, re.M)
     assert len(pages) >= 25
     for page in pages:
-        built = "" if page == "index.md" else page.rsplit(".", 1)[0]
-        assert (site / built / "index.html").is_file(), page
+        assert (site / f"{page.rsplit('.', 1)[0]}.html").is_file(), page
 
 
 def test_the_command_reference_is_every_command_and_option(site):
@@ -90,3 +93,62 @@ def test_the_install_guides_version_and_completion_hold(tmp_path):
                           env={**os.environ, "_SIMCORE_COMPLETE": "bash_complete", "COMP_WORDS": "simcore an",
                                "COMP_CWORD": "1"})
     assert done.stdout.split() == ["plain,analyze"]
+
+
+def test_the_site_has_what_search_from_the_file_system_needs(site):
+    """Issue 36: the README said to open build/site/index.html, where search did not work (a browser fetches no
+    index and starts no worker from file://). The search index is also a script, the worker shim is the site's
+    own and pages link to their .html files; the pages load nothing from the network."""
+    assert (site / "search" / "search_index.js").read_text().startswith("var __index = ")
+    assert (site / "javascripts" / "iframe-worker-shim.js").is_file()
+    home = _page(site, "index")
+    assert '<script src="javascripts/iframe-worker-shim.js">' in home
+    assert 'href="tutorial.html"' in home
+    for page in site.rglob("*.html"):
+        assert not re.search(r"unpkg\.com|fonts\.googleapis\.com", page.read_text()), page
+
+
+def _opened(browser, path):
+    """A page of the built site opened from the file system in Chromium, recording every request that leaves it
+    (``outside``)."""
+    context = browser.new_context()
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    opened = context.new_page()
+    opened.outside = []
+    opened.on("request", lambda r: None if r.url.startswith(LOCAL) else opened.outside.append(r.url))
+    opened.goto(path.as_uri())
+    return opened
+
+
+def test_search_finds_pages_in_the_site_opened_from_the_file_system(browser, site):
+    """Issue 36: in build/site/index.html opened as a file, typing in the search box lists matching pages,
+    with no request leaving the file system."""
+    page = _opened(browser, site / "index.html")
+    page.locator("input.md-search__input").focus()
+    page.keyboard.type("formation")
+    page.wait_for_selector(".md-search-result__item")
+    assert "matching documents" in page.inner_text(".md-search-result__meta")
+    assert page.outside == []
+    page.context.close()
+
+
+def _console_commands(markdown):
+    """The commands of each console block of a page, as written after their `$ ` prompts."""
+    blocks = re.findall(r"^```console\n(.*?)^```", markdown, re.S | re.M)
+    return ["\n".join(line[2:] for line in block.splitlines() if line.startswith("$ ")) for block in blocks]
+
+
+@pytest.mark.parametrize("page", ["tutorial", "how-to/skill", "how-to/compare"])
+def test_the_copy_button_copies_the_commands_alone(browser, site, page):
+    """Issue 36: the copy button of a console block copied its `$ ` prompts and what the commands print along
+    with the commands. It copies each block's commands alone, one a line, output between them left out too
+    (how-to/skill), ready to paste into a shell; the page still shows the whole session."""
+    opened = _opened(browser, site / f"{page}.html")
+    blocks = opened.locator(".highlight", has=opened.locator(".gp"))
+    commands = _console_commands((REPO / "docs" / f"{page}.md").read_text())
+    assert blocks.count() == len(commands) >= 1
+    for i, expected in enumerate(commands):
+        blocks.nth(i).locator("button[data-md-type=copy]").click()
+        assert opened.evaluate("navigator.clipboard.readText()") == expected
+    assert "$ " in blocks.first.inner_text()
+    opened.context.close()

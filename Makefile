@@ -28,10 +28,10 @@ demo: $(VENV)/.installed
 		--out demo-skirmish-ctf.parquet
 	$(BIN)/simcore run goofspiel --policy greedy --policy 1=random --games 200000 --seed 1 --out demo-goofspiel.parquet
 	$(BIN)/simcore sweep configs/zwai-formations.toml --games 10000 --out demo-runs/zwai --trace
-	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai/report.md > /dev/null
-	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai/report.html > /dev/null
+	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai-report.md > /dev/null
+	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai-report.html > /dev/null
 	$(BIN)/simcore replay demo-zwai3-ring.parquet --index 0 --html demo-replay.html | tail -2
-	@echo "report: demo-runs/zwai/report.md (plots in demo-runs/zwai/report-plots/) and report.html"
+	@echo "report: demo-runs/zwai-report.md (plots in demo-runs/zwai-report-plots/) and demo-runs/zwai-report.html"
 	@echo "replay: demo-replay.html (open it in a browser)"
 
 test: $(VENV)/.installed

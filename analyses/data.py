@@ -80,8 +80,9 @@ class Result:
 
 def simcore_meta(table):
     """A table's ``simcore.*`` metadata, the keys without the prefix."""
-    return {k.decode().removeprefix("simcore."): v.decode() for k, v in (table.schema.metadata or {}).items()
-            if k.startswith(b"simcore.")}
+    # errors="replace": a value that is not UTF-8 (a file edited by another tool) is read, not a traceback
+    return {k.decode(errors="replace").removeprefix("simcore."): v.decode(errors="replace")
+            for k, v in (table.schema.metadata or {}).items() if k.startswith(b"simcore.")}
 
 
 def load_result(path):

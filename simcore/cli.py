@@ -6,6 +6,7 @@ config's, else 1), ``--threads``, ``--quiet``, and ``--scheduler`` where a clust
 command before it plays with one line naming what is wrong and what is allowed.
 """
 
+import functools
 import os
 import shutil
 import signal
@@ -53,6 +54,8 @@ QUIET = click.option("--quiet", is_flag=True, help="No progress lines or bars, o
 TRACE = click.option("--trace", is_flag=True,
                      help="Also write each game's trace beside its result file (X.trace.parquet): every seat's "
                           "standing after every round or turn, the kinds of actions played, how the game ended.")
+FORCE = click.option("--force", is_flag=True,
+                     help="Replace the finished results of other settings that the --out folder holds.")
 SCHEDULER = click.option("--scheduler", help="Play on a Dask cluster: tcp://HOST:PORT, or local:N for a "
                                              "LocalCluster of N workers (not with --threads).")
 
@@ -88,12 +91,15 @@ def _out(path, what="--out"):
     return path
 
 
-def _compiling(quiet):
-    """What to say when a game is compiled for this machine (its first run): one line, before it starts."""
+def _compiling(quiet, part=""):
+    """What to say when a game is compiled for this machine (its first run): one line on stderr (it is about this
+    machine, not the results), before it starts. --quiet too: a wait of a minute or more is not progress, and a
+    silent one looks like a hang; --quiet leaves out only where it is cached. ``part``: what of the game is
+    compiled, when it is not its game loop (e.g. "traced game loop", another copy of it)."""
     def say(game):
-        if not quiet:      # on stderr: it is about this machine, not about the results
-            click.echo(f"compiling {game} for this machine (first run only, cached in "
-                       f"{os.environ['NUMBA_CACHE_DIR']})", err=True)
+        what = f"{game}'s {part}" if part else game
+        where = "" if quiet else f", cached in {os.environ['NUMBA_CACHE_DIR']}"
+        click.echo(f"compiling {what} for this machine (first run only{where})", err=True)
     return say
 
 
@@ -102,7 +108,8 @@ def _load(run, quiet, scheduler=None, trace=False):
     if scheduler:
         return
     from simcore import engine
-    engine.load(run.module, run.params_array(), run.policies_array(), _compiling(quiet), traced=trace)
+    engine.load(run.module, run.params_array(), run.policies_array(),
+                _compiling(quiet, "traced game loop" if trace else ""), traced=trace)
 
 
 def _trace_where(trace, scheduler):
@@ -121,25 +128,36 @@ def _executor(scheduler):
         _fail(str(e))
 
 
-def _folder(folder, kind, game):
-    """The --out folder of a sweep, ladder or tune run, checked before anything is loaded or played."""
+def _folder(folder, kind, game, plan=None, force=False):
+    """The --out folder of a sweep, ladder, contest or tune run, checked before anything is loaded or played;
+    with the run's ``plan`` (a sweep), finished results of other settings are replaced only with ``force``."""
     from simcore.studies import sweep
 
     try:
         sweep.check_folder(_out(folder), kind, game)
+        if plan is not None:
+            sweep.check_replacing(plan, folder, kind, force)
     except OSError as e:
         _fail(str(e))
-
-
-def _terminated(signum, frame):
-    raise KeyboardInterrupt    # as Ctrl-C: temporary files and locks are removed on the way out, finished files kept
 
 
 @click.group()
 @click.version_option(package_name="simcore")
 def main():
     """Monte-Carlo balance testing of tabletop games."""
-    signal.signal(signal.SIGTERM, _terminated)
+    from simcore.io import writing
+    for signum in (signal.SIGINT, signal.SIGTERM):     # SIGTERM as Ctrl-C: temporary files and locks removed on the
+        signal.signal(signum, writing.interrupt)        # way out, finished files kept
+    _check_environment()
+
+
+def _check_environment():
+    """What numba reads from the environment, checked before numba is imported (it prints a Python warning with
+    a traceback for a value it cannot parse, and fails later for one it can)."""
+    threads = os.environ.get("NUMBA_NUM_THREADS")
+    if threads is not None and (not threads.strip().isdigit() or int(threads) < 1):
+        _fail(f"NUMBA_NUM_THREADS={threads} is not allowed; allowed: a whole number of threads from 1, or unset "
+              f"(all {os.cpu_count()} cores)")
 
 
 # --- what there is ----------------------------------------------------------------------------------------
@@ -247,7 +265,9 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, tr
     try:
         run = cfg.resolve(game, _table(config_path), sets=_sets(sets), policies=_policy_items(policies),
                           games=games, seed=seed, variant=variant)
-    except cfg.ConfigError as e:
+        if out:
+            results.check_output(out)        # before a first run's compile, not after it
+    except (cfg.ConfigError, OutputError) as e:
         _fail(str(e))
     _threads(threads)
     _load(run, quiet, trace=trace)
@@ -375,7 +395,7 @@ def duel_command(game, variant_specs, metric, sprt, config_path, sets, policies,
         _fail(str(e))
     _threads(threads)
     _load(runs[0], quiet)
-    for line in plan.play(progress=lambda line: _note(line, quiet)):
+    for line in plan.play(progress=lambda line: _note(line, quiet), warn=_warn):     # a long wait: --quiet too
         click.echo(line)
 
 
@@ -387,8 +407,8 @@ def duel_command(game, variant_specs, metric, sprt, config_path, sets, policies,
 @click.option("--games", type=int, help="Deals, each played from every seat (default: the config's, else 1,000).")
 @click.option("--out", "folder", type=click.Path(file_okay=False),
               help="Also write each seating's games to this folder (seat0.parquet, ...), for analyze and replay.")
-@_options(SEED, TRACE, THREADS, QUIET)
-def versus_command(game, policy, against, config_path, sets, games, seed, folder, trace, threads, quiet):
+@_options(SEED, FORCE, TRACE, THREADS, QUIET)
+def versus_command(game, policy, against, config_path, sets, games, seed, folder, force, trace, threads, quiet):
     """A's score against B on the same deals, A taking every seat in turn (1/players is fair)."""
     from simcore.studies import versus
 
@@ -400,12 +420,12 @@ def versus_command(game, policy, against, config_path, sets, games, seed, folder
     except cfg.ConfigError as e:
         _fail(str(e))
     if folder:
-        _folder(folder, "versus", runs[0].game)
+        _folder(folder, "versus", runs[0].game, versus.as_sweep(runs, folder), force)
     _threads(threads)
     _load(runs[0], quiet, trace=trace)
     try:
         r = versus.contest(runs, on_seat=lambda seat, score: _note(f"  from seat {seat}: {score:.4f}", quiet),
-                           folder=folder, trace=trace)
+                           folder=folder, trace=trace, warn=_warn)
     except OSError as e:
         _fail(str(e))
     verdict = "stronger" if r.significant and r.score > r.fair else (
@@ -436,9 +456,9 @@ def versus_command(game, policy, against, config_path, sets, games, seed, folder
               help="SPRT effect: the larger budget scores 1/players + delta.")
 @click.option("--out", "folder", required=True, type=click.Path(),
               help="Folder for the games (one Parquet file per rung and seat), ladder.parquet, .md and .png.")
-@_options(TRACE, THREADS, SCHEDULER, QUIET)
-def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, batch, delta, folder, trace, threads,
-                   scheduler, quiet):
+@_options(FORCE, TRACE, THREADS, SCHEDULER, QUIET)
+def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, batch, delta, folder, force, trace,
+                   threads, scheduler, quiet):
     """Does playing better win more? Budget 2n against n on the same deals, rung by rung."""
     from simcore.studies import ladder
     _out(folder)
@@ -452,7 +472,7 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
                                   "--sprt, not both")
     except cfg.ConfigError as e:
         _fail(str(e))
-    _folder(folder, "ladder", plan.game)
+    _folder(folder, "ladder", plan.game, None if sprt else plan.as_sweep(folder), force)
     _threads(threads, scheduler)
 
     def rung_done(rung):
@@ -490,8 +510,8 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
 @click.option("--out", "folder", required=True, type=click.Path(),
               help="Folder for the batches (Parquet), _manifest.json, report.md and race.png.")
 @click.option("--games-max", type=int, help="Games per candidate at most (overrides [search] games_max).")
-@_options(SEED, THREADS, SCHEDULER, QUIET)
-def tune_command(tune_file, folder, games_max, seed, threads, scheduler, quiet):
+@_options(SEED, FORCE, THREADS, SCHEDULER, QUIET)
+def tune_command(tune_file, folder, games_max, seed, force, threads, scheduler, quiet):
     """Search the [space] of TUNE_FILE for the candidate that best meets its [objective]."""
     from simcore.studies import tune, tune_report
     _out(folder)
@@ -500,6 +520,10 @@ def tune_command(tune_file, folder, games_max, seed, threads, scheduler, quiet):
     except cfg.ConfigError as e:
         _fail(str(e))
     _folder(folder, "tune", plan.game)
+    try:
+        tune.check_replacing(plan, folder, force)
+    except OSError as e:
+        _fail(str(e))
     _threads(threads, scheduler)
     _note(f"tune {tune_file}: {len(plan.candidates)} candidates of {plan.game}, batches of "
           f"{plan.search['batch']:,} games, at most {plan.search['games_max']:,} each -> {folder}", quiet)
@@ -511,7 +535,7 @@ def tune_command(tune_file, folder, games_max, seed, threads, scheduler, quiet):
     _load(plan.candidates[0].config, quiet, scheduler)
     where = _executor(scheduler)
     try:
-        result = tune.run(plan, folder, where, batch_done)
+        result = tune.run(plan, folder, where, batch_done, warn=_warn)
     except OSError as e:
         _fail(str(e))
     finally:
@@ -667,7 +691,9 @@ def analyze_command(paths, report_path, baselines, length, tables):
             _echo_tables(report, analysis)
         if report_path:
             try:
-                report.write_report(results, report_path, baselines, write_replay=replay.write_html, target=target)
+                notice = _compiling(False, "agents for the replay pages of the games worth watching")
+                report.write_report(results, report_path, baselines, target=target,
+                                    write_replay=functools.partial(replay.write_html, on_compile=notice))
             except OSError as e:
                 _fail(f"cannot write {report_path}: {e.strerror or e}")
             except replay.ReplayError as e:

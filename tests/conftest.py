@@ -1,6 +1,7 @@
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -64,6 +65,21 @@ def _in_process(args):
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return subprocess.CompletedProcess(["simcore", *args], result.exit_code, result.stdout, result.stderr)
+
+
+def start_simcore(*args):
+    """``simcore ARGS`` started in a process of its own (to be killed or signalled by the test), outputs piped."""
+    return subprocess.Popen([sys.executable, "-m", "simcore", *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def wait_for(predicate, process, seconds=300):
+    """Poll ``predicate`` until it holds; fail if ``process`` ended first or the time ran out."""
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
 
 
 @pytest.fixture

@@ -164,3 +164,18 @@ def test_an_axis_that_is_no_parameter_is_named_as_such(tmp_path):
     with pytest.raises(cfg.ConfigError) as refused:
         sweep.load(_write(tmp_path, 'game = "skirmish"\n[axes]\n"max range" = [3]\n'))
     assert "unknown parameter of skirmish 'max range' (did you mean 'max_range'?)" in one_line(refused)
+
+
+def test_a_long_derived_name_is_shortened_to_fit_the_file_system(tmp_path):
+    """Issue 36: a name derived from many axes could pass the file system's 255 bytes once the temporary and lock
+    names are made from it. It keeps its beginning and ends in a hash of the whole; shorter names are unchanged."""
+    many = {f"deck.card_{k:02d}": k for k in range(30)}
+    name = sweep.derived_name(many)
+    assert len(name) == sweep.MAX_NAME and name.startswith("card_00=0,card_01=1,")
+    other = sweep.derived_name({**many, "deck.card_29": 99})
+    assert other != name and len(other) == sweep.MAX_NAME
+    assert sweep.derived_name({"players": 3}) == "players=3"
+    path = tmp_path / "s.toml"
+    path.write_text('game = "goofspiel"\n[[variants]]\nname = "' + "x" * 200 + '"\n')
+    with pytest.raises(cfg.ConfigError, match="allowed: up to 160 letters"):
+        sweep.load(path)

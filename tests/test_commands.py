@@ -14,6 +14,7 @@ import pytest
 
 from simcore.io import config as cfg
 from simcore.io import writing
+from tests.conftest import start_simcore, wait_for
 
 TUNE = """game = "zwai"
 seed = 3
@@ -152,19 +153,6 @@ def test_a_replay_that_differs_from_its_row_writes_no_page(cli, tmp_path):
 
 # --- defect 3: temporary files of killed writers --------------------------------------------------------------
 
-def _start(*args):
-    return subprocess.Popen([sys.executable, "-m", "simcore", *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-
-
-def _wait_for(predicate, process, seconds=300):
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
-
-
 def _temporaries(folder):
     return [p.name for p in folder.iterdir() if p.name.endswith(".tmp")]
 
@@ -173,8 +161,8 @@ def test_a_killed_run_leaves_a_temporary_file_the_next_run_removes(cli, tmp_path
     """Item 3: `simcore run` killed with SIGKILL leaves `.NAME.PID.tmp` (and its lock file); the next run in
     that folder removes the temporary files of processes that no longer run, and takes over the lock."""
     out = tmp_path / "x.parquet"
-    writer = _start("run", "zwai", "--games", "100000000", "--out", out, "--quiet")
-    _wait_for(lambda: _temporaries(tmp_path), writer)
+    writer = start_simcore("run", "zwai", "--games", "100000000", "--out", out, "--quiet")
+    wait_for(lambda: _temporaries(tmp_path), writer)
     writer.kill()
     writer.wait()
     [left] = _temporaries(tmp_path)
@@ -188,8 +176,8 @@ def test_a_resumed_sweep_removes_what_a_killed_sweep_left(cli, tmp_path):
     """Item 3: a sweep killed with SIGKILL, then resumed: the resume finishes it and no temporary file stays."""
     path = write(tmp_path, "s.toml", SWEEP.replace("games = 300", "games = 20000000"))
     out = tmp_path / "runs"
-    writer = _start("sweep", path, "--out", out, "--quiet")
-    _wait_for(lambda: out.is_dir() and _temporaries(out), writer)
+    writer = start_simcore("sweep", path, "--out", out, "--quiet")
+    wait_for(lambda: out.is_dir() and _temporaries(out), writer)
     writer.kill()
     writer.wait()
     assert _temporaries(out)
@@ -238,9 +226,9 @@ def test_two_runs_of_one_output_file_the_second_is_refused(cli, tmp_path):
     """Item 4: two `simcore run` with the same --out: the second gets one line naming the other process,
     and the first's result is not replaced."""
     out = tmp_path / "x.parquet"
-    first = _start("run", "zwai", "--games", "100000000", "--out", out, "--quiet")
+    first = start_simcore("run", "zwai", "--games", "100000000", "--out", out, "--quiet")
     try:
-        _wait_for(lambda: (tmp_path / ".x.parquet.lock").exists() and
+        wait_for(lambda: (tmp_path / ".x.parquet.lock").exists() and
                   (tmp_path / ".x.parquet.lock").read_text().startswith("pid"), first)
         second = cli("run", "zwai", "--games", "10", "--out", out)
         one_line_failure(second, f"{out} is being written by another simcore process (pid {first.pid}: "

@@ -12,7 +12,7 @@ from simcore.io import config as cfg
 from simcore.studies import sweep
 
 pytest.importorskip("distributed")
-from simcore.studies.executors import DaskExecutor  # noqa: E402
+from simcore.studies.executors import DaskExecutor, ExecutorError  # noqa: E402
 
 SWEEP = """
 game = "zwergen"
@@ -112,3 +112,70 @@ def test_a_tune_run_on_the_cluster_writes_the_local_runs_files(tmp_path, cluster
     assert "batch-0000.parquet" in names and "confirm.parquet" in names
     for name in names:
         assert (tmp_path / "local" / name).read_bytes() == (tmp_path / "dask" / name).read_bytes(), name
+
+
+def _command(*args, cwd):
+    """simcore in a process of its own, stopped after a minute: the waits these tests are about were endless."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "simcore", *map(str, args)], capture_output=True, text=True,
+                          cwd=cwd, timeout=60)
+
+
+@pytest.mark.parametrize("address", ["local:0", "local:-1", "local:x", f"local:{(os.cpu_count() or 1) + 1}"])
+def test_a_bad_worker_count_is_refused_in_one_line(address):
+    """Issue 36: `--scheduler local:0` (or local:-1) made a cluster without workers and waited for them
+    forever: a worker count from 1 to this machine's cores is allowed, anything else refused, naming both."""
+    with pytest.raises(ExecutorError) as refused:
+        DaskExecutor(address)
+    assert str(refused.value) == (f"--scheduler {address} is not allowed; allowed: local:N with N from 1 to "
+                                  f"{os.cpu_count() or 1} (this machine's cores), or tcp://HOST:PORT")
+
+
+TUNE = ('game = "zwergen"\n[policies]\nall = "greedy"\n[space]\nswap_penalty = [0, 1]\n[objective]\ngap = 1.0\n'
+        '[search]\nbatch = 100\ngames_max = 200\nconfirm_games = 100\n')
+
+
+@pytest.mark.parametrize("command", ["sweep", "ladder", "tune"])
+def test_local_zero_stops_every_command_in_one_line_leaving_nothing(tmp_path, command):
+    """Issue 36: `sweep --scheduler local:0` waited forever, leaving a lock file and a temporary file in the
+    --out folder; ladder and tune too. Now one line, and no folder."""
+    (tmp_path / "s.toml").write_text(SWEEP)
+    (tmp_path / "t.toml").write_text(TUNE)
+    what = {"sweep": ["sweep", "s.toml"], "ladder": ["ladder", "zwergen", "--budgets", "1,2", "--games", 4],
+            "tune": ["tune", "t.toml"]}[command]
+    done = _command(*what, "--out", "out", "--scheduler", "local:0", cwd=tmp_path)
+    assert done.returncode != 0
+    assert done.stderr.startswith("Error: --scheduler local:0 is not allowed; allowed: local:N with N from 1 to ")
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_silent_scheduler_address_times_out_in_one_line_leaving_nothing(tmp_path):
+    """Issue 36: an address that takes the connection and answers nothing was waited for forever (Dask's client
+    times out connecting, not its handshake): one line after CONNECT_TIMEOUT seconds, and no --out folder."""
+    import socket
+
+    (tmp_path / "s.toml").write_text(SWEEP)
+    with socket.create_server(("127.0.0.1", 0)) as silent:      # listens, never accepts, never answers
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        done = _command("sweep", "s.toml", "--out", "out", "--scheduler", address, cwd=tmp_path)
+    assert done.returncode != 0
+    assert done.stderr == f"Error: cannot reach the Dask scheduler at {address}: no answer within 5 s\n"
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_scheduler_without_workers_is_a_one_line_error(monkeypatch):
+    """Issue 36: a scheduler with no worker took the tasks and never played them: the executor waits
+    CONNECT_TIMEOUT seconds for a worker, then says so in one line."""
+    from dask.distributed import LocalCluster
+
+    from simcore.studies import executors
+
+    monkeypatch.setattr(executors, "CONNECT_TIMEOUT", 1)
+    with LocalCluster(n_workers=0, processes=False, protocol="tcp", host="127.0.0.1", dashboard_address=None) as empty:
+        with pytest.raises(ExecutorError) as refused:
+            DaskExecutor(empty.scheduler_address)
+    assert str(refused.value) == (f"the Dask scheduler at {empty.scheduler_address} has no worker (none joined "
+                                  "within 1 s); allowed: a scheduler with workers")

@@ -160,6 +160,30 @@ def trace_table(config, first_index, trace):
     return pa.Table.from_arrays(columns, schema=trace_schema(config))
 
 
+def check_output(path):
+    """Raise :class:`OutputError` in one line unless a result file can be written at ``path``: a file name in an
+    existing folder, not a folder, device or pipe, short enough for the file system with the temporary and lock
+    names made from it (tried: a temporary file is made and removed at once). Checked before a run plays."""
+    path = Path(path)
+    if not str(path) or path.name in ("", ".", ".."):
+        raise OutputError(f"cannot write {str(path)!r}: allowed: a file name ending in .parquet")
+    try:
+        if path.is_dir():
+            raise OutputError(f"cannot write {path}: it is a folder; give a file name ending in .parquet")
+        if not path.parent.is_dir():
+            what = "is not a folder" if path.parent.exists() else "does not exist"
+            raise OutputError(f"cannot write {path}: its folder {path.parent} {what}")
+        writing.check_target(path)
+        fd, tmp = writing.temporary(path.with_name(f"{path.name}.lock"))   # the longest name made from it
+        os.close(fd)
+        tmp.unlink()
+    except OutputError:
+        raise
+    except OSError as e:
+        raise OutputError(str(e) if str(e).startswith("cannot ") else
+                          f"cannot write {path}: {writing.reason(e)}") from None
+
+
 class ResultWriter:
     """Writes one result file; the final name appears only when it is complete.
 
@@ -178,34 +202,37 @@ class ResultWriter:
         self.buffered = 0
         self.writer = None
         self.lock = writing.Lock(self.path)
+        self.locked = False
 
     def _fail(self, error):
         return OutputError(f"cannot write {self.path}: {writing.reason(error, self.tmp, self.path)}")
 
     def __enter__(self):
-        if not str(self.path) or self.path.name in ("", ".", ".."):
-            raise OutputError(f"cannot write {str(self.path)!r}: allowed: a file name ending in .parquet")
-        if self.path.is_dir():
-            raise OutputError(f"cannot write {self.path}: it is a folder; give a file name ending in .parquet")
-        if not self.path.parent.is_dir():
-            what = "is not a folder" if self.path.parent.exists() else "does not exist"
-            raise OutputError(f"cannot write {self.path}: its folder {self.path.parent} {what}")
+        check_output(self.path)
         try:
-            writing.check_target(self.path)
+            with writing.uninterrupted():      # what it makes is recorded before Ctrl-C can act
+                self._open()
+        except BaseException:
+            self._discard()
+            raise
+        return self
+
+    def _open(self):
+        """Take the lock, then make the temporary file and its Parquet writer."""
+        try:
             self.lock.__enter__()
         except writing.LockedError as e:
             raise OutputError(str(e)) from None
         except OSError as e:
             raise OutputError(str(e) if str(e).startswith("cannot ") else str(self._fail(e))) from None
+        self.locked = True
         try:
-            writing.remove_stale(self.path.parent)
+            writing.remove_stale(self.path.parent, once=True)
             fd, self.tmp = writing.temporary(self.path)
             self.file = os.fdopen(fd, "wb")
             self.writer = pq.ParquetWriter(self.file, self._schema(), compression="zstd")
         except OSError as e:
-            self._discard()
             raise self._fail(e) from None
-        return self
 
     def _schema(self):
         return schema(self.config)
@@ -247,11 +274,14 @@ class ResultWriter:
 
     def _discard(self):
         """Remove the temporary file (nothing when it was renamed into place) and release the lock."""
-        if self.file is not None:
-            self.file.close()
-        if self.tmp is not None:
-            self.tmp.unlink(missing_ok=True)
-        self.lock.__exit__(None, None, None)
+        with writing.uninterrupted():
+            if self.file is not None:
+                self.file.close()
+            if self.tmp is not None:
+                self.tmp.unlink(missing_ok=True)
+            if self.locked:
+                self.locked = False
+                self.lock.__exit__(None, None, None)
 
 
 class TraceWriter(ResultWriter):
@@ -299,6 +329,6 @@ def trace_mismatch(path):
 def read(path):
     """``(table, metadata)`` of a result file; metadata keys without the ``simcore.`` prefix."""
     t = pq.read_table(writing.local(path))
-    meta = {k.decode().removeprefix("simcore."): v.decode() for k, v in (t.schema.metadata or {}).items()
-            if k.startswith(b"simcore.")}
+    meta = {k.decode(errors="replace").removeprefix("simcore."): v.decode(errors="replace")
+            for k, v in (t.schema.metadata or {}).items() if k.startswith(b"simcore.")}
     return t, meta

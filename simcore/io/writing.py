@@ -13,6 +13,7 @@
   without following a link: a link planted there is refused, never followed to a file elsewhere.
 """
 
+import contextlib
 import errno as errnos
 import fcntl
 import hashlib
@@ -25,6 +26,34 @@ from pathlib import Path
 
 _TEMPORARY = re.compile(r"^\..+\.(\d+)(\.\w+)?\.tmp$")     # .NAME.PID.RANDOM.tmp (.NAME.PID.tmp before)
 FOLDER_LOCK = ".simcore.lock"
+_critical = [0, False]   # the depth of uninterrupted blocks, and whether an interrupt came during one
+
+
+def interrupt(signum, frame):
+    """simcore's handler of SIGINT and SIGTERM: Ctrl-C at once, or at the end of an :func:`uninterrupted` block.
+    (Python runs a handler between any two steps of the main thread: a lock or a temporary file made just
+    before would not yet be known to its writer, which then could not remove it on the way out.)"""
+    if _critical[0]:
+        _critical[1] = True
+        return
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def uninterrupted():
+    """A block that an interrupt (with :func:`interrupt` installed) does not cut: it acts when the block ends."""
+    _critical[0] += 1
+    try:
+        yield
+    finally:
+        _critical[0] -= 1
+        if not _critical[0] and _critical[1]:
+            _critical[1] = False
+            raise KeyboardInterrupt
+
+
+_UMASK = os.umask(0o022)
+os.umask(_UMASK)      # read once: a process's umask can only be read by setting it
 _held = {}       # lock file -> [open descriptor, depth]: a process may take its own lock again (a ladder's sweep)
 
 
@@ -38,6 +67,7 @@ def temporary(path):
     data; its name holds the process id, so :func:`remove_stale` knows when its writer is gone."""
     path = Path(path)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent.absolute())
+    os.fchmod(fd, 0o666 & ~_UMASK)     # mkstemp's file is private (0600); the result gets the mode a new file gets
     return fd, Path(name)
 
 
@@ -45,6 +75,24 @@ def local(path):
     """``path`` as pyarrow must be given a local file: absolute, so that a name such as ``run:2/x.parquet`` is
     never read as a URI of a file system called "run"."""
     return str(Path(path).absolute())
+
+
+def check_folder_writable(folder):
+    """Raise OSError unless files can be made in ``folder``, or ``folder`` can be made (checked before a run
+    plays, not after): the folder itself is tried with a file made and removed at once; a folder still to be
+    made needs its nearest existing parent to be a folder this process may write."""
+    folder = Path(folder)
+    existing = folder
+    while not os.path.lexists(existing) and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise NotADirectoryError(errnos.ENOTDIR, os.strerror(errnos.ENOTDIR))
+    if existing == folder:
+        fd, probe = tempfile.mkstemp(prefix=".simcore-probe.", dir=folder.absolute())
+        os.close(fd)
+        os.unlink(probe)
+    elif not os.access(existing, os.W_OK | os.X_OK):
+        raise PermissionError(errnos.EACCES, os.strerror(errnos.EACCES))
 
 
 def check_target(path):
@@ -87,7 +135,8 @@ def make_traces_folder(result):
     file (a trace is never written outside the folder the user named)."""
     folder = Path(result).parent / TRACES
     try:
-        folder.mkdir(exist_ok=True)
+        if not os.path.lexists(folder):
+            folder.mkdir()
     except OSError as e:
         raise OSError(f"cannot write the trace in {folder}: {reason(e)}") from None
     if folder.is_symlink() or not folder.is_dir():
@@ -99,13 +148,15 @@ def write_atomic(path, write):
     """``write(temporary path)``, then rename it to ``path``: a crash leaves no half-written file there."""
     path = Path(path)
     check_target(path)
-    fd, tmp = temporary(path)
-    os.close(fd)
+    with uninterrupted():
+        fd, tmp = temporary(path)
+        os.close(fd)
     try:
         write(tmp)
         os.replace(tmp, path)
     finally:
-        tmp.unlink(missing_ok=True)
+        with uninterrupted():
+            tmp.unlink(missing_ok=True)
 
 
 def sha256(path):
@@ -140,18 +191,27 @@ def alive(pid):
     return True
 
 
-def remove_stale(folder):
-    """Remove the temporary files in ``folder`` left by processes that no longer run; returns their names."""
+_cleaned = set()      # the folders this process has rid of the temporary files of processes gone before it
+
+
+def remove_stale(folder, once=False):
+    """Remove the temporary files in ``folder`` left by processes that no longer run; returns their names.
+    ``once``: not again in a folder this process cleaned before (a writer of one file among thousands in a
+    folder would otherwise list the folder each time: a sweep of many variants slowed with every variant)."""
     removed = []
+    key = os.path.abspath(folder)
+    if once and key in _cleaned:
+        return removed
     try:
-        entries = list(Path(folder).iterdir())
+        entries = list(os.scandir(folder))
     except OSError:
         return removed
+    _cleaned.add(key)
     for entry in entries:
         found = _TEMPORARY.match(entry.name)
         if found and int(found.group(1)) != os.getpid() and not alive(int(found.group(1))):
             try:
-                entry.unlink()
+                os.unlink(entry.path)
                 removed.append(entry.name)
             except OSError:
                 pass             # another writer removed it first, or it is not ours to remove
@@ -161,7 +221,11 @@ def remove_stale(folder):
 def lock_path(target):
     """The lock file of a target: beside a file, inside a folder."""
     target = Path(target)
-    return target / FOLDER_LOCK if target.is_dir() else target.with_name(f".{target.name}.lock")
+    try:
+        folder = target.is_dir()
+    except OSError:          # a name too long to look up: the lock cannot be made either, and says why
+        folder = False
+    return target / FOLDER_LOCK if folder else target.with_name(f".{target.name}.lock")
 
 
 class Lock:
@@ -174,9 +238,22 @@ class Lock:
 
     def __enter__(self):
         key = str(self.path.parent.resolve() / self.path.name)
+        taken = False
+        try:
+            with uninterrupted():
+                self._take(key)
+                taken = True
+        except KeyboardInterrupt:        # it came while taking the lock: let go of it on the way out
+            if taken:
+                self.__exit__()
+            raise
+        return self
+
+    def _take(self, key):
+        """Take the lock (again, when this process holds it) and record it in ``_held``."""
         if key in _held:
             _held[key][1] += 1
-            return self
+            return
         while True:
             fd = self._open()
             try:
@@ -194,9 +271,9 @@ class Lock:
                 break
             os.close(fd)
         os.ftruncate(fd, 0)
-        os.write(fd, f"pid {os.getpid()}: {' '.join(['simcore', *sys.argv[1:]])}".encode())
+        # the command's words as given (a name the locale cannot spell is kept as its bytes, never an error)
+        os.write(fd, f"pid {os.getpid()}: {' '.join(['simcore', *sys.argv[1:]])}".encode(errors="surrogateescape"))
         _held[key] = [fd, 1]
-        return self
 
     def _open(self):
         """The lock file, opened without following a link; only a regular file is a lock file."""
@@ -215,12 +292,13 @@ class Lock:
 
     def __exit__(self, *exc):
         key = str(self.path.parent.resolve() / self.path.name)
-        _held[key][1] -= 1
-        if _held[key][1] == 0:
-            fd = _held.pop(key)[0]
-            try:
-                os.unlink(self.path)
-            except OSError:
-                pass
-            os.close(fd)
+        with uninterrupted():
+            _held[key][1] -= 1
+            if _held[key][1] == 0:
+                fd = _held.pop(key)[0]
+                try:
+                    os.unlink(self.path)
+                except OSError:
+                    pass
+                os.close(fd)
         return False

@@ -13,13 +13,15 @@ nothing about which seat is favoured, and counting them as wins or losses would
 make a fair game look unfair. Any other metric needs its ``p0``.
 """
 
+import dataclasses
+
 import numpy as np
 
 from analyses.intervals import proportion_interval
 from analyses.paired import paired_binary
 from analyses.sprt import TwoSidedSPRT
-from simcore import engine
 from simcore.io import results
+from simcore.studies.executors import LocalExecutor, Pace
 
 GAMES = 100_000        # games per variant of a fixed-size duel unless --games or the config says otherwise
 
@@ -59,6 +61,7 @@ class Duel:
         self.test = TwoSidedSPRT(self.p0, delta, alpha, beta) if sprt else None
         self.values = [[] for _ in runs]
         self.counted = []          # one variant: per batch, the games the test counts (all, or the decisive)
+        self.pace = None           # while it plays: the Pace that hears of every block
 
     def _check_metric(self):
         for run in self.runs:
@@ -71,14 +74,24 @@ class Duel:
                 raise ValueError(f"--metric {self.metric!r} is not a yes/no column; allowed: win_i, timeout, ...")
 
     def _batch(self, run, start, n):
-        """The metric of games start..start+n-1, and which of them had exactly one winner."""
-        rows = engine.run(run.module, run.params_array(), run.policies_array(), run.seed, n, start)
-        table = results.table(run, start, rows)
-        winners = sum(table[f"win_{i}"].to_numpy().astype(np.int64) for i in range(run.players))
-        return table[self.metric].to_numpy(), winners == 1
+        """The metric of games start..start+n-1, and which of them had exactly one winner; the pace hears of every
+        block. Each block's rows are dropped once read: a long duel keeps two flags a game."""
+        config = dataclasses.replace(run, games=n)
+        metric, decisive = [], []
+        for first, rows in LocalExecutor().blocks(config, start):
+            table = results.table(config, first, rows)
+            winners = sum(table[f"win_{i}"].to_numpy().astype(np.int64) for i in range(run.players))
+            metric.append(table[self.metric].to_numpy())
+            decisive.append(winners == 1)
+            self.pace.add(rows.shape[0])
+        return np.concatenate(metric), np.concatenate(decisive)
 
-    def play(self, progress=print):
-        """Play until the test decides (or the budget / the fixed number of games is used); yield lines."""
+    def play(self, progress=print, warn=None):
+        """Play until the test decides (or the budget / the fixed number of games is used); yield lines.
+        ``warn(line)`` hears early, once, how long the duel will take when that is long (:class:`Pace`)."""
+        sooner = "the test may decide sooner; " if self.sprt else ""
+        self.pace = Pace(len(self.runs) * self.max_games, warn, f"{sooner}Ctrl-C stops it and keeps nothing (a "
+                                                                "duel writes no file)")
         start = 0
         step = self.batch if self.sprt else self.max_games
         while start < self.max_games:

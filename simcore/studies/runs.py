@@ -77,8 +77,7 @@ def run_to_file(config, out, on_block=None, executor=None, trace=False):
 
 def _blocks_traced(config, on_block):
     """:func:`blocks` with each block's traces, on this machine: ``(first_index, rows, TraceBlock)``."""
-    for first, rows, trace in engine.run_traced_blocks(config.module, config.params_array(), config.policies_array(),
-                                                       config.seed, config.games):
+    for first, rows, trace in LocalExecutor().traced_blocks(config):
         if on_block is not None:
             on_block(rows.shape[0])
         yield first, rows, trace

@@ -39,7 +39,8 @@ from simcore.studies import runs
 
 SWEEP_KEYS = cfg.TOP_KEYS + ("axes", "variants")
 POLICY_AXIS = "policy"       # an [axes] entry of policy specs for every seat, not a parameter
-COMPACT_S = 5.0           # the manifest is rewritten from its journal at most this often while a sweep runs
+COMPACT_S = 5.0           # the manifest is rewritten from its journal at most this often while a sweep runs,
+COMPACT_SHARE = 0.05      # ... and then only when its last writing took at most this share of the time since
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=,-]*$")
 _VALUE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=-]*$")      # a string shown as it is in a name
 _NUMBERS = re.compile(r"^[A-Za-z0-9._=-]*$")               # a number or list shown as it is (-1.5, 4-6-6-4-3)
@@ -72,8 +73,14 @@ def derived_name(overrides):
     """A variant named by its changes: ``hand_size_2=13,formation=ring``, ``players=3``, ``pro=false``,
     ``fish_counts=4-6-6-4-3``, ``policy=mc-rollouts=16``; ``base`` without any. A value that cannot be shown in a
     name (ASCII art, a list of strings) is shown by a hash of it (``1e+300`` as ``1e300``), so that every value of
-    a parameter gives a valid name; a name that was valid before stays as it was (folders resume by name)."""
-    return ",".join(f"{key.rpartition('.')[2]}={_shown(key, value)}" for key, value in overrides.items()) or "base"
+    a parameter gives a valid name; a name that was valid before stays as it was (folders resume by name). A name
+    longer than :data:`MAX_NAME` (many axes) keeps its beginning and ends in a hash of the whole, so that its file,
+    temporary file and lock file fit the file system."""
+    name = ",".join(f"{key.rpartition('.')[2]}={_shown(key, value)}" for key, value in overrides.items()) or "base"
+    return name if len(name) <= MAX_NAME else f"{name[:MAX_NAME - 7]}-{_hash(name)}"
+
+
+MAX_NAME = 160     # file systems allow 255 bytes a name: the lock and temporary names add up to about 40
 
 
 def _shown(key, value):
@@ -168,9 +175,9 @@ def load(path, games=None, seed=None):
     for over, name, pols in zip(overrides, names, policies, strict=True):
         if name is None:
             name = derived_name(over)     # valid unless a key is no parameter, which resolve names below
-        elif not isinstance(name, str) or not _NAME.match(name):
-            raise cfg.ConfigError(f"variant name {name!r} is not allowed; allowed: letters, digits, '.', '_', '-', "
-                                  "'=', ','")
+        elif not isinstance(name, str) or not _NAME.match(name) or len(name) > MAX_NAME:
+            raise cfg.ConfigError(f"variant name {name!r} is not allowed; allowed: up to {MAX_NAME} letters, digits, "
+                                  "'.', '_', '-', '=', ','")
         if name in seen:
             raise cfg.ConfigError(f"variant name {name!r} appears twice; allowed: unique names")
         seen.add(name)
@@ -207,8 +214,13 @@ def check_folder(folder, kind, game):
     of ``game``: not a file, and not holding another game's or another kind's run (its manifest says whose
     it is), which this run would orphan."""
     folder = Path(folder)
-    if folder.exists() and not folder.is_dir():
-        raise OSError(f"cannot write the {kind} to {folder}: it is a file; give a folder")
+    try:
+        if folder.exists() and not folder.is_dir():
+            raise OSError(f"cannot write the {kind} to {folder}: it is a file; give a folder")
+        writing.check_folder_writable(folder)
+    except OSError as e:
+        raise OSError(str(e) if str(e).startswith("cannot ") else
+                      f"cannot write the {kind} to {folder}: {writing.reason(e)}") from None
     manifest = _manifest_file(folder)
     if isinstance(manifest, dict):
         held, held_game = manifest_kind(manifest), manifest.get("game")
@@ -246,6 +258,29 @@ def plan_status(sweep, folder, trace=False):
         else:
             out[v.name] = ("played again", _why_again(folder, v, entry))
     return out
+
+
+REPLACING = ("its config changed", "--games changed", "a file of that name is not in the manifest")
+
+
+def replacing(planned):
+    """``{name: why}`` of the finished results a run would replace by games of other settings (not a missing or
+    damaged file, nor one played again for its trace): a ladder, tune or contest asks for --force first."""
+    return {name: why for name, (status, why) in planned.items()
+            if status == "played again" and why.startswith(REPLACING)}
+
+
+def check_replacing(sweep, folder, kind, force):
+    """Raise OSError in one line when a run of ``sweep`` in ``folder`` would replace finished results of other
+    settings and ``force`` is not given."""
+    if force or not Path(folder).is_dir():
+        return
+    found = replacing(plan_status(sweep, folder))
+    if found:
+        name, why = next(iter(found.items()))
+        more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+        raise OSError(f"{folder} holds the finished results of a {kind} with other settings ({name}: {why}{more}); "
+                      "allowed: --force to replace them, or a new folder")
 
 
 def _why_again(folder, variant, entry):
@@ -300,18 +335,19 @@ def _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace):
     manifest = {"simcore_version": __version__, "kind": kind, "sweep": str(sweep.path), "game": sweep.game,
                 "planned": [v.name for v in sweep.variants], "variants": manifest["variants"]}
     remove_stale_traces(sweep, folder, planned)
-    written = time.monotonic()
+    written, took = time.monotonic(), 0.0
     status = {}
     todo = [v for v in sweep.variants if planned[v.name][0] != "skipped"]
+    following = {v.name: k + 1 for k, v in enumerate(todo)}       # by name: comparing variants is slow
     for v in sweep.variants:
         status[v.name] = planned[v.name][0]
-        if v not in todo:
+        if v.name not in following:
             if on_variant:
                 on_variant(v, "skipped", None)
             continue
-        following = todo.index(v) + 1
-        if executor is not None and following < len(todo):
-            executor.prepare(todo[following].config)   # a cluster starts on the next variant meanwhile
+        after = following[v.name]
+        if executor is not None and after < len(todo):
+            executor.prepare(todo[after].config)   # a cluster starts on the next variant meanwhile
         manifest["variants"].pop(v.name, None)
         tally = runs.run_to_file(v.config, folder / v.file, on_block, None if trace else executor, trace)
         manifest["variants"][v.name] = {
@@ -320,9 +356,11 @@ def _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace):
             "sha256": writing.sha256(folder / v.file), "config": v.config.to_toml(), "trace": trace,
         }
         journal(folder, v.name, manifest["variants"][v.name])
-        if time.monotonic() - written > COMPACT_S:
+        now = time.monotonic()
+        if now - written > COMPACT_S and took <= COMPACT_SHARE * (now - written):   # a long one: less often
             write_manifest(folder, manifest)
             written = time.monotonic()
+            took = written - now
         if on_variant:
             on_variant(v, status[v.name], tally)
     write_manifest(folder, manifest)

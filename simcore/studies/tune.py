@@ -197,10 +197,14 @@ def _number(where, value):
     return float(value)
 
 
+MAX_WEIGHT = 1e6      # a weight of 1e308 made the sums inf and the comparisons nan: a "best" chosen on nan
+
+
 def _weight(name, spec):
     weight = _number(f"[objective] {name} weight", spec.get("weight", 1.0) if isinstance(spec, dict) else spec)
-    if weight <= 0:
-        raise cfg.ConfigError(f"[objective] {name} weight = {weight:g} is not allowed; allowed: above 0")
+    if not 0 < weight <= MAX_WEIGHT:
+        raise cfg.ConfigError(f"[objective] {name} weight = {weight:g} is not allowed; allowed: above 0, at most "
+                              f"{MAX_WEIGHT:g}")
     return weight
 
 
@@ -299,6 +303,9 @@ def _space(table):
         if not isinstance(values, list) or not values:
             raise cfg.ConfigError(f"[space] {name} = {values!r} is not allowed; allowed: a non-empty list of "
                                   "values or {low = L, high = H}")
+        twice = [v for k, v in enumerate(values) if v in values[:k]]
+        if twice:       # two equal candidates would be raced against each other, and tie
+            raise cfg.ConfigError(f"[space] {name} lists {twice[0]!r} twice; allowed: distinct values")
         space[name] = values
     return space
 
@@ -321,6 +328,10 @@ def _search(table, games_max):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= cfg.MAX_GAMES:
             raise cfg.ConfigError(f"{key} = {value!r} is not allowed; allowed: an integer from {low} to "
                                   f"{cfg.MAX_GAMES}")
+    seed = search["confirm_seed"]
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= cfg.MAX_SEED):
+        raise cfg.ConfigError(f"[search] confirm_seed = {seed!r} is not allowed; allowed: an integer from 0 to "
+                              f"{cfg.MAX_SEED}")
     if isinstance(search["explore"], bool) or not isinstance(search["explore"], (int, float)) or \
             not 0 <= search["explore"] <= 100:
         raise cfg.ConfigError(f"[search] explore = {search['explore']!r} is not allowed; allowed: a number from "
@@ -379,6 +390,9 @@ def load(path, games_max=None, seed=None):
     booleans = [f.name for f in schema if pa.types.is_boolean(f.type)]
     objective = parse_objective(table.get("objective"), columns, players.pop(), booleans)
     if search["confirm_seed"] is None:
+        if candidates[0].config.seed >= cfg.MAX_SEED:     # found only after the whole race, as an OverflowError
+            raise cfg.ConfigError(f"seed {cfg.MAX_SEED} is not allowed for a tune: its confirmation plays seed + 1; "
+                                  f"allowed: 0 to {cfg.MAX_SEED - 1}, or [search] confirm_seed")
         search["confirm_seed"] = candidates[0].config.seed + 1
     return Plan(path, candidates[0].config.game, candidates, objective, search, text)
 
@@ -801,10 +815,10 @@ def table_blocks(plan, table):
     return order, [matrix[index == c] for c in order]
 
 
-def evaluator(plan, executor, seed):
+def evaluator(plan, executor, seed, on_block=None):
     """evaluate(candidates, start, games) -> per candidate the (games, sources) matrix of the result columns
     the objective reads, played by ``executor`` (its results are the rows of ``simcore run`` of each
-    candidate's config)."""
+    candidate's config); ``on_block(games)`` after every block played."""
     from simcore.studies.executors import LocalExecutor
 
     executor = executor or LocalExecutor()
@@ -816,7 +830,11 @@ def evaluator(plan, executor, seed):
             executor.prepare(config, start)
         out = []
         for config in configs:
-            parts = [results.table(config, first, rows) for first, rows in executor.blocks(config, start)]
+            parts = []
+            for first, rows in executor.blocks(config, start):
+                parts.append(results.table(config, first, rows))
+                if on_block:
+                    on_block(rows.shape[0])
             table = pa.concat_tables(parts)
             out.append(np.column_stack([table[c].to_numpy().astype(np.float64) for c in columns]))
         return out
@@ -835,16 +853,18 @@ class TuneResult:
     best: list
 
 
-def run(plan, folder, executor=None, on_batch=None):
+def run(plan, folder, executor=None, on_batch=None, warn=None):
     """Race, confirm and report into ``folder``; a re-run keeps every finished batch whose file is intact.
-    The folder is locked while it runs. A space of one candidate has nothing to race: it is confirmed."""
+    The folder is locked while it runs. A space of one candidate has nothing to race: it is confirmed.
+    ``warn(line)`` hears early, once, how long the confirmation will take when that is long (its games come in
+    one piece, where the race's come in batches, each reported)."""
     folder = sweep.open_folder(folder, "tune", plan.game)
     with writing.Lock(folder):
         writing.remove_stale(folder)
-        return _run(plan, folder, executor, on_batch)
+        return _run(plan, folder, executor, on_batch, warn)
 
 
-def _run(plan, folder, executor, on_batch):
+def _run(plan, folder, executor, on_batch, warn):
     manifest = _read_manifest(folder, plan)
     done = []
     for entry in manifest["batches"]:
@@ -885,7 +905,12 @@ def _run(plan, folder, executor, on_batch):
     if entry and path.is_file() and writing.sha256(path) == entry["sha256"] and entry["finalists"] == finalists:
         _, matrices = table_blocks(plan, pq.read_table(writing.local(path)))
     else:
-        matrices = evaluator(plan, executor, confirm_seed)(finalists, 0, plan.search["confirm_games"])
+        from simcore.studies.executors import Pace
+
+        kept = "Ctrl-C keeps the race's batches, and the same command goes on from them with the confirmation" \
+            if manifest["batches"] else "Ctrl-C stops it and keeps nothing"
+        pace = Pace(len(finalists) * plan.search["confirm_games"], warn, kept)
+        matrices = evaluator(plan, executor, confirm_seed, pace.add)(finalists, 0, plan.search["confirm_games"])
         _write_table(path, batch_table(plan, finalists, 0, matrices))
         manifest["confirm"] = {"file": path.name, "sha256": writing.sha256(path), "finalists": finalists}
         sweep.write_manifest(folder, manifest)
@@ -894,6 +919,19 @@ def _run(plan, folder, executor, on_batch):
     from simcore.studies import tune_report
     tune_report.write(result, folder)
     return result
+
+
+def check_replacing(plan, folder, force):
+    """Raise OSError in one line when ``folder`` holds the finished batches of another tune file or seed, which
+    this run would replace, and ``force`` is not given (an edited tune file replaced them without a word)."""
+    held = read_file(folder) if not force else None
+    if not isinstance(held, dict) or not (held.get("batches") or held.get("confirm")):
+        return
+    if held.get("plan") != plan.text or held.get("seed", plan.candidates[0].config.seed) != \
+            plan.candidates[0].config.seed:
+        what = "another tune file" if held.get("plan") != plan.text else f"seed {held.get('seed')}"
+        raise OSError(f"{folder} holds the finished batches of {what} ({len(held.get('batches') or []):,} "
+                      "batches); allowed: --force to replace them, or a new folder")
 
 
 def _read_manifest(folder, plan):

@@ -19,7 +19,9 @@ from analyses.scoring import RULE, points
 from simcore import engine
 from simcore.io import config as cfg
 from simcore.io import writing
+from simcore.studies import runs as plays
 from simcore.studies import sweep
+from simcore.studies.executors import Pace
 
 SCORING = f"scoring: {RULE}"
 ALPHA = 0.05           # the two-sided level of the test, and 1 - the interval's confidence
@@ -94,16 +96,18 @@ def seat_returns(wins, seat):
     return points(wins)[:, seat]
 
 
-def contest(runs, on_seat=None, folder=None, trace=False):
+def contest(runs, on_seat=None, folder=None, trace=False, warn=None):
     """Play every seating of ``runs`` (from :func:`seatings`) and return the :class:`VersusResult`. ``folder``:
     also write each seating's games there as ``seat<s>.parquet`` (``trace``: with its trace), as a sweep writes
-    its variants (:func:`to_folder`)."""
+    its variants (:func:`to_folder`). ``warn(line)`` hears early, once, how long the contest will take when that
+    is long (:class:`~simcore.studies.executors.Pace`)."""
     if folder is not None:
-        return to_folder(runs, folder, on_seat, trace)
+        return to_folder(runs, folder, on_seat, trace, warn)
+    pace = Pace(sum(run.games for run in runs), warn, "Ctrl-C stops it and keeps nothing (with --out FOLDER it "
+                                                      "keeps every seating finished)")
     scores = []
     for seat, run in enumerate(runs):
-        rows = engine.run(run.module, run.params_array(), run.policies_array(), run.seed, run.games)
-        scores.append(a_returns(run, rows, seat))
+        scores.append(np.concatenate([a_returns(run, rows, seat) for _, rows in plays.blocks(run, pace.add)]))
         if on_seat:
             on_seat(seat, float(scores[-1].mean()))
     return score(runs, scores)
@@ -115,20 +119,24 @@ def as_sweep(runs, folder):
     return sweep.Sweep(Path(folder), runs[0].game, variants)
 
 
-def to_folder(runs, folder, on_seat=None, trace=False):
+def to_folder(runs, folder, on_seat=None, trace=False, warn=None):
     """:func:`contest` into ``folder``: a folder of the kind "versus" (checked, locked, with its manifest), so
     that it is never taken for a sweep's, never written by two runs at once, and an interrupted contest resumes
     with the seatings it finished."""
     scores = [None] * len(runs)
+    pace = Pace(sum(run.games for run in runs), warn, f"Ctrl-C keeps every seating finished in {folder}, and the "
+                                                      "same command goes on from them")
 
     def finished(variant, status, tally):
+        if status == "skipped":     # finished before: not played now
+            pace.skip(variant.config.games)
         seat = variant.overrides["seat"]
         table = pq.read_table(writing.local(Path(folder) / variant.file))
         scores[seat] = table_returns(table, runs[seat].players, seat)
         if on_seat:
             on_seat(seat, float(scores[seat].mean()))
 
-    sweep.run(as_sweep(runs, folder), folder, on_variant=finished, kind="versus", trace=trace)
+    sweep.run(as_sweep(runs, folder), folder, pace.add, on_variant=finished, kind="versus", trace=trace)
     return score(runs, scores)
 
 

@@ -15,6 +15,7 @@ import re
 import shlex
 import tomllib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -139,9 +140,11 @@ def write_page(replay, out):
     writing.write_atomic(out, lambda tmp: tmp.write_text(text))
 
 
-def write_html(file_path, game_index, out_path):
-    """The HTML page of game ``game_index`` of a result file (the HTML report links such pages)."""
-    write_page(from_file(file_path, game_index, pictures=True), out_path)
+def write_html(file_path, game_index, out_path, on_compile=None):
+    """The HTML page of game ``game_index`` of a result file (the HTML report links such pages). A result file
+    holds each game's row, not its moves: the game is played again, by its agents, which ``on_compile(game)``
+    hears of before they are compiled."""
+    write_page(from_file(file_path, game_index, pictures=True, on_compile=on_compile), out_path)
 
 
 def _table_at_round_end(module, before, action):
@@ -166,7 +169,11 @@ def load_file(path):
         schema = pq.read_schema(writing.local(path))
     except (OSError, ValueError) as e:
         raise ReplayError(f"cannot read {path} as a result file: {e}") from None
-    meta = {k.decode(): v.decode() for k, v in (schema.metadata or {}).items()}
+    meta = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (schema.metadata or {}).items()}
+    if "simcore.trace.standing" in meta:
+        result = Path(path).parent.parent / Path(path).name.replace(".trace.parquet", ".parquet")
+        raise ReplayError(f"{path} is a trace (each game's standings), not a result file; allowed: its result file "
+                          f"{result}")
     if "simcore.config" not in meta or "game_index" not in schema.names:
         raise ReplayError(f"{path} is not a simcore result file (no simcore.config in its metadata); allowed: "
                           "a file written by simcore run, sweep or ladder")

@@ -1,0 +1,195 @@
+"""Issue 36, "Every wait is shown": progress that moves about every second, the compile notice under --quiet
+and for the traced copy, and an estimate before a run of many hours. Durations are never asserted: a fake
+clock makes blocks "take long" where a test needs it."""
+
+import itertools
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from simcore import cli as command
+from simcore import engine
+from simcore.engine import jit
+from simcore.io import config as cfg
+from simcore.studies import duel, executors, runs, tune, versus
+from simcore.studies.executors import LocalExecutor
+
+SEARCH = "mc:rollouts=2"       # a searching seat: chunks of engine.SEARCH_CHUNK games
+
+
+def _run(policy, games, seed=3, game="goofspiel"):
+    return cfg.resolve(game, policies=[("all", policy)], games=games, seed=seed)
+
+
+@pytest.fixture
+def slow_clock(monkeypatch):
+    """Every reading of the executors' clock is 100 s after the last: every block "takes" 100 s."""
+    ticks = itertools.count(step=100.0)
+    monkeypatch.setattr(executors, "time", SimpleNamespace(perf_counter=lambda: next(ticks)))
+
+
+@pytest.mark.parametrize("policy, games, start", [("greedy", 5000, 0), ("greedy", 3000, 777), (SEARCH, 40, 5)])
+@pytest.mark.parametrize("seed", [1, 9])
+def test_blocks_sized_by_time_give_the_rows_of_one_call(policy, games, start, seed):
+    """Issue 36: this machine's blocks are sized by time (a first block of a chunk per thread, then about a
+    second each), and the rows are those of engine.run's one block, with a searching seat and without."""
+    run = _run(policy, games, seed)
+    got = list(LocalExecutor().blocks(run, start))
+    expected = engine.run(run.module, run.params_array(), run.policies_array(), seed, games, start)
+    assert len(got) > 1
+    assert [first for first, _ in got] == list(itertools.accumulate([start] + [len(r) for _, r in got[:-1]]))
+    assert np.array_equal(np.concatenate([rows for _, rows in got]), expected)
+
+
+def test_traced_blocks_sized_by_time_give_the_rows_and_traces_of_one_call(slow_clock):
+    """Issue 36: the traced run's blocks too (here every block "takes" 100 s, so each is the first's size):
+    the rows and every trace array are those of one call."""
+    run = _run("greedy", 700)
+    got = list(LocalExecutor().traced_blocks(run))
+    [(_, rows, trace)] = engine.run_traced_blocks(run.module, run.params_array(), run.policies_array(), 3, 700,
+                                                  block=700)
+    assert len(got) > 1
+    assert np.array_equal(np.concatenate([r for _, r, _ in got]), rows)
+    for name, expected in zip(("table", "counts", "info"), trace.arrays(), strict=True):
+        assert np.array_equal(np.concatenate([getattr(t, name) for _, _, t in got]), expected), name
+
+
+def test_a_searching_run_reports_progress_in_more_than_one_step():
+    """Issue 36: a skirmish's bar stood at 0% for a whole run and a sweep's ISMCTS variant at 66% for 128 s
+    (progress came per block of 65,536 games): a run of a searching seat reports its games in several steps."""
+    steps = []
+    tally = runs.run_to_tally(_run(SEARCH, 48), steps.append)
+    assert len(steps) > 1 and sum(steps) == tally.games == 48
+
+
+def test_a_slow_traced_run_reports_progress_block_by_block(tmp_path, slow_clock):
+    """Issue 36: `run --trace` (and `sweep --trace`) played blocks of 4,096 games: when a block takes long,
+    the progress moves every first-sized block (a chunk per thread)."""
+    import numba
+
+    steps = []
+    runs.run_to_file(_run("greedy", 2000), tmp_path / "t.parquet", steps.append, trace=True)
+    unit = engine.CHUNK * numba.get_num_threads()
+    assert steps == [unit] * (2000 // unit) + ([2000 % unit] if 2000 % unit else [])
+
+
+def _invoke(monkeypatch, *args):
+    """The command in this process, its compile notices forced (as on a first run)."""
+    monkeypatch.setattr(jit, "cached", lambda *a: False)
+    return CliRunner().invoke(command.main, [str(a) for a in args])
+
+
+def test_quiet_keeps_the_compile_notice(monkeypatch):
+    """Issue 36: a --quiet run that compiles printed nothing for minutes: the notice (on stderr) is no progress
+    line, and --quiet keeps it (without the cache folder)."""
+    done = _invoke(monkeypatch, "run", "goofspiel", "--games", 20, "--quiet")
+    assert done.exit_code == 0, done.output
+    assert done.stderr == "compiling goofspiel for this machine (first run only)\n"
+
+
+def test_the_traced_game_loop_is_named_when_it_compiles(monkeypatch, tmp_path):
+    """Issue 36: `make demo` said "compiling zwai for this machine" twice, the second for `sweep --trace`: that
+    one compiles the traced game loop and says so."""
+    done = _invoke(monkeypatch, "run", "goofspiel", "--games", 20, "--trace", "--out", tmp_path / "g.parquet")
+    assert done.exit_code == 0, done.output
+    assert done.stderr.startswith("compiling goofspiel's traced game loop for this machine (first run only, cached "
+                                  "in ")
+
+
+def test_a_short_run_says_nothing_of_its_time():
+    """Issue 36: the estimate is for long runs only; a duel of a few thousand games says nothing extra."""
+    lines = []
+    runs_ = [_run("greedy", 2000, game="zwergen")]
+    list(duel.Duel(runs_, "win_0").play(progress=lines.append, warn=lines.append))
+    assert lines == []
+
+
+def test_a_long_duel_states_its_time_once(slow_clock):
+    """Issue 36: `duel --games 10**12` started and ran without end, silently: once its first blocks are timed
+    it says in one line how long it takes and that Ctrl-C keeps nothing (a duel writes no file)."""
+    warned = []
+    runs_ = [cfg.resolve("zwergen", games=1500, seed=2, variant=name, sets=[("pro", pro)])
+             for name, pro in (("a", False), ("b", True))]
+    list(duel.Duel(runs_, "win_0").play(progress=lambda line: None, warn=warned.append))
+    assert len(warned) == 1
+    assert warned[0].startswith("about ") and warned[0].endswith(
+        " for 3,000 games; Ctrl-C stops it and keeps nothing (a duel writes no file)")
+
+
+@pytest.mark.parametrize("out", [False, True])
+def test_a_long_contest_states_its_time_and_what_ctrl_c_keeps(tmp_path, slow_clock, out):
+    """Issue 36: `versus --games 10**12` ran without end: it says how long, and what Ctrl-C keeps: nothing, or
+    with --out the seatings finished (the same command goes on from them)."""
+    warned = []
+    seatings = versus.seatings("zwergen", "greedy", "random", games=600, seed=4)
+    folder = tmp_path / "vs" if out else None
+    versus.contest(seatings, folder=folder, warn=warned.append)
+    kept = f"Ctrl-C keeps every seating finished in {folder}, and the same command goes on from them" if out else \
+        "Ctrl-C stops it and keeps nothing (with --out FOLDER it keeps every seating finished)"
+    assert len(warned) == 1 and warned[0].endswith(f" for 1,200 games; {kept}"), warned
+
+
+TUNE = """
+game = "zwergen"
+seed = 1
+[policies]
+all = "greedy"
+[params]
+players = 2
+[space]
+swap_penalty = [0, 1]
+[objective]
+gap = 0.5
+[search]
+batch = 200
+games_max = 400
+finalists = 2
+confirm_games = 900
+bootstrap = 100
+"""
+
+
+def test_a_long_confirmation_states_its_time(tmp_path, slow_clock):
+    """Issue 36: a tune's confirmation of 10**12 games ran without end: it says how long (its 1,800 games here,
+    every block "taking" 100 s) and that Ctrl-C keeps the race's batches. The race's batches are reported one by
+    one and say nothing more."""
+    path = tmp_path / "t.toml"
+    path.write_text(TUNE)
+    warned = []
+    tune.run(tune.load(path), tmp_path / "out", warn=warned.append)
+    assert len(warned) == 1 and warned[0].startswith("about ")
+    assert warned[0].endswith(" for 1,800 games; Ctrl-C keeps the race's batches, and the same command goes on from "
+                              "them with the confirmation")
+
+
+def test_a_long_duel_states_its_time_on_the_terminal_quiet_or_not(monkeypatch, slow_clock):
+    """Issue 36: `duel --games 1000000000000 --quiet` said nothing and ran without end: the command states the
+    estimate on stderr, --quiet too (here for 200,000 games, every block "taking" 100 s)."""
+    said = []
+    monkeypatch.setattr(command, "_warn", said.append)
+    done = CliRunner().invoke(command.main, ["duel", "zwergen", "--variant", "a:pro=false", "--variant", "b:pro=true",
+                                             "--games", "100000", "--quiet"])
+    assert done.exit_code == 0, done.output
+    assert len(said) == 1 and said[0].endswith(" for 200,000 games; Ctrl-C stops it and keeps nothing (a duel "
+                                               "writes no file)")
+
+
+def test_an_estimate_in_words():
+    """Issue 36: the estimate's words: seconds, minutes, hours, days."""
+    assert [executors.duration(s) for s in (75, 600, 3 * 3600, 40 * 86400)] == \
+        ["75 seconds", "10 minutes", "3 hours", "40 days"]
+
+
+def test_the_html_report_says_when_it_compiles_the_replay_agents(cli, tmp_path, monkeypatch):
+    """Issue 36: the HTML report compiled the replay agents for its games worth watching silently (233 s on a
+    loaded machine). A result file holds each game's row, not its moves, so the page plays the game again with
+    its agents: the report says so before they are compiled."""
+    from simcore.engine import jit
+
+    assert cli("run", "goofspiel", "--games", "50", "--out", tmp_path / "g.parquet", "--quiet").returncode == 0
+    monkeypatch.setattr(jit, "cached", lambda *args: False)       # as on a machine that never compiled them
+    done = cli("analyze", tmp_path / "g.parquet", "--report", tmp_path / "r.html")
+    assert done.returncode == 0, done.stderr
+    assert "compiling goofspiel's agents for the replay pages of the games worth watching" in done.stderr

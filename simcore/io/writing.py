@@ -88,7 +88,8 @@ def check_folder_writable(folder):
     if not existing.is_dir():
         raise NotADirectoryError(errnos.ENOTDIR, os.strerror(errnos.ENOTDIR))
     if existing == folder:
-        fd, probe = tempfile.mkstemp(prefix=".simcore-probe.", dir=folder.absolute())
+        # named as a temporary file, so that one left by a kill is removed as theirs are (remove_stale)
+        fd, probe = tempfile.mkstemp(prefix=f".simcore-probe.{os.getpid()}.", suffix=".tmp", dir=folder.absolute())
         os.close(fd)
         os.unlink(probe)
     elif not os.access(existing, os.W_OK | os.X_OK):

@@ -68,6 +68,10 @@ def compare_metric(a, b, metric, paired):
             raise DataError(f"{a.path} and {b.path} share no game index; nothing to pair")
         xa, xb = xa[ia], xb[ib]
         return paired_binary(xa, xb) if binary else paired_numeric(xa, xb)
+    if not binary and min(xa.size, xb.size) < 2:     # Welch's test estimates each run's spread from its games
+        few = a if xa.size < 2 else b
+        raise DataError(f"{few.path} holds {few.n_games} game: comparing {metric} of runs with different seeds (no "
+                        "game pairs with another) needs a spread in each; allowed: 2 or more games in each file")
     return unpaired_binary(xa, xb) if binary else unpaired_numeric(xa, xb)
 
 

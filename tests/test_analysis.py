@@ -107,6 +107,18 @@ def test_analyze_and_compare_commands(cli, tmp_path):
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+def test_compare_of_one_game_files_with_different_seeds_is_one_line(cli, tmp_path):
+    """Issue 37: `compare` of two one-game files with different seeds was a ZeroDivisionError traceback (Welch's
+    test estimates each run's spread from its games); `analyze` of the two still gives its verdict."""
+    for name, seed in (("a", 1), ("b", 2)):
+        assert cli("run", "goofspiel", "--games", "1", "--seed", seed, "--out", tmp_path / f"{name}.parquet",
+                   "--quiet").returncode == 0
+    done = cli("compare", tmp_path / "a.parquet", tmp_path / "b.parquet")
+    assert done.returncode != 0 and "allowed: 2 or more games in each file" in done.stderr
+    assert "Traceback" not in done.stderr and done.stderr.strip().splitlines()[-1].startswith("Error: ")
+    assert cli("analyze", tmp_path / "a.parquet", tmp_path / "b.parquet", "--tables").returncode == 0
+
+
 def test_analyze_refuses_what_is_not_a_result(cli, tmp_path):
     junk = tmp_path / "junk.parquet"
     junk.write_bytes(b"not parquet")

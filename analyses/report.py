@@ -201,10 +201,10 @@ def extras_table(analysis):
     return Table(head, rows)
 
 
-BALANCE_TESTS = (f"points: {RULE}. gap p: permutation "
-                 "test of the gap (H0: the seat does not matter); chi² p: equal shares of the games with one "
-                 "winner; each calls a fair game unfair 5% of the time at p < 0.05 (per variant, not adjusted "
-                 "across variants)")
+BALANCE_TESTS = (f"points: {RULE}. gap p: permutation test of the gap (H0: the seat does not matter), which "
+                 "calls a fair game unfair 5% of the time at p < 0.05; chi² p: whether every seat wins as many of "
+                 "the games with one winner, which counts no shared win (a game fair in points whose shared wins "
+                 "fall to the same seats fails it); per variant, not adjusted across variants")
 
 
 def comparison_tests(across):

@@ -94,3 +94,17 @@ def test_a_gap_that_does_not_survive_holm_names_no_seat():
     unbalanced, *_, text = balance_sentence(balance, adjusted=min(1.0, 8 * balance.gap_pvalue) + 0.05, family=8)
     assert not unbalanced and text.startswith("**No seat edge found** across the 8 variants")
     assert "seat 0" not in text and "edge" not in text.split("(")[0].replace("No seat edge", "")
+
+
+def test_the_balance_table_says_the_chi_square_counts_no_shared_win():
+    """Issue 37: the chi-square p of the balance table rejects a game fair in points whose shared wins always fall
+    on the same seats (0.98 to 1.00): the table says what it tests, and the verdict rests on the gap test. Here
+    seat 0 wins a third of the games alone and seats 1 and 2 share the rest: a third of the points each."""
+    wins = np.zeros((900, 3), bool)
+    wins[:300, 0] = True
+    wins[300:, 1:] = True
+    balance = seat_balance(wins, np.zeros(900, bool))
+    assert np.allclose(balance.share, 1 / 3)
+    assert balance.pvalue < 1e-6 and balance.gap_pvalue > 0.5
+    assert not balance_sentence(balance, adjusted=balance.gap_pvalue, family=1)[0]
+    assert "counts no shared win" in report.BALANCE_TESTS

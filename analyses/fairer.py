@@ -31,6 +31,7 @@ from analyses.paired import holm
 VERDICTS = ("fairer", "less fair", "no change found")
 TESTS = ("seat_shift", "fair_within")
 _TOL = 1e-10       # relative: an eigenvalue of the covariance below this times the largest is a constraint, not noise
+_FLOOR = 1e-20     # absolute: a mean's variance below this is rounding (a real one is above 1e-14 to 1e7 games)
 _ZERO = 1e-12      # absolute: a mean difference along a constrained direction above this is a real, noiseless shift
 
 
@@ -41,7 +42,8 @@ class SeatShiftResult:
     ``statistic`` is Hotelling's T^2, ``pvalue`` its F p-value on ``df`` = (numerator, denominator) degrees of
     freedom (the numerator is the rank of the differences' covariance: units - 1 when points sum to 1 a game).
     ``shift``/``low``/``high`` are each unit's shift and its marginal ``confidence`` interval, ``seat_pvalues``
-    the per-unit t tests (paired t, or Welch) and ``adjusted`` their Holm adjustment over the units.
+    the per-unit t tests (paired t, or Welch) and ``adjusted`` their Holm adjustment over the units (none for
+    two units whose points sum to 1 a game: their two tests are one test).
     """
 
     statistic: float
@@ -162,7 +164,7 @@ def _shift_core(a, b, paired, confidence):
             df_seat = (va + vb) ** 2 / (va ** 2 / (n_a - 1) + vb ** 2 / (n_b - 1))
     w, vec = np.linalg.eigh(cov)
     proj = np.einsum("...ki,...k->...i", vec, shift)
-    kept = w > _TOL * np.maximum(w.max(axis=-1, keepdims=True), 1e-300)
+    kept = w > np.maximum(_TOL * w.max(axis=-1, keepdims=True), _FLOOR)
     rank = kept.sum(axis=-1)
     t2 = (np.where(kept, proj ** 2 / np.where(kept, w, 1.0), 0.0)).sum(axis=-1)
     noiseless = (np.where(kept, 0.0, np.abs(proj)) > _ZERO).any(axis=-1)
@@ -182,6 +184,9 @@ def _shift_core(a, b, paired, confidence):
                           np.where(np.abs(shift) > _ZERO, 0.0, 1.0))
         half = np.where(se > 0, special.stdtrit(np.where(se > 0, df_seat, 1.0), 0.5 + confidence / 2) * se, 0.0)
     adjusted = np.apply_along_axis(holm, -1, seat_p)
+    if seat_p.shape[-1] == 2:     # two units whose points sum to 1 a game: one test, read twice, needs no Holm
+        same = np.isclose(seat_p[..., :1], seat_p[..., 1:], rtol=1e-9, atol=0)
+        adjusted = np.where(same, seat_p, adjusted)
     return dict(t2=np.where(noiseless, np.inf, t2), pvalue=pvalue, df1=rank, df2=df2, shift=shift,
                 low=shift - half, high=shift + half, seat_p=seat_p, adjusted=adjusted)
 

@@ -548,7 +548,7 @@ def terminal_verdicts(analysis):
     common = context.shared(results)
     if common is not None:
         head += f"\nevery variant: {common}"
-    lines = [head] + [textwrap.fill(_plain(text), WIDTH, break_on_hyphens=False) for text in _heads(analysis)]
+    lines = [head] + [terminal_text(text) for text in _heads(analysis)]
     for r in results:
         what = context.of_result(r) if common is None else context.rules_of_result(r)
         lines.append(f"{r.name}: {what}\n"
@@ -563,6 +563,11 @@ WIDTH = 110         # the terminal verdicts' line length
 def _plain(text):
     """Markdown's ** and ` dropped for the terminal."""
     return text.replace("**", "").replace("`", "")
+
+
+def terminal_text(text):
+    """A verdict's Markdown sentence for the terminal: plain, wrapped at :data:`WIDTH`."""
+    return textwrap.fill(_plain(text), WIDTH, break_on_hyphens=False)
 
 
 def write_report(results, path, baselines=(), write_replay=None, target=None):

@@ -2,7 +2,11 @@
 
 from dataclasses import dataclass
 
+import numpy as np
+
+from analyses.balance import find_teams
 from analyses.data import DataError, paired_on_index
+from analyses.fairer import detectable_edge, imbalance_change, seat_shift
 from analyses.paired import holm, paired_binary, paired_numeric, unpaired_binary, unpaired_numeric
 from analyses.seat_change import METRICS as SEAT_METRICS
 from analyses.seat_change import seat_change
@@ -147,3 +151,77 @@ def against_baseline(results, bases, metrics=REPORT_METRICS):
                            float(p))
                 for (r, base, res), p in zip(rows, adjusted, strict=True)]
     return out, untested
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """Is ``b`` fairer than ``a``? ``shift``: did any seat's (team's) points move (``analyses.fairer.seat_shift``);
+    ``change``: the imbalance's change and its verdict (``analyses.fairer.imbalance_change``); ``detectable``:
+    the seat edge these games find with 80% power (``analyses.fairer.detectable_edge``)."""
+
+    a: str
+    b: str
+    paired: bool
+    teams: tuple | None
+    shift: object
+    change: object
+    detectable: float
+
+    @property
+    def text(self):
+        """The answer in a sentence or two, every word from a test (the omnibus T^2, Holm per seat, the
+        imbalance's change)."""
+        shift, change = self.shift, self.change
+        moved = shift.pvalue < ALPHA
+        t2 = f"Hotelling's T² p {_p(shift.pvalue)}"
+        if not moved and change.verdict == "no change found":
+            return (f"**No seat moved beyond chance** from {self.a} to {self.b} ({t2}): neither is shown fairer; "
+                    f"these games could have found a seat edge of {self.detectable:.3f} (80% power).")
+        seats = [f"{self._unit(k)} {shift.shift[k]:+.3f} [{shift.low[k]:+.3f}, {shift.high[k]:+.3f}]"
+                 for k in np.argsort(-np.abs(shift.shift)) if shift.adjusted[k] < ALPHA]
+        which = f": {'; '.join(seats)} (Holm)" if seats else ""
+        # each D is estimated without bias, so a fair variant's may come out a hair below 0: shown as 0
+        imbalance = (f"the imbalance Σ(share - fair)² goes from {max(change.imbalance_a, 0):.4f} to "
+                     f"{max(change.imbalance_b, 0):.4f} "
+                     f"({change.estimate:+.4f} [{change.low:+.4f}, {change.high:+.4f}], p {_p(change.pvalue)})")
+        if change.verdict == "no change found":
+            return (f"**The seats moved** from {self.a} to {self.b} ({t2}){which}, but neither is shown fairer: "
+                    f"{imbalance}.")
+        return f"**{self.b} is {change.verdict} than {self.a}**: {imbalance}; the seats moved ({t2}){which}."
+
+    def _unit(self, k):
+        return f"seat {k}" if self.teams is None else "the team of seats " + " and ".join(map(str, self.teams[k]))
+
+
+ALPHA = 0.05
+
+
+def _p(p):
+    return "< 0.0001" if p < 1e-4 else f"= {p:.4f}" if p < 0.01 else f"= {p:.2f}"
+
+
+def fairness(a, b):
+    """Is ``b`` fairer than ``a`` (:class:`Fairness`)? Paired game by game when the seeds agree (common deals),
+    teams as the unit when both variants' wins show the same teams; None for different player counts."""
+    if a.players != b.players:
+        return None
+    paired = check_comparable(a, b)
+    points_a, points_b = a.points, b.points
+    if paired:
+        ia, ib = paired_on_index(a, b)
+        points_a, points_b = points_a[ia], points_b[ib]
+    teams = find_teams(a.wins)
+    teams = teams if teams == find_teams(b.wins) and len(teams) < a.players else None
+    rho = _pairing(points_a, points_b) if paired else 0.0
+    units = len(teams) if teams else a.players
+    edge = detectable_edge(min(len(points_a), len(points_b)), units, paired_correlation=rho).edge
+    return Fairness(a.name, b.name, paired, teams, seat_shift(points_a, points_b, paired, teams),
+                    imbalance_change(points_a, points_b, paired, teams), edge)
+
+
+def _pairing(points_a, points_b):
+    """The correlation of a seat's points in a game of a and of b (common deals), averaged over the seats with
+    spread: what the planner's paired design gains."""
+    values = [np.corrcoef(points_a[:, s], points_b[:, s])[0, 1] for s in range(points_a.shape[1])
+              if points_a[:, s].std() > 0 and points_b[:, s].std() > 0]
+    return float(np.clip(np.mean(values), 0.0, 0.99)) if values else 0.0

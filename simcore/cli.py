@@ -738,6 +738,7 @@ def compare_command(file_a, file_b, metrics):
             click.echo(f"warning: seeds differ ({a.seed} vs {b.seed}): the games share no random numbers, "
                        "comparing unpaired", err=True)
         comparisons, untested = variants.compare(a, b, metrics or None)
+        fair = variants.fairness(a, b) if not metrics else None
     except data.DataError as e:
         _fail(str(e))
     click.echo(f"{a.name} ({a.n_games:,} games) vs {b.name} ({b.n_games:,} games), {a.game}")
@@ -747,6 +748,8 @@ def compare_command(file_a, file_b, metrics):
         click.echo(report.comparison_tests("the metrics"))
     if untested:
         click.echo(report.untested_text(untested))
+    if fair is not None:
+        click.echo(f"\n{report.terminal_text(fair.text)}")
 
 
 NUMBA_FILES = (".nbi", ".nbc")      # numba's cache index and data files

@@ -325,8 +325,9 @@ def verdict_blocks(analysis):
 
 def _heads(analysis):
     """The sentences over all variants: the overview and, for skill levels, the seat edge with skill."""
-    return [text for text in (overview(analysis.verdicts), skill_sentence(analysis.skill_levels, analysis.verdicts))
-            if text]
+    by_name = {r.name: r for r in analysis.results}
+    return [text for text in (overview(analysis.verdicts),
+                              skill_sentence(analysis.skill_levels, analysis.verdicts, by_name)) if text]
 
 
 def _est(e, f=".2f"):

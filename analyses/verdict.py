@@ -26,6 +26,7 @@ from scipy import stats
 
 from analyses.intervals import proportion_interval
 from analyses.paired import holm
+from analyses.variants import fairness
 
 ALPHA = 0.05
 FEW_GAMES = 200          # below this, a verdict says that it is a first look
@@ -227,17 +228,29 @@ def overview(verdicts_):
     return f"**{len(bad)} of {len(verdicts_)} variants are unbalanced**, the largest edge first: {named}."
 
 
-def skill_sentence(levels, verdicts_):
+def skill_sentence(levels, verdicts_, results):
     """How the seat edge moves with skill, over the levels of a skill sweep ({variant: the policy every seat
-    plays}, weakest first): each level's worst seat and edge, and whether it is beyond chance."""
+    plays}, weakest first): each level's worst seat and edge, and whether it is beyond chance; then whether the
+    game is fairer at the last level than at the first, by a test (``results``: {variant: its result})."""
     if not levels:
         return ""
     parts = [f"`{policy}` {_seats(verdicts_[name].worst_seat)} {verdicts_[name].edge:+.3f}"
              f"{' (unbalanced)' if verdicts_[name].unbalanced else ''}" for name, policy in levels.items()]
-    edges = [abs(verdicts_[name].edge) for name in levels]
-    trend = ("shrinks" if edges[-1] < edges[0] else "grows") if edges[-1] != edges[0] else "holds"
+    names = list(levels)
     return (f"**The seat edge with skill** (every seat plays the level; the worst seat's edge): "
-            f"{'; '.join(parts)}. From the first level to the last it {trend}.")
+            f"{'; '.join(parts)}. {_skill_trend(results[names[0]], results[names[-1]])}")
+
+
+def _skill_trend(first, last):
+    """First level against last on the imbalance sum (share - fair)² (``analyses.fairer.imbalance_change``, paired
+    on common deals when the seeds agree): two point estimates alone would say "grows" or "shrinks" by chance."""
+    change = fairness(first, last).change
+    measured = f"{max(change.imbalance_a, 0):.4f} → {max(change.imbalance_b, 0):.4f}, {_p_is('p', change.pvalue)}"
+    what = "the imbalance (the sum of the seats' squared edges)"
+    if change.verdict == "no change found":
+        return f"From the first level to the last no change of {what} is found ({measured})."
+    trend = "shrinks" if change.verdict == "fairer" else "grows"
+    return f"From the first level to the last {what} {trend} ({measured})."
 
 
 def _max_turns(result):

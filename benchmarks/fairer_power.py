@@ -24,23 +24,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from analyses.fairer import _imbalance_core, _shift_core, _within_core, games_needed  # noqa: E402
 from analyses.seat_change import seat_change  # noqa: E402
+from tests.test_calibration_fairer import simulate as simulated  # noqa: E402
 
 ALPHA = 0.05
 TEAMS = ((0, 2), (1, 3))
 
 
 def simulate(shares_a, shares_b, games, reps, rng, rho):
-    u_a = rng.random((reps, games))
-    if rho is None:
-        u_b = rng.random((reps, games))
-    else:
-        u_b = np.where(rng.random((reps, games)) < rho, u_a, rng.random((reps, games)))
-    out = []
-    for shares, u in ((shares_a, u_a), (shares_b, u_b)):
-        edges = np.cumsum(shares)
-        edges[-1] = 1.0
-        out.append(np.eye(len(shares))[np.searchsorted(edges, u, side="right")])
-    return out
+    """The calibration test's games (tests/test_calibration_fairer.py); ``rho`` None: unpaired runs."""
+    return simulated(shares_a, shares_b, games, reps, rng, rho=0.0 if rho is None else rho, paired=rho is not None)
 
 
 def drop(base, d):

@@ -52,7 +52,7 @@ SEED = click.option("--seed", type=int, help=f"Seed (default: the config's, else
 THREADS = click.option("--threads", type=int, help="Numba threads on this machine (default: all cores).")
 QUIET = click.option("--quiet", is_flag=True, help="No progress lines or bars, only the results.")
 TRACE = click.option("--trace", is_flag=True,
-                     help="Also write each game's trace beside its result file (X.trace.parquet): every seat's "
+                     help="Also write each game's trace beside its result file (_traces/X.trace.parquet): every seat's "
                           "standing after every round or turn, the kinds of actions played, how the game ended.")
 FORCE = click.option("--force", is_flag=True,
                      help="Replace the finished results of other settings that the --out folder holds.")

@@ -10,6 +10,7 @@ from analyses.fairer import detectable_edge, imbalance_change, seat_shift
 from analyses.paired import holm, paired_binary, paired_numeric, unpaired_binary, unpaired_numeric
 from analyses.seat_change import METRICS as SEAT_METRICS
 from analyses.seat_change import seat_change
+from analyses.verdict import ALPHA, _p_is
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,7 @@ class Fairness:
         imbalance's change)."""
         shift, change = self.shift, self.change
         moved = shift.pvalue < ALPHA
-        t2 = f"Hotelling's T² p {_p(shift.pvalue)}"
+        t2 = _p_is("Hotelling's T² p", shift.pvalue)
         if not moved and change.verdict == "no change found":
             return (f"**No seat moved beyond chance** from {self.a} to {self.b} ({t2}): neither is shown fairer; "
                     f"these games could have found a seat edge of {self.detectable:.3f} (80% power).")
@@ -183,7 +184,7 @@ class Fairness:
         # each D is estimated without bias, so a fair variant's may come out a hair below 0: shown as 0
         imbalance = (f"the imbalance Σ(share - fair)² goes from {max(change.imbalance_a, 0):.4f} to "
                      f"{max(change.imbalance_b, 0):.4f} "
-                     f"({change.estimate:+.4f} [{change.low:+.4f}, {change.high:+.4f}], p {_p(change.pvalue)})")
+                     f"({change.estimate:+.4f} [{change.low:+.4f}, {change.high:+.4f}], {_p_is('p', change.pvalue)})")
         if change.verdict == "no change found":
             return (f"**The seats moved** from {self.a} to {self.b} ({t2}){which}, but neither is shown fairer: "
                     f"{imbalance}.")
@@ -191,13 +192,6 @@ class Fairness:
 
     def _unit(self, k):
         return f"seat {k}" if self.teams is None else "the team of seats " + " and ".join(map(str, self.teams[k]))
-
-
-ALPHA = 0.05
-
-
-def _p(p):
-    return "< 0.0001" if p < 1e-4 else f"= {p:.4f}" if p < 0.01 else f"= {p:.2f}"
 
 
 def fairness(a, b):

@@ -26,7 +26,6 @@ from scipy import stats
 
 from analyses.intervals import proportion_interval
 from analyses.paired import holm
-from analyses.variants import fairness
 
 ALPHA = 0.05
 FEW_GAMES = 200          # below this, a verdict says that it is a first look
@@ -244,6 +243,8 @@ def skill_sentence(levels, verdicts_, results):
 def _skill_trend(first, last):
     """First level against last on the imbalance sum (share - fair)² (``analyses.fairer.imbalance_change``, paired
     on common deals when the seeds agree): two point estimates alone would say "grows" or "shrinks" by chance."""
+    from analyses.variants import fairness  # here: variants words its sentences with this module's p-values
+
     change = fairness(first, last).change
     measured = f"{max(change.imbalance_a, 0):.4f} → {max(change.imbalance_b, 0):.4f}, {_p_is('p', change.pvalue)}"
     what = "the imbalance (the sum of the seats' squared edges)"

@@ -260,7 +260,10 @@ def plan_status(sweep, folder, trace=False):
     return out
 
 
-REPLACING = ("its config changed", "--games changed", "a file of that name is not in the manifest")
+# why a variant is played again (:func:`_why_again`); all but a damaged file replace results of other settings
+NOT_LISTED, DAMAGED = "a file of that name is not in the manifest", "its file is missing or damaged"
+GAMES_CHANGED, CONFIG_CHANGED = "--games changed", "its config changed"
+REPLACING = (NOT_LISTED, GAMES_CHANGED, CONFIG_CHANGED)
 
 
 def replacing(planned):
@@ -285,13 +288,14 @@ def check_replacing(sweep, folder, kind, force):
 
 def _why_again(folder, variant, entry):
     if entry is None:
-        return "a file of that name is not in the manifest"
+        return NOT_LISTED
     old = entry.get("config")
     if old == variant.config.to_toml():
-        return "its file is missing or damaged"
+        return DAMAGED
     if old == dataclasses.replace(variant.config, games=entry.get("games")).to_toml():
-        return f"--games changed: its finished file has {entry.get('games'):,} games, this run {variant.config.games:,}"
-    return "its config changed"
+        return (f"{GAMES_CHANGED}: its finished file has {entry.get('games'):,} games, this run "
+                f"{variant.config.games:,}")
+    return CONFIG_CHANGED
 
 
 def complete(folder, variant, manifest):

@@ -29,6 +29,7 @@ from scipy import optimize, special
 from analyses.paired import holm
 
 VERDICTS = ("fairer", "less fair", "no change found")
+DEFAULT_MARGIN = 0.02   # "fair within E" by default: every seat's share within 2 points per 100 games of fair
 TESTS = ("seat_shift", "fair_within")
 _TOL = 1e-10       # relative: an eigenvalue of the covariance below this times the largest is a constraint, not noise
 _FLOOR = 1e-20     # absolute: a mean's variance below this is rounding (a real one is above 1e-14 to 1e7 games)

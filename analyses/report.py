@@ -20,11 +20,12 @@ import matplotlib.pyplot as plt
 from analyses import context
 from analyses.balance import RESAMPLES, seat_balance
 from analyses.decisiveness import decisiveness, load_trace
+from analyses.fairer import DEFAULT_MARGIN
 from analyses.kinds import kind_stats, notable
 from analyses.plots import duration_plot, score_plot, short_labels, skill_plot, varying, win_share_plot
 from analyses.scoring import RULE
 from analyses.shape import game_shape
-from analyses.variants import against_baseline, baselines_of
+from analyses.variants import against_baseline, baselines_of, fairness_against
 from analyses.verdict import ALPHA, overview, skill_sentence, verdicts
 from analyses.watch import games_worth_watching, replay_command
 from simcore.io import writing
@@ -82,6 +83,7 @@ class Analysis:
     verdicts: dict = None       # variant name -> analyses.verdict.Verdict
     decided: dict = None        # variant name -> analyses.decisiveness.DecisivenessResult, where it has a trace
     kinds: dict = None          # variant name -> {kind: analyses.kinds.KindStats}, likewise
+    fairness: dict = None       # variant name -> analyses.variants.Fairness against its baseline
 
     @property
     def skill_levels(self):
@@ -96,10 +98,10 @@ class Analysis:
         return {r.name: p[0] for r, p in zip(self.results, policies, strict=True)}
 
 
-def analyze(results, baselines=(), target=None):
+def analyze(results, baselines=(), target=None, margin=DEFAULT_MARGIN):
     """Seat balance and game shape per variant, every variant against the baseline of its player count and
     policies (the first of them, or the one named in ``baselines``), and the verdicts (``target``: a
-    :class:`analyses.verdict.LengthTarget` or None)."""
+    :class:`analyses.verdict.LengthTarget` or None; ``margin``: E of "fair within E", None for none)."""
     # the gap test's Monte Carlo p-value is at least 1/(draws + 1): enough draws that Holm across the variants
     # can still find an edge (27 variants at 2,000 draws would floor every adjusted p at 0.013)
     draws = max(RESAMPLES, math.ceil(20 * len(results) / ALPHA))
@@ -107,7 +109,8 @@ def analyze(results, baselines=(), target=None):
     shapes = {r.name: game_shape(r.column("n_turns"), r.column("timeout"), r.extras()) for r in results}
     bases = baselines_of(results, baselines)
     comparisons, untested = against_baseline(results, bases)
-    analysis = Analysis(results, balances, shapes, comparisons, bases, untested)
+    analysis = Analysis(results, balances, shapes, comparisons, bases, untested,
+                        fairness=fairness_against(results, bases))
     traces = {r.name: (r, load_trace(r)) for r in results}
     traces = {name: (r, t) for name, (r, t) in traces.items() if t is not None}
     analysis.decided = {name: decisiveness(t, r.wins) for name, (r, t) in traces.items()}
@@ -115,7 +118,7 @@ def analyze(results, baselines=(), target=None):
     analysis.kinds = {name: {kind: k for kind, k in kind_stats(t, r.points).items() if k.choice is not None}
                       for name, (r, t) in traces.items()}
     why = {name: [k.sentence for k in notable(stats)[:NOTABLE]] for name, stats in analysis.kinds.items()}
-    analysis.verdicts = verdicts(analysis, target, analysis.decided, why)
+    analysis.verdicts = verdicts(analysis, target, analysis.decided, why, margin)
     return analysis
 
 
@@ -210,9 +213,10 @@ BALANCE_TESTS = (f"points: {RULE}. gap p: permutation test of the gap (H0: the s
 def comparison_tests(across):
     """One line naming the comparisons' tests and the error Holm controls ``across`` them."""
     return ("tests: the paired t test of the mean difference (Welch's t when the seeds differ) for numeric columns, "
-            "McNemar's exact test (a z or Fisher test unpaired) for yes/no ones, simultaneous Wilson bounds on "
-            "every seat for gap and weakest_seat (conservative); p (Holm) keeps the chance of any false difference "
-            f"at 5% across {across}")
+            "McNemar's exact test (a z or Fisher test unpaired) for yes/no ones; fairer: the change of the "
+            "imbalance Σ(share - fair)² (bias-corrected, paired on common deals) and Hotelling's T² test that no "
+            "seat's points moved; p (Holm) keeps the chance of any false difference at 5% across "
+            f"{across}")
 
 
 def _baselines_text(bases):
@@ -230,11 +234,18 @@ def untested_text(untested):
     return f"Not tested, as it cannot differ: {'; '.join(parts)}."
 
 
-def comparison_table(comparisons):
+def comparison_table(comparisons, fairness=()):
+    """The comparisons, then per :class:`analyses.variants.Fairness` its imbalance change and its T² test."""
     head = ["variant", "vs", "metric", "paired", "effect (a - b)", "95% interval", "p", "p (Holm)"]
     rows = [[c.a, c.b, c.metric, "yes" if c.paired else "no", f"{c.result.statistic:+.4f}",
              f"[{c.result.low:+.4f}, {c.result.high:+.4f}]", _p(c.result.pvalue), _p(c.adjusted_pvalue)]
             for c in comparisons]
+    for f in fairness:
+        c, t2 = f.change, f.shift
+        paired = "yes" if f.paired else "no"
+        rows += [[f.b, f.a, "imbalance", paired, f"{c.estimate:+.4f}", f"[{c.low:+.4f}, {c.high:+.4f}]",
+                  _p(c.pvalue), _p(f.change_p)],
+                 [f.b, f.a, "seats moved (T²)", paired, f"T² = {t2.statistic:.1f}", "", _p(t2.pvalue), _p(f.shift_p)]]
     return Table(head, rows)
 
 
@@ -416,18 +427,18 @@ def report_sections(analysis, watches, folder, pages):
         *trace_sections(analysis),
         Section("Game-specific columns (means)", [*fit(extras_table(analysis)), Image("scores", "scores.png")]),
     ]
-    if analysis.comparisons or analysis.untested:
+    if analysis.comparisons or analysis.fairness or analysis.untested:
         title = f"Against the baseline `{bases[0]}`" if len(bases) == 1 else "Against the baselines"
         out.append(Section(title, [
             "Effect = variant minus baseline; each variant is compared with the baseline of its player count "
-            "and policies, so that a difference is the rules'. *gap*: the seat gap (the highest seat's points "
-            "minus the lowest's); *weakest_seat*: the lowest seat's points (whichever seat that "
-            "is in each); both from simultaneous Wilson bounds on every seat of both variants, conservative by "
-            "construction (p-value and interval one procedure). *n_turns*: the game length; variants run with "
-            "the baseline's seed are paired game by game on common random numbers (the paired t test and its "
-            "interval), others compared by Welch's t test. *p (Holm)*: adjusted across the variants, per "
-            "metric.",
-            *([comparison_table(analysis.comparisons)] if analysis.comparisons else []),
+            "and policies, so that a difference is the rules'. Variants run with the baseline's seed are paired "
+            "game by game on common random numbers. *imbalance*: the change of Σ(share - fair)² over the seats "
+            "(teams in a team game), each estimated without bias, with a U-statistic standard error; below 0 "
+            "the variant is fairer. *seats moved (T²)*: Hotelling's T² test that no seat's points moved. "
+            "*n_turns*: the game length (the paired t test, Welch's t when the seeds differ). *p (Holm)*: "
+            "adjusted across the variants, per metric.",
+            *([comparison_table(analysis.comparisons, analysis.fairness.values())]
+              if analysis.comparisons or analysis.fairness else []),
             *([untested_text(analysis.untested)] if analysis.untested else [])]))
     out.append(watch_section(watches, folder, pages))
     return out
@@ -571,14 +582,14 @@ def terminal_text(text):
     return textwrap.fill(_plain(text), WIDTH, break_on_hyphens=False)
 
 
-def write_report(results, path, baselines=(), write_replay=None, target=None):
+def write_report(results, path, baselines=(), write_replay=None, target=None, margin=DEFAULT_MARGIN):
     """Analyse ``results`` and write the report at ``path``: Markdown (``.md``) with its plots in
     ``<stem>-plots/`` beside it, or one self-contained HTML file (``.html``) whose games worth watching link to
     replay pages written by ``write_replay(file_path, game_index, out_path)`` (none without it)."""
     path = Path(path)
     if path.suffix.lower() not in SUFFIXES:
         raise ValueError(f"cannot write a report as {path.name}; allowed suffixes: {', '.join(SUFFIXES)}")
-    analysis = analyze(results, baselines, target)
+    analysis = analyze(results, baselines, target, margin)
     watches = [w for r in results for w in games_worth_watching(r)]
     if path.suffix.lower() == ".html":
         pages = write_replays(watches, path, write_replay) if write_replay else {}

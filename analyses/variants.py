@@ -1,15 +1,14 @@
 """Comparing variants: paired on common random numbers where the seeds allow, Holm across many."""
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
 from analyses.balance import find_teams
 from analyses.data import DataError, paired_on_index
-from analyses.fairer import detectable_edge, imbalance_change, seat_shift
+from analyses.fairer import detectable_edge, fairer_verdict, imbalance_change, seat_shift
 from analyses.paired import holm, paired_binary, paired_numeric, unpaired_binary, unpaired_numeric
-from analyses.seat_change import METRICS as SEAT_METRICS
-from analyses.seat_change import seat_change
 from analyses.verdict import ALPHA, _p_is
 
 
@@ -29,15 +28,15 @@ class Comparison:
         return "binary" if "Binary" in type(self.result).__name__ else "numeric"
 
 
-# what the report compares each variant with its baseline on: balance, the weakest seat and the length
-REPORT_METRICS = ("gap", "weakest_seat", "n_turns")
+# what the report compares each variant with its baseline on besides its fairness (:func:`fairness_against`)
+REPORT_METRICS = ("n_turns",)
 
 
 def default_metrics(a, b):
-    """Every seat's points (a win 1, a k-way shared win 1/k, nobody's win 1/players) the two have in common,
-    the seat gap and the weakest seat's points (of the same player count), and the game length."""
+    """Every seat's points (a win 1, a k-way shared win 1/k, nobody's win 1/players) the two have in common
+    and the game length; whether one is fairer is :func:`fairness`'s."""
     seats = min(a.players, b.players)
-    return [f"points_{i}" for i in range(seats)] + list(SEAT_METRICS) * (a.players == b.players) + ["n_turns"]
+    return [f"points_{i}" for i in range(seats)] + ["n_turns"]
 
 
 def check_comparable(a, b):
@@ -61,10 +60,7 @@ def unlike(a, b):
 
 def compare_metric(a, b, metric, paired):
     """A yes/no column by McNemar (paired) or a two-proportion test; a numeric one (points, turns, scores) by
-    the paired t test or Welch's: p-value and interval from one test of the mean difference. The seat gap and
-    the weakest seat (``analyses.seat_change``) by simultaneous bounds, paired or not."""
-    if metric in SEAT_METRICS:
-        return seat_change(a.points, b.points, metric)
+    the paired t test or Welch's: p-value and interval from one test of the mean difference."""
     xa, xb = a.column(metric), b.column(metric)
     binary = xa.dtype == bool
     if paired:
@@ -87,14 +83,14 @@ def compare(a, b, metrics=None):
     paired = check_comparable(a, b)
     tested, untested = [], []
     for m in metrics or default_metrics(a, b):
-        value = None if m in SEAT_METRICS else _fixed(a.column(m), b.column(m))
+        value = _fixed(a.column(m), b.column(m))
         if value is None:
             tested.append(m)
         else:
             untested.append((m, a.name, b.name, value))
     results = [compare_metric(a, b, m, paired) for m in tested]
     adjusted = holm([r.pvalue for r in results]) if results else []
-    return [Comparison(m, a.name, b.name, paired and m not in SEAT_METRICS, r, float(p))
+    return [Comparison(m, a.name, b.name, paired, r, float(p))
             for m, r, p in zip(tested, results, adjusted, strict=True)], untested
 
 
@@ -137,9 +133,6 @@ def against_baseline(results, bases, metrics=REPORT_METRICS):
             base = by_name[bases[r.name]]
             if r is base or r.game != base.game or r.players != base.players:
                 continue
-            if metric in SEAT_METRICS:
-                rows.append((r, base, compare_metric(r, base, metric, False)))
-                continue
             if metric not in r.names or metric not in base.names:
                 continue
             value = _fixed(r.column(metric), base.column(metric))
@@ -148,8 +141,7 @@ def against_baseline(results, bases, metrics=REPORT_METRICS):
                 continue
             rows.append((r, base, compare_metric(r, base, metric, r.seed == base.seed)))
         adjusted = holm([res.pvalue for _, _, res in rows]) if rows else []
-        out += [Comparison(metric, r.name, base.name, r.seed == base.seed and metric not in SEAT_METRICS, res,
-                           float(p))
+        out += [Comparison(metric, r.name, base.name, r.seed == base.seed, res, float(p))
                 for (r, base, res), p in zip(rows, adjusted, strict=True)]
     return out, untested
 
@@ -158,7 +150,9 @@ def against_baseline(results, bases, metrics=REPORT_METRICS):
 class Fairness:
     """Is ``b`` fairer than ``a``? ``shift``: did any seat's (team's) points move (``analyses.fairer.seat_shift``);
     ``change``: the imbalance's change and its verdict (``analyses.fairer.imbalance_change``); ``detectable``:
-    the seat edge these games find with 80% power (``analyses.fairer.detectable_edge``)."""
+    the seat edge these games find with 80% power (``analyses.fairer.detectable_edge``). Compared among
+    ``family`` variants (a report's, against their baselines), ``shift_p`` and ``change_p`` are the two tests'
+    p-values Holm-adjusted across them, and ``verdict`` follows the adjusted imbalance test."""
 
     a: str
     b: str
@@ -167,36 +161,79 @@ class Fairness:
     shift: object
     change: object
     detectable: float
+    shift_p: float
+    change_p: float
+    family: int = 1
+    shares_a: tuple = ()        # each seat's (team's) points per game in a
+
+    @property
+    def verdict(self):
+        """"fairer", "less fair" or "no change found": ``b`` against ``a`` (``analyses.fairer.fairer_verdict``)."""
+        return fairer_verdict(self.change.estimate, self.change_p, ALPHA)
+
+    @property
+    def moved(self):
+        """Whether the seats' (teams') points moved beyond chance (Hotelling's T², adjusted in a family)."""
+        return self.shift_p < ALPHA
 
     @property
     def text(self):
-        """The answer in a sentence or two, every word from a test (the omnibus T^2, Holm per seat, the
-        imbalance's change)."""
-        shift, change = self.shift, self.change
-        moved = shift.pvalue < ALPHA
-        t2 = _p_is("Hotelling's T² p", shift.pvalue)
-        if not moved and change.verdict == "no change found":
-            return (f"**No seat moved beyond chance** from {self.a} to {self.b} ({t2}): neither is shown fairer; "
-                    f"these games could have found a seat edge of {self.detectable:.3f} (80% power).")
-        seats = [f"{self._unit(k)} {shift.shift[k]:+.3f} [{shift.low[k]:+.3f}, {shift.high[k]:+.3f}]"
-                 for k in np.argsort(-np.abs(shift.shift)) if shift.adjusted[k] < ALPHA]
-        which = f": {'; '.join(seats)} (Holm)" if seats else ""
+        """The answer for ``compare``: is b fairer than a, in a sentence or two, every word from a test."""
+        if self.verdict != "no change found":
+            return f"**{self.b} is {self.verdict} than {self.a}**: {self._imbalance()}; {self._seats()}."
+        if self.moved:
+            return (f"**The seats moved** from {self.a} to {self.b} ({self._seats()[len('the seats moved ('):]}; "
+                    f"but neither is shown fairer: {self._imbalance()}.")
+        return (f"**No seat moved beyond chance** from {self.a} to {self.b} ({self._t2()}): neither is shown "
+                f"fairer; {self._could()}.")
+
+    def against(self):
+        """The same answer as a report's sentence of variant ``b`` against its baseline ``a``."""
+        lead = f"Against its baseline `{self.a}`"
+        if self.verdict != "no change found":
+            return f"{lead}: **{self.verdict}**: {self._imbalance()}; {self._seats()}."
+        if self.moved:
+            return f"{lead}: {self._seats()}; but it is not shown fairer: {self._imbalance()}."
+        return f"{lead}: no seat moved beyond chance ({self._t2()}), not shown fairer or less fair; {self._could()}."
+
+    def _holm(self, name, p):
+        return _p_is(f"{name}, Holm across {self.family} variants" if self.family > 1 else name, p)
+
+    def _t2(self):
+        return self._holm("Hotelling's T² p", self.shift_p)
+
+    def _could(self):
+        unit = "seat" if self.teams is None else "team"
+        return f"these games could have found a {unit} edge of {self.detectable:.3f} (80% power)"
+
+    def _imbalance(self):
         # each D is estimated without bias, so a fair variant's may come out a hair below 0: shown as 0
-        imbalance = (f"the imbalance Σ(share - fair)² goes from {max(change.imbalance_a, 0):.4f} to "
-                     f"{max(change.imbalance_b, 0):.4f} "
-                     f"({change.estimate:+.4f} [{change.low:+.4f}, {change.high:+.4f}], {_p_is('p', change.pvalue)})")
-        if change.verdict == "no change found":
-            return (f"**The seats moved** from {self.a} to {self.b} ({t2}){which}, but neither is shown fairer: "
-                    f"{imbalance}.")
-        return f"**{self.b} is {change.verdict} than {self.a}**: {imbalance}; the seats moved ({t2}){which}."
+        c = self.change
+        return (f"the imbalance Σ(share - fair)² goes from {max(c.imbalance_a, 0):.4f} to {max(c.imbalance_b, 0):.4f} "
+                f"({c.estimate:+.4f} [{c.low:+.4f}, {c.high:+.4f}], {self._holm('p', self.change_p)})")
+
+    def _seats(self):
+        """Whether the seats (teams) moved, and those that did, largest first, each with its points in a and b
+        and the shift's interval (Holm across the seats, tested once the omnibus test finds a move)."""
+        shift = self.shift
+        if not self.moved:
+            return f"no seat moved beyond chance ({self._t2()})"
+        moved = [k for k in np.argsort(-np.abs(shift.shift)) if shift.adjusted[k] < ALPHA]
+        if not moved:
+            return f"the seats moved ({self._t2()}), no one seat beyond chance alone (Holm across the seats)"
+        parts = [f"{self._unit(k)} {self.shares_a[k]:.3f} → {self.shares_a[k] + shift.shift[k]:.3f} "
+                 f"({shift.shift[k]:+.3f} [{shift.low[k]:+.3f}, {shift.high[k]:+.3f}])" for k in moved]
+        return f"the seats moved ({self._t2()}): {' and '.join(parts)} (Holm across the seats)"
 
     def _unit(self, k):
         return f"seat {k}" if self.teams is None else "the team of seats " + " and ".join(map(str, self.teams[k]))
 
 
-def fairness(a, b):
+def fairness(a, b, shift_p=None, change_p=None, family=1):
     """Is ``b`` fairer than ``a`` (:class:`Fairness`)? Paired game by game when the seeds agree (common deals),
-    teams as the unit when both variants' wins show the same teams; None for different player counts."""
+    teams as the unit when both variants' wins show the same teams; None for different player counts or no more
+    games than seats (teams).
+    ``shift_p``/``change_p``: the tests' p-values adjusted in a ``family`` of comparisons (default: their own)."""
     if a.players != b.players:
         return None
     paired = check_comparable(a, b)
@@ -206,11 +243,34 @@ def fairness(a, b):
         points_a, points_b = points_a[ia], points_b[ib]
     teams = find_teams(a.wins)
     teams = teams if teams == find_teams(b.wins) and len(teams) < a.players else None
-    rho = _pairing(points_a, points_b) if paired else 0.0
     units = len(teams) if teams else a.players
+    if min(len(points_a), len(points_b)) <= units:      # a covariance of the units needs more games than units
+        return None
+    rho = _pairing(points_a, points_b) if paired else 0.0
     edge = detectable_edge(min(len(points_a), len(points_b)), units, paired_correlation=rho).edge
-    return Fairness(a.name, b.name, paired, teams, seat_shift(points_a, points_b, paired, teams),
-                    imbalance_change(points_a, points_b, paired, teams), edge)
+    shift = seat_shift(points_a, points_b, paired, teams)
+    change = imbalance_change(points_a, points_b, paired, teams)
+    shares = points_a.mean(axis=0) if teams is None else np.array([points_a[:, list(t)].sum(axis=1).mean()
+                                                                  for t in teams])
+    return Fairness(a.name, b.name, paired, teams, shift, change, edge,
+                    shift.pvalue if shift_p is None else shift_p, change.pvalue if change_p is None else change_p,
+                    family, tuple(float(x) for x in shares))
+
+
+def fairness_against(results, bases):
+    """{variant: :class:`Fairness` against its baseline} (``bases``: :func:`baselines_of`), for every variant
+    of its baseline's game and player count; both tests Holm-adjusted across the variants."""
+    by_name = {r.name: r for r in results}
+    pairs = [(by_name[bases[r.name]], r) for r in results
+             if bases[r.name] != r.name and by_name[bases[r.name]].game == r.game
+             and by_name[bases[r.name]].players == r.players]
+    raw = [f for f in (fairness(base, r) for base, r in pairs) if f is not None]
+    if not raw:
+        return {}
+    shift_p = holm([f.shift.pvalue for f in raw])
+    change_p = holm([f.change.pvalue for f in raw])
+    return {f.b: dataclasses.replace(f, shift_p=float(s), change_p=float(c), family=len(raw))
+            for f, s, c in zip(raw, shift_p, change_p, strict=True)}
 
 
 def _pairing(points_a, points_b):

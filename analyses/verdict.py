@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from analyses.intervals import proportion_interval
+from analyses.intervals import Interval, proportion_interval
 from analyses.paired import holm
 
 ALPHA = 0.05
@@ -85,16 +85,19 @@ def _seats(team):
 
 
 def _simultaneous(balance, team):
-    """The team's share and its Wilson interval at 1 - ALPHA / (number of teams) (team-mates score alike)."""
-    teams = len(balance.teams)
+    """A seat's share and its Wilson interval at 1 - ALPHA / (number of teams), from its team's points: team-mates
+    score alike, so the team (its points per game in [0, 1]) is the unit and its seats share its interval (a
+    seat's own points, 0 or 1/k a game, would make it sqrt(3) times too wide in a game of two teams of two)."""
+    teams, k = len(balance.teams), len(team)
     seat = team[0]
-    ci = proportion_interval(min(float(balance.points[seat]), balance.n_games), balance.n_games,
+    ci = proportion_interval(min(float(balance.points[seat]) * k, balance.n_games), balance.n_games,
                              1 - ALPHA / teams)
-    return balance.share[seat], ci
+    return balance.share[seat], Interval(ci.low / k, ci.high / k)
 
 
-def balance_sentence(balance, adjusted, family):
-    """The balance verdict: (unbalanced, worst team, its share, its interval, sentence)."""
+def balance_sentence(balance, adjusted, family, within=None):
+    """The balance verdict: (unbalanced, worst team, its share, its interval, sentence). ``within``: the
+    ``analyses.fairer.fair_within`` result of the variant (at its share of the report's error), or None."""
     fair = 1 / balance.n_seats
     intervals = {team: _simultaneous(balance, team) for team in balance.teams}
     worst = max(intervals, key=lambda team: abs(intervals[team][0] - fair))
@@ -105,10 +108,10 @@ def balance_sentence(balance, adjusted, family):
     seat_text = (f"{_seats(worst)} takes {share:.3f} points a game [{ci.low:.3f}, {ci.high:.3f}] against a fair "
                  f"{fair:.3f}")
     if adjusted < ALPHA:
+        small = f" {within_sentence(within, family)}" if within is not None and within.shown else ""
         return True, worst, share, ci, (f"**Unbalanced**: {seat_text} (edge {edge:+.3f}); the seat gap "
                                    f"{balance.largest_gap:.3f} is beyond what a fair game shows "
-                                   f"({balance.fair_gap:.3f} at {balance.n_games:,} games; {where}).")
-    ruled_out = max(max(abs(ci.low - fair), abs(ci.high - fair)) for _, ci in intervals.values())
+                                   f"({balance.fair_gap:.3f} at {balance.n_games:,} games; {where}).{small}")
     if balance.gap_pvalue < ALPHA:
         # naming the seat the gap points at would undo Holm in words: 26% to 60% of fair variants were given a
         # seat and an edge so (tests/test_verdict.py)
@@ -117,9 +120,33 @@ def balance_sentence(balance, adjusted, family):
     else:
         lead = (f"**No seat edge found**: the seat gap {balance.largest_gap:.3f} is what a fair game shows at "
                 f"{balance.n_games:,} games ({balance.fair_gap:.3f}; {where}).")
+    if within is None:
+        ruled_out = max(max(abs(ci.low - fair), abs(ci.high - fair)) for _, ci in intervals.values())
+        rest = f"Every seat's share lies within {ruled_out:.3f} of fair (simultaneous 95%): a larger edge is ruled out."
+    else:
+        rest = within_sentence(within, family)
     few = f" Only {balance.n_games:,} games: read this as a first look." if balance.n_games < FEW_GAMES else ""
-    return False, worst, share, ci, (f"{lead} Every seat's share lies within {ruled_out:.3f} of fair (simultaneous "
-                                f"95%): a larger edge is ruled out.{few}")
+    return False, worst, share, ci, f"{lead} {rest}{few}"
+
+
+def within_sentence(within, family):
+    """Fair within the margin E, shown or not, in words (``within``: ``analyses.fairer.fair_within`` at
+    ALPHA / ``family``, Bonferroni across the report's variants, so that the edge it rules out and the verdict
+    agree: fair within E exactly when every unit's interval lies inside fair +- E)."""
+    from analyses.fairer import games_needed
+
+    unit = "seat" if within.teams is None else "team"
+    ruled_out = float(np.max(np.maximum(np.abs(within.low - within.fair), np.abs(within.high - within.fair))))
+    level = f"{100 * (1 - 2 * within.alpha):.{1 if family > 1 else 0}f}%"
+    how = (f"every {unit}'s {level} interval, two one-sided tests per {unit}"
+           + (f", Bonferroni across {family} variants" if family > 1 else ""))
+    if within.shown:
+        return (f"**Fair within {within.margin:g}**: every {unit}'s share lies within {ruled_out:.3f} of fair "
+                f"({how}; {_p_is('p', within.pvalue)}).")
+    units = len(within.fair)
+    need = games_needed(within.margin, units, alpha=within.alpha, test="fair_within").games
+    return (f"Not shown fair within {within.margin:g}: the games rule out only a {unit} edge above {ruled_out:.3f} "
+            f"({how}); a fair game needs about {need:,} games to be shown fair within {within.margin:g} (80% power).")
 
 
 def _p(p):
@@ -172,49 +199,70 @@ def decided_sentence(balance, decisiveness=None):
             f"({balance.shared:,} shared).")
 
 
-def comparison_sentence(name, base, comparisons):
-    """The differences from the baseline beyond chance (Holm), in words."""
+def comparison_sentence(name, base, comparisons, fair=None):
+    """Against the baseline, in words: whether it is fairer (``fair``: an ``analyses.variants.Fairness`` or None
+    for another player count), then the other metrics' differences beyond chance (Holm across the variants)."""
     if base == name:
         return None
     found = [c for c in comparisons if c.a == name and c.adjusted_pvalue < ALPHA]
-    if not found:
-        tested = sorted({c.metric for c in comparisons if c.a == name})
-        what = ", ".join(METRIC_WORDS.get(m, m) for m in tested) or "nothing testable"
-        return f"Against its baseline `{base}`: no difference beyond chance ({what}; Holm across the variants)."
+    tested = sorted({c.metric for c in comparisons if c.a == name})
     parts = []
     for c in found:
         r = c.result
         f = ".1f" if c.metric == "n_turns" else ".3f"
         parts.append(f"{METRIC_WORDS.get(c.metric, c.metric)} {r.mean_b:{f}} → {r.mean_a:{f}} "
                      f"({r.statistic:+{f}} [{r.low:+{f}}, {r.high:+{f}}], {_p_is('Holm p', c.adjusted_pvalue)})")
-    return f"Against its baseline `{base}`: " + "; ".join(parts) + "."
+    if fair is None:
+        if not found:
+            what = ", ".join(METRIC_WORDS.get(m, m) for m in tested) or "nothing testable"
+            return f"Against its baseline `{base}`: no difference beyond chance ({what}; Holm across the variants)."
+        return f"Against its baseline `{base}`: " + "; ".join(parts) + "."
+    if found:
+        return f"{fair.against()} Also: " + "; ".join(parts) + "."
+    if tested:
+        what = ", ".join(METRIC_WORDS.get(m, m) for m in tested)
+        return f"{fair.against()} No difference in {what} beyond chance (Holm across the variants)."
+    return fair.against()
 
 
-METRIC_WORDS = {"gap": "the seat gap", "weakest_seat": "the weakest seat's points", "n_turns": "the length",
-                "points_0": "seat 0's points"}
+METRIC_WORDS = {"n_turns": "the length", "points_0": "seat 0's points"}
 
 
-def verdicts(analysis, target=None, traces=None, kinds=None):
+def verdicts(analysis, target=None, traces=None, kinds=None, margin=None):
     """{variant: :class:`Verdict`} for an ``analyses.report.Analysis``; ``traces``/``kinds``: {variant:
-    decisiveness result / sentences of notable action kinds} where a trace was written."""
+    decisiveness result / sentences of notable action kinds} where a trace was written; ``margin``: E of "fair
+    within E" (``analyses.fairer.fair_within``), None for none."""
     names = list(analysis.balances)
     adjusted = dict(zip(names, holm([analysis.balances[n].gap_pvalue for n in names]), strict=True))
     by_name = {r.name: r for r in analysis.results}
     out = {}
     for name in names:
         b = analysis.balances[name]
-        unbalanced, worst, share, ci, balance = balance_sentence(b, adjusted[name], len(names))
+        within = _within(by_name[name], b, margin, len(names))
+        unbalanced, worst, share, ci, balance = balance_sentence(b, adjusted[name], len(names), within)
         result = by_name[name]
         sentences = [balance, length_sentence(result.column("n_turns"), target),
                      decided_sentence(b, (traces or {}).get(name)),
                      holes_sentence(b.timeouts, b.n_games, _max_turns(result)),
                      *(kinds or {}).get(name, ())]
-        against = comparison_sentence(name, analysis.baselines[name], analysis.comparisons)
+        against = comparison_sentence(name, analysis.baselines[name], analysis.comparisons,
+                                      (analysis.fairness or {}).get(name))
         if against:
             sentences.append(against)
         out[name] = Verdict(name, unbalanced, worst, share, ci.low, ci.high, share - 1 / b.n_seats, b.gap_pvalue,
                             float(adjusted[name]), tuple(sentences))
     return out
+
+
+def _within(result, balance, margin, family):
+    """``fair_within`` of a variant at ALPHA / ``family``, teams as the unit; None without a margin or with
+    fewer games than units."""
+    from analyses.fairer import fair_within
+
+    teams = balance.teams if len(balance.teams) < balance.n_seats else None
+    if margin is None or balance.n_games <= len(balance.teams):
+        return None
+    return fair_within(result.points, margin, teams, alpha=ALPHA / family)
 
 
 def overview(verdicts_):

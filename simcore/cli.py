@@ -666,7 +666,10 @@ def _load_results(paths):
 @click.option("--length", "length", metavar="LOW-HIGH",
               help="Target length of a game in turns, e.g. 30-60: the verdict says how many games are within it.")
 @click.option("--tables", is_flag=True, help="Also print every table (seat balance, length, comparisons).")
-def analyze_command(paths, report_path, baselines, length, tables):
+@click.option("--margin", type=float, default=0.02, show_default=True, metavar="E",
+              help="A variant is called fair within E when every seat's (team's) share is shown within E of "
+                   "fair (two one-sided tests per seat, 5% error across the variants).")
+def analyze_command(paths, report_path, baselines, length, tables, margin):
     """The verdict on a sweep folder or result files: balance, length, rule holes and differences from the
     baseline, in words with their numbers; the tables with --tables or in a --report."""
     from analyses import data, report, verdict
@@ -674,6 +677,8 @@ def analyze_command(paths, report_path, baselines, length, tables):
 
     if report_path is not None and Path(report_path).suffix.lower() not in report.SUFFIXES:
         _fail(f"--report {report_path!r}: unknown suffix; allowed: {', '.join(report.SUFFIXES)}")
+    if not 0 < margin < 1:
+        _fail(f"--margin {margin:g} is not a share; allowed: 0 < E < 1, e.g. 0.02")
     try:
         target = verdict.LengthTarget.parse(length) if length is not None else None
     except ValueError as e:
@@ -685,14 +690,14 @@ def analyze_command(paths, report_path, baselines, length, tables):
         for baseline in baselines:
             if baseline not in names:
                 _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
-        analysis = report.analyze(results, baselines, target)
+        analysis = report.analyze(results, baselines, target, margin)
         click.echo("\n\n".join(report.terminal_verdicts(analysis)))
         if tables:
             _echo_tables(report, analysis)
         if report_path:
             try:
                 notice = _compiling(False, "agents for the replay pages of the games worth watching")
-                report.write_report(results, report_path, baselines, target=target,
+                report.write_report(results, report_path, baselines, target=target, margin=margin,
                                     write_replay=functools.partial(replay.write_html, on_compile=notice))
             except OSError as e:
                 _fail(f"cannot write {report_path}: {e.strerror or e}")
@@ -710,8 +715,8 @@ def _echo_tables(report, analysis):
     click.echo(f"\n{report.balance_table(analysis)}\n{report.BALANCE_TESTS}\n\n{report.shape_table(analysis)}")
     if analysis.skill_levels:
         click.echo(f"\nby skill level:\n{report.skill_table(analysis)}")
-    if analysis.comparisons:
-        click.echo(f"\n{report.comparison_table(analysis.comparisons)}\n"
+    if analysis.comparisons or analysis.fairness:
+        click.echo(f"\n{report.comparison_table(analysis.comparisons, analysis.fairness.values())}\n"
                    f"{report.comparison_tests('the variants, per metric')}")
     if analysis.untested:
         click.echo(report.untested_text(analysis.untested))

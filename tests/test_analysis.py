@@ -47,7 +47,7 @@ def test_compare_names_a_fixed_length_and_tests_the_rest(tmp_path):
     b = _result(tmp_path, "b", {"formation": "ring"}, games=300, game="zwai")
     comparisons, untested = variants.compare(a, b)
     assert "n_turns" not in [c.metric for c in comparisons] and untested == [("n_turns", "a", "b", 48)]
-    assert [c.metric for c in comparisons] == ["points_0", "points_1", "gap", "weakest_seat"]
+    assert [c.metric for c in comparisons] == ["points_0", "points_1"]     # fairer or not: variants.fairness
     assert report.untested_text(untested) == ("Not tested, as it cannot differ: n_turns (48 in every game; "
                                               "1 comparison).")
 
@@ -71,8 +71,8 @@ def test_report_has_tables_plots_and_baseline_comparisons(tmp_path):
         assert f"report-plots/{png}" in text
     analysis = report.analyze(rs)
     # four players are not compared with two: "four" is the baseline of its own player count
-    assert {(c.a, c.b, c.metric) for c in analysis.comparisons} == \
-        {("pro", "base", m) for m in ("gap", "weakest_seat", "n_turns")}
+    assert {(c.a, c.b, c.metric) for c in analysis.comparisons} == {("pro", "base", "n_turns")}
+    assert list(analysis.fairness) == ["pro"] and analysis.fairness["pro"].a == "base"
     assert analysis.baselines == {"base": "base", "pro": "base", "four": "four"}
     # the table shows what the result objects hold
     b = analysis.balances["pro"]
@@ -93,7 +93,8 @@ def test_analyze_and_compare_commands(cli, tmp_path):
     done = cli("compare", out / "pro=false.parquet", out / "pro=true.parquet")
     assert done.returncode == 0, done.stderr
     assert "points_0" in done.stdout and "n_turns" in done.stdout and "| yes |" in done.stdout
-    assert "| gap | no |" in done.stdout and "| weakest_seat | no |" in done.stdout    # issue 25, part 3
+    assert "| gap |" not in done.stdout          # issue 37: the fairness sentence replaced the Wilson bounds' rows
+    assert "pro=true is fairer than pro=false" in done.stdout or "neither is shown fairer" in done.stdout
     assert "p (Holm) keeps the chance of any false difference at 5% across the metrics" in done.stdout
     other = tmp_path / "other.parquet"
     assert cli("run", "zwergen", "--games", "4000", "--seed", "3", "--set", "pro=true", "--out", other,
@@ -275,7 +276,8 @@ def test_markdown_report_keeps_its_sections_and_adds_the_games_worth_watching(tw
         "![game length](r-plots/duration.png)",
         "## Game-specific columns (means)", *map(str, report.fit(report.extras_table(analysis))),
         "![scores](r-plots/scores.png)",
-        "## Against the baseline `base`", None, str(report.comparison_table(analysis.comparisons)),
+        "## Against the baseline `base`", None,
+        str(report.comparison_table(analysis.comparisons, analysis.fairness.values())),
     ]
     blocks = before.split("\n\n")
     assert len(blocks) == len(expected)
@@ -292,19 +294,19 @@ def test_each_variant_is_compared_with_a_baseline_of_its_player_count_and_polici
           (("square-2p", {"players": 2}), ("ring-2p", {"players": 2, "formation": "ring"}),
            ("square-3p", {"players": 3}), ("ring-3p", {"players": 3, "formation": "ring"}))]
     analysis = report.analyze(rs)
-    assert {(c.a, c.b) for c in analysis.comparisons} == {("ring-2p", "square-2p"), ("ring-3p", "square-3p")}
-    assert {c.metric for c in analysis.comparisons} == {"gap", "weakest_seat"}
+    assert analysis.comparisons == []       # n_turns is fixed; fairness is compared by analysis.fairness
+    assert {(f.b, f.a) for f in analysis.fairness.values()} == {("ring-2p", "square-2p"), ("ring-3p", "square-3p")}
     assert sorted(analysis.untested) == [("n_turns", "ring-2p", "square-2p", 48),
                                          ("n_turns", "ring-3p", "square-3p", 48)]
     assert "Not tested, as it cannot differ: n_turns (48 in every game; 2 comparisons)." in \
         report.write_report(rs, tmp_path / "r.md").read_text()
     chosen = report.analyze(rs, ("ring-3p",))
-    assert {(c.a, c.b) for c in chosen.comparisons} == {("ring-2p", "square-2p"), ("square-3p", "ring-3p")}
+    assert {(f.b, f.a) for f in chosen.fairness.values()} == {("ring-2p", "square-2p"), ("square-3p", "ring-3p")}
     with pytest.raises(data.DataError, match="--baseline square-3p and ring-3p are of the same player count"):
         report.analyze(rs, ("square-3p", "ring-3p"))
     done = cli("analyze", *[r.path for r in rs], "--baseline", "ring-3p", "--baseline", "ring-2p", "--tables")
     assert done.returncode == 0, done.stderr
-    assert "| square-2p | ring-2p | gap |" in done.stdout and "| square-3p | ring-3p | weakest_seat |" in done.stdout
+    assert "| square-2p | ring-2p | imbalance |" in done.stdout and "| square-3p | ring-3p | imbalance |" in done.stdout
 
 
 def test_every_output_says_what_it_is_of(cli, two_variants, tmp_path):

@@ -75,7 +75,7 @@ def _analysis(variants_, rng, n):
         wins = points > 0
         balances[name] = seat_balance(wins, np.zeros(n, bool), n_resamples=1000, seed=int(rng.integers(1 << 30)))
         results.append(SimpleNamespace(name=name, meta={}, column=lambda _, n=n: np.full(n, 30)))
-    return SimpleNamespace(results=results, balances=balances, comparisons=[],
+    return SimpleNamespace(results=results, balances=balances, comparisons=[], fairness={},
                            baselines={name: name for name in variants_})
 
 

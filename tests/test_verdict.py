@@ -27,7 +27,7 @@ def zwai_4p(tmp_path_factory):
 def test_the_verdict_names_the_ring_formations_seat_3(zwai_4p):
     """Issue 25, 'Done means': the verdict names the ring-4p seat-3 problem, with its points, interval and a
     fair share, first in the overview (largest edge first); the ring is compared with the square (same player
-    count) on the weakest seat."""
+    count) on its fairness."""
     analysis = report.analyze(zwai_4p)
     ring, square = analysis.verdicts["ring-4p"], analysis.verdicts["square-4p"]
     assert ring.unbalanced and ring.worst_seat == (3,) and ring.high < 0.25
@@ -35,8 +35,12 @@ def test_the_verdict_names_the_ring_formations_seat_3(zwai_4p):
                                 f"{ring.high:.3f}] against a fair 0.250")
     assert abs(square.edge) < abs(ring.edge)
     assert "Every game lasts 48 turns (the length is fixed)." in ring.text
+    # issue 37: against its baseline the ring is "less fair", by the imbalance test, naming the seats that moved
     against = ring.text.split("Against its baseline `square-4p`: ")[1]
-    assert against.startswith("the seat gap ") and "; the weakest seat's points 0.2" in against
+    fair = analysis.fairness["ring-4p"]
+    assert fair.verdict == "less fair" and fair.change.estimate > 0 and fair.change_p < 0.05
+    assert against.startswith("**less fair**: the imbalance Σ(share - fair)² goes from ")
+    assert f"seat 3 {fair.shares_a[3]:.3f} → {ring.share:.3f}" in against
     assert "variants are unbalanced**, the largest edge first: `ring-4p` (seat 3 -0.1" in \
         report.overview(analysis.verdicts)
 

@@ -5,7 +5,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from simcore.io import config as cfg
-from simcore.studies import tune
+from simcore.studies import tune, tune_report
 
 SEARCH = {"batch": 200, "games_max": 2000, "alpha": 0.05, "bootstrap": 400}
 
@@ -114,6 +114,24 @@ def test_the_paired_test_names_the_best_or_the_tied():
     assert alone[0].edge_low[0] < alone[0].edge[0] < alone[0].edge_high[0]
 
 
+def test_the_confirmation_says_which_finalist_is_fairer_and_which_is_fair_within_the_margin():
+    """Issue 37: tune says whether a finalist is fairer than the best, by the paired imbalance test (Holm across
+    the finalists), and whether each is fair within the margin (two one-sided tests per seat, Bonferroni across
+    the finalists). On 20,000 shared games: a finalist at 0.5 / 0.5 is fair within 0.02, the best at 0.55 is
+    not, and the fair one is fairer than the best; an identical copy of the best is neither."""
+    u = np.random.default_rng(6).random(20_000)
+    seat0 = {1: 0.55, 2: 0.5, 3: 0.55}
+    matrices = [np.column_stack([u < seat0[c], u >= seat0[c]]).astype(float) for c in (1, 2, 3)]
+    confirmed = {r.candidate: r.fairness for r in tune.confirm([1, 2, 3], matrices, GAP, 200, seed=1)}
+    assert confirmed[1].against_best is None and not confirmed[1].within
+    assert confirmed[2].against_best == "fairer" and confirmed[2].pvalue < 0.05 and confirmed[2].within
+    assert confirmed[2].ruled_out < 0.02 < confirmed[1].ruled_out
+    assert confirmed[3].against_best == "no change found" and confirmed[3].imbalance == confirmed[1].imbalance
+    assert confirmed[1].imbalance == pytest.approx(2 * (np.mean(u < 0.55) - 0.5) ** 2, abs=1e-4)
+    words = tune_report.fairness_words(confirmed[2])
+    assert words.startswith("fairer than the best (p = ") and "fair within 0.02 (every seat within 0.0" in words
+
+
 TUNE = """
 game = "zwergen"
 seed = 4
@@ -154,6 +172,7 @@ def test_a_tune_run_writes_its_batches_report_and_plot(tmp_path):
            "candidates (union bound)" in text
     assert "The chance of calling any finalist worse that is not is at most 0.05 (family-wise)" in text
     assert "| candidate | seat 0 | seat 1 | decisive games | chi-square p |" in text
+    assert "| candidate | imbalance | fairness |" in text and "fair within 0.02" in text
     assert (tmp_path / "out" / "race.png").stat().st_size > 1000
     assert result.best and result.confirmed[0].candidate in result.race.alive
 

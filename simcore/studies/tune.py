@@ -56,6 +56,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from analyses.balance import equal_shares_test, find_teams
+from analyses.fairer import DEFAULT_MARGIN, fair_within, fairer_verdict, imbalance_change
+from analyses.paired import holm
 from analyses.scoring import points
 from analyses.seat_change import gap_bounds
 from simcore import __version__
@@ -685,7 +688,8 @@ class Confirmed:
     ``statistic``, ``pvalue``: the chi-square test of equal shares of the ``decisive`` games' single winners
     (nan without any, as in a team game, or without seats). ``difference``: its objective minus the best's on
     the same games; ``p_worse``, ``adjusted``: the paired bootstrap p-value of "not worse than the best" and its
-    Holm adjustment (nan for the best); ``verdict``: "best", "worse" or "tied" (with the best).
+    Holm adjustment (nan for the best); ``verdict``: "best", "worse" or "tied" (with the best); ``fairness``:
+    whether it is fairer than the best and fair within the margin (:class:`FinalistFairness`).
     """
 
     candidate: int
@@ -704,6 +708,23 @@ class Confirmed:
     p_worse: float
     adjusted: float
     verdict: str
+    fairness: object = None      # its FinalistFairness, None when the objective reads no seats
+
+
+@dataclass(frozen=True)
+class FinalistFairness:
+    """A finalist's fairness on the confirmation games: its imbalance Σ(share - fair)² (bias-corrected);
+    against the best, paired on the shared games, "fairer", "less fair" or "no change found"
+    (``analyses.fairer.imbalance_change``, p Holm-adjusted across the finalists; None for the best); and
+    whether it is shown fair within ``margin`` (``analyses.fairer.fair_within``, Bonferroni across the
+    finalists), with the largest distance from fair its intervals leave."""
+
+    imbalance: float
+    against_best: str | None
+    pvalue: float
+    margin: float
+    within: bool
+    ruled_out: float
 
 
 def resampled_means(rng, values, draws):
@@ -734,8 +755,6 @@ def worse_than_best(resampled):
     """From the objective on each resample of the shared games (draws, finalists; the best first): per other
     finalist the one-sided bootstrap p-value of "its objective - the best's <= 0", (1 + #{resampled difference
     <= 0}) / (1 + draws) (never 0), and its Holm adjustment across the finalists."""
-    from analyses.paired import holm
-
     differences = resampled[:, 1:] - resampled[:, :1]
     p = (1 + (differences <= 0).sum(axis=0)) / (1 + len(resampled))
     return p, holm(p)
@@ -745,13 +764,33 @@ def decisive_tests(objective, values):
     """Per finalist (``values``: (finalists, games, columns)): its decisive games (a single winner; a seat's
     points are 1 only then) and the chi-square test (statistic, p-value) of equal shares of their winners,
     nan without any (a team game) or without seats."""
-    from analyses.balance import equal_shares_test
-
     single = (values[:, :, objective.seats] == 1).sum(axis=1)
     return single.sum(axis=1), [equal_shares_test(counts) for counts in single]
 
 
-def confirm(candidates, matrices, objective, draws, seed):
+def finalist_fairness(objective, values, margin):
+    """Per finalist (``values``: (finalists, games, columns), the best first): its :class:`FinalistFairness`,
+    teams as the unit when every finalist's wins show the same teams; [None] * finalists without seats."""
+    finalists, games = values.shape[:2]
+    points = values[:, :, objective.seats]
+    if not objective.seats or games <= points.shape[2]:
+        return [None] * finalists
+    teams = {find_teams(p > 0) for p in points}
+    teams = next(iter(teams)) if len(teams) == 1 and len(next(iter(teams))) < points.shape[2] else None
+    changes = [imbalance_change(points[0], p, paired=True, teams=teams) for p in points[1:]]
+    adjusted = holm([c.pvalue for c in changes]) if changes else []
+    out = []
+    for f in range(finalists):
+        within = fair_within(points[f], margin, teams, alpha=LEVEL / finalists)
+        ruled_out = float(np.max(np.maximum(np.abs(within.low - within.fair), np.abs(within.high - within.fair))))
+        imbalance = changes[0].imbalance_a if f == 0 and changes else (changes[f - 1].imbalance_b if f else math.nan)
+        against = None if f == 0 else fairer_verdict(changes[f - 1].estimate, adjusted[f - 1], LEVEL)
+        out.append(FinalistFairness(float(imbalance), against, float(adjusted[f - 1]) if f else math.nan, margin,
+                                    within.shown, ruled_out))
+    return out
+
+
+def confirm(candidates, matrices, objective, draws, seed, margin=DEFAULT_MARGIN):
     """The finalists ``candidates`` (the race's ranking: the first is the best) on their fresh games
     (``matrices``: (games, sources) each, the same game indices): a :class:`Confirmed` each, the best first,
     the others by objective. A finalist is *worse* than the best when the paired bootstrap test says so at
@@ -768,6 +807,7 @@ def confirm(candidates, matrices, objective, draws, seed):
     p_worse, adjusted = worse_than_best(resampled)
     decisive, tests = decisive_tests(objective, values)
     seats, fair = objective.seats, 1 / objective.players
+    fairness = finalist_fairness(objective, values, margin)
     rows = []
     for f, c in enumerate(candidates):
         rows.append(Confirmed(
@@ -776,7 +816,7 @@ def confirm(candidates, matrices, objective, draws, seed):
             means[f, seats] - fair, low[f, seats] - fair, high[f, seats] - fair, int(decisive[f]), *tests[f],
             float(estimate[f] - estimate[0]), float(p_worse[f - 1]) if f else math.nan,
             float(adjusted[f - 1]) if f else math.nan,
-            "best" if f == 0 else "worse" if adjusted[f - 1] < LEVEL else "tied"))
+            "best" if f == 0 else "worse" if adjusted[f - 1] < LEVEL else "tied", fairness[f]))
     return [rows[0]] + sorted(rows[1:], key=lambda r: (r.value, r.candidate))
 
 

@@ -47,8 +47,36 @@ def lines(result):
     if len(result.confirmed) > 1:
         out.append(f"the confirmation's error: the chance of calling any finalist worse that is not is at most "
                    f"{LEVEL:g} (one-sided paired bootstrap against the best, Holm across the finalists)")
+    out += _fairness_lines(result, names)
     out.append(_verdict(result, names, markdown=False))
     return out
+
+
+def _fairness_lines(result, names):
+    """Each finalist's fairness on the confirmation games, in words: fairer than the best or not, fair within
+    the margin or not (none when the objective reads no seats)."""
+    rows = [r for r in result.confirmed if r.fairness is not None]
+    if not rows:
+        return []
+    margin = rows[0].fairness.margin
+    out = [f"fairness on the same games (the imbalance Σ(share - fair)²; against the best: paired, Holm across the "
+           f"finalists; fair within {margin:g}: two one-sided tests per seat, Bonferroni across the finalists):"]
+    for r in rows:
+        out.append(f"  {names[r.candidate]:<32} {r.fairness.imbalance:.4f}  {fairness_words(r.fairness)}")
+    return out
+
+
+def fairness_words(fair):
+    """A finalist's :class:`simcore.studies.tune.FinalistFairness` in a few words."""
+    if fair.against_best is None:
+        against = "the best"
+    elif fair.against_best == "no change found":
+        against = f"not shown fairer or less fair than the best (p = {fair.pvalue:.3g})"
+    else:
+        against = f"{fair.against_best} than the best (p = {fair.pvalue:.3g})"
+    within = (f"fair within {fair.margin:g} (every seat within {fair.ruled_out:.3f})" if fair.within else
+              f"not shown fair within {fair.margin:g} (the games rule out only edges above {fair.ruled_out:.3f})")
+    return f"{against}; {within}"
 
 
 def _search_line(result):
@@ -179,9 +207,21 @@ def _confirmation(result, names):
         "",
         *_edges_table(result, names),
         "",
+        *_fairness_section(result, names),
         _verdict(result, names, markdown=True),
         "",
     ]
+
+
+def _fairness_section(result, names):
+    """The fairness lines as a paragraph and a table of the report (none without seats)."""
+    lines = _fairness_lines(result, names)
+    if not lines:
+        return []
+    rows = [r for r in result.confirmed if r.fairness is not None]
+    table = ["| candidate | imbalance | fairness |", "|---|---:|---|"]
+    table += [f"| `{names[r.candidate]}` | {r.fairness.imbalance:.4f} | {fairness_words(r.fairness)} |" for r in rows]
+    return [f"Fairness, {lines[0][0].lower()}{lines[0][1:-1]}.", "", *table, ""]
 
 
 def write(result, folder):

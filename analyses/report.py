@@ -24,6 +24,7 @@ from analyses.fairer import DEFAULT_MARGIN
 from analyses.kinds import kind_stats, notable
 from analyses.plots import duration_plot, score_plot, short_labels, skill_plot, varying, win_share_plot
 from analyses.scoring import RULE
+from analyses.sequential import decision_sentences
 from analyses.shape import game_shape
 from analyses.variants import against_baseline, baselines_of, fairness_against
 from analyses.verdict import ALPHA, overview, skill_sentence, verdicts
@@ -118,7 +119,7 @@ def analyze(results, baselines=(), target=None, margin=DEFAULT_MARGIN):
     analysis.kinds = {name: {kind: k for kind, k in kind_stats(t, r.points).items() if k.choice is not None}
                       for name, (r, t) in traces.items()}
     why = {name: [k.sentence for k in notable(stats)[:NOTABLE]] for name, stats in analysis.kinds.items()}
-    analysis.verdicts = verdicts(analysis, target, analysis.decided, why, margin)
+    analysis.verdicts = verdicts(analysis, target, analysis.decided, why, margin, decision_sentences(results))
     return analysis
 
 

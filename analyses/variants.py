@@ -197,10 +197,12 @@ class Fairness:
         return f"{lead}: no seat moved beyond chance ({self._t2()}), not shown fairer or less fair; {self._could()}."
 
     def _holm(self, name, p):
-        return _p_is(f"{name}, Holm across {self.family} variants" if self.family > 1 else name, p)
+        """``p = 0.03``, or adjusted in a family: ``Holm p = 0.03 across 24 variants``."""
+        return _p_is(f"Holm {name}", p) + f" across {self.family} variants" if self.family > 1 else _p_is(name, p)
 
     def _t2(self):
-        return self._holm("Hotelling's T² p", self.shift_p)
+        return "Hotelling's T², " + self._holm("p", self.shift_p) if self.family > 1 else \
+            _p_is("Hotelling's T² p", self.shift_p)
 
     def _could(self):
         unit = "seat" if self.teams is None else "team"
@@ -246,7 +248,7 @@ def fairness(a, b, shift_p=None, change_p=None, family=1):
     units = len(teams) if teams else a.players
     if min(len(points_a), len(points_b)) <= units:      # a covariance of the units needs more games than units
         return None
-    rho = _pairing(points_a, points_b) if paired else 0.0
+    rho = pairing(points_a, points_b) if paired else 0.0
     edge = detectable_edge(min(len(points_a), len(points_b)), units, paired_correlation=rho).edge
     shift = seat_shift(points_a, points_b, paired, teams)
     change = imbalance_change(points_a, points_b, paired, teams)
@@ -273,7 +275,7 @@ def fairness_against(results, bases):
             for f, s, c in zip(raw, shift_p, change_p, strict=True)}
 
 
-def _pairing(points_a, points_b):
+def pairing(points_a, points_b):
     """The correlation of a seat's points in a game of a and of b (common deals), averaged over the seats with
     spread: what the planner's paired design gains."""
     values = [np.corrcoef(points_a[:, s], points_b[:, s])[0, 1] for s in range(points_a.shape[1])

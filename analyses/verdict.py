@@ -5,14 +5,18 @@ Each sentence says what one procedure found, at its stated error rate:
 * **balance**: the gap test of ``analyses.balance`` (a permutation test, debiased by construction: a fair game's
   gap is its null), Holm-adjusted across the variants analysed together, so that "unbalanced" is said of a fair
   variant at most 5% of the time in the whole report. The seat named is the one furthest from a fair share; its
-  interval is simultaneous over the seats (Wilson at 1 - 0.05 / seats), so it covers that seat's share at 95%
-  whichever seat the data made the worst. A fair verdict says which edge the games rule out (the largest
-  distance from a fair share inside those intervals): few games rule out little;
+  interval is simultaneous over the seats (Wilson at 1 - 0.05 / seats; a team's on its wins, shared by its
+  seats), so it covers that seat's share at 95% whichever seat the data made the worst;
+* **fair within E** (``--margin``): every seat's (team's) share shown within E of fair by two one-sided tests
+  (``analyses.fairer.fair_within``), Bonferroni across the variants; when it is not shown, the edge the games
+  do rule out and the games a fair game needs;
+* **against the baseline**: "fairer" or "less fair" by the change of the imbalance Σ(share - fair)², the seats
+  that moved by Hotelling's T² and per-seat tests (``analyses.variants.Fairness``), and the other metrics'
+  differences, each Holm-adjusted across the variants;
 * **length**: the mean with its t interval, and the share of games within a target, when one is given;
 * **rule holes**: games stopped by ``max_turns`` (Wilson interval);
 * **how decided**: lead changes, comebacks and when the lead was settled, from a trace (``--trace``), or the
-  share of games with a single winner;
-* **against the baseline**: the differences the comparisons find beyond chance (Holm across the variants).
+  share of games with a single winner.
 """
 
 from __future__ import annotations
@@ -137,7 +141,7 @@ def within_sentence(within, family):
 
     unit = "seat" if within.teams is None else "team"
     ruled_out = float(np.max(np.maximum(np.abs(within.low - within.fair), np.abs(within.high - within.fair))))
-    level = f"{100 * (1 - 2 * within.alpha):.{1 if family > 1 else 0}f}%"
+    level = f"{100 * (1 - 2 * within.alpha):.1f}".removesuffix(".0") + "%"
     how = (f"every {unit}'s {level} interval, two one-sided tests per {unit}"
            + (f", Bonferroni across {family} variants" if family > 1 else ""))
     if within.shown:
@@ -228,10 +232,11 @@ def comparison_sentence(name, base, comparisons, fair=None):
 METRIC_WORDS = {"n_turns": "the length", "points_0": "seat 0's points"}
 
 
-def verdicts(analysis, target=None, traces=None, kinds=None, margin=None):
+def verdicts(analysis, target=None, traces=None, kinds=None, margin=None, sequential=None):
     """{variant: :class:`Verdict`} for an ``analyses.report.Analysis``; ``traces``/``kinds``: {variant:
     decisiveness result / sentences of notable action kinds} where a trace was written; ``margin``: E of "fair
-    within E" (``analyses.fairer.fair_within``), None for none."""
+    within E" (``analyses.fairer.fair_within``), None for none; ``sequential``: {variant: the sentence of the
+    decision that stopped its games} (``analyses.sequential.decision_sentences``), put first."""
     names = list(analysis.balances)
     adjusted = dict(zip(names, holm([analysis.balances[n].gap_pvalue for n in names]), strict=True))
     by_name = {r.name: r for r in analysis.results}
@@ -241,14 +246,15 @@ def verdicts(analysis, target=None, traces=None, kinds=None, margin=None):
         within = _within(by_name[name], b, margin, len(names))
         unbalanced, worst, share, ci, balance = balance_sentence(b, adjusted[name], len(names), within)
         result = by_name[name]
-        sentences = [balance, length_sentence(result.column("n_turns"), target),
+        # fairness first: the balance, then whether the rule change made it fairer, then the rest
+        against = comparison_sentence(name, analysis.baselines[name], analysis.comparisons,
+                                      (analysis.fairness or {}).get(name))
+        sentences = [balance, *([against] if against else []), length_sentence(result.column("n_turns"), target),
                      decided_sentence(b, (traces or {}).get(name)),
                      holes_sentence(b.timeouts, b.n_games, _max_turns(result)),
                      *(kinds or {}).get(name, ())]
-        against = comparison_sentence(name, analysis.baselines[name], analysis.comparisons,
-                                      (analysis.fairness or {}).get(name))
-        if against:
-            sentences.append(against)
+        if name in (sequential or {}):     # the games stopped when decided: that decision before any fixed-n test
+            sentences.insert(0, sequential[name])
         out[name] = Verdict(name, unbalanced, worst, share, ci.low, ci.high, share - 1 / b.n_seats, b.gap_pvalue,
                             float(adjusted[name]), tuple(sentences))
     return out

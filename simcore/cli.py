@@ -292,17 +292,35 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, tr
 @click.argument("sweep_file", type=click.Path(dir_okay=False))
 @click.option("--out", "folder", required=True, type=click.Path(file_okay=False),
               help="Folder for one Parquet file per variant and _manifest.json (traces in _traces/).")
-@click.option("--games", type=int, help="Games per variant (overrides the sweep file).")
+@click.option("--games", type=int, help="Games per variant (overrides the sweep file); with --until-decided the "
+                                          "most a variant plays (the cap).")
 @_options(SEED, TRACE, THREADS, SCHEDULER, QUIET)
-def sweep_command(sweep_file, folder, games, seed, trace, threads, scheduler, quiet):
+@click.option("--until-decided", is_flag=True,
+              help="Play each variant in looks of doubling games (--first-look, twice that, ... --games) and stop it "
+                   "once it is shown unbalanced or fair within --margin; a false verdict in any variant at any "
+                   "look stays below 5%.")
+@click.option("--margin", type=float, metavar="E",
+              help="With --until-decided: fair within E means every seat's (team's) share within E of fair "
+                   "[default: 0.02].")
+@click.option("--first-look", type=int, metavar="N",
+              help="With --until-decided: games a variant plays before its first look [default: 1000, or --games "
+                   "when fewer].")
+def sweep_command(sweep_file, folder, games, seed, trace, threads, scheduler, quiet, until_decided, margin,
+                  first_look):
     """Play every variant of SWEEP_FILE that is not complete in --out yet."""
     from simcore.studies import sweep
     _out(folder)
     _trace_where(trace, scheduler)
+    if not until_decided and (margin is not None or first_look is not None):
+        _fail(f"{'--margin' if margin is not None else '--first-look'} is an option of --until-decided; allowed: "
+              "it with --until-decided, or neither")
     try:
         plan = sweep.load(sweep_file, games=games, seed=seed)
     except cfg.ConfigError as e:
         _fail(str(e))
+    if until_decided:
+        _sweep_until_decided(sweep_file, plan, folder, (margin, first_look), trace, threads, scheduler, quiet)
+        return
     _folder(folder, "sweep", plan.game)
     _threads(threads, scheduler)
     if Path(folder).is_dir():
@@ -340,6 +358,61 @@ def sweep_command(sweep_file, folder, games, seed, trace, threads, scheduler, qu
     if not quiet:
         counts = {s: list(status.values()).count(s) for s in ("played", "played again", "skipped")}
         click.echo(", ".join(f"{n} {s}" for s, n in counts.items()) + f"; manifest: {Path(folder) / sweep.MANIFEST}")
+
+
+def _sweep_until_decided(sweep_file, plan, folder, options, trace, threads, scheduler, quiet):
+    """``sweep --until-decided``: the plan checked before anything is loaded, the looks played, a line per variant
+    and look, and the verdicts counted at the end."""
+    from analyses import fairer, sequential
+    from simcore.studies import sweep
+
+    margin, first_look = options
+    try:
+        first = min(sequential.DEFAULT_FIRST_LOOK, plan.variants[0].config.games) if first_look is None else first_look
+        looks = sweep.until_decided_plan(plan, fairer.DEFAULT_MARGIN if margin is None else margin, first)
+    except sequential.PlanError as e:
+        _fail(str(e))
+    _folder(folder, sweep.UNTIL_DECIDED, plan.game)
+    try:
+        sweep.check_until_decided(folder, looks, trace)
+    except OSError as e:
+        _fail(str(e))
+    _threads(threads, scheduler)
+    held = sweep.held_looks(plan, folder, trace)
+    pad = max(len(v.name) for v in plan.variants)
+    heard = []
+
+    def report(variant, result, tally):
+        if not quiet and heard[-1:] != [result.look]:
+            heard.append(result.look)
+            click.echo(f"look {result.look} of {result.looks}: {result.games:,} games a variant")
+        _note(f"  {variant.name:<{pad}} {sequential.look_words(result)}", quiet)
+
+    _note(f"sweep {sweep_file} until decided: {len(plan.variants)} variants of {plan.game}, looks at "
+          f"{', '.join(f'{n:,}' for n in looks.looks)} games a variant, fair within {looks.margin:g}; a false verdict "
+          f"in any variant at any look below {looks.alpha:.0%} (each test's level {looks.levels[0]:.2g} at the first "
+          f"look to {looks.levels[-1]:.2g} at the cap) -> {folder}", quiet)
+    for name, (_, _, why) in held.items():
+        if why:
+            _note(f"  {name}: starts again from its first look ({why})", quiet)
+    for variant in plan.variants:
+        _load(variant.config, quiet, scheduler, trace)
+    where = _executor(scheduler)
+    most = sum(looks.looks[-1] - games for games, record, _ in held.values() if not (record or {}).get("verdict"))
+    try:
+        with click.progressbar(length=max(most, 1), label="sweep", file=sys.stderr,
+                               hidden=quiet or not sys.stderr.isatty()) as bar:
+            status = sweep.run_until_decided(plan, folder, looks, bar.update, report, where, trace)
+    except OSError as e:
+        _fail(str(e))
+    finally:
+        where.close()
+    verdicts = [verdict for verdict, _ in status.values()]
+    counts = ", ".join(f"{verdicts.count(v)} {v}" + (f" {looks.margin:g}" if "fair" in v else "")
+                       for v in sequential.VERDICTS if v in verdicts)
+    cap = looks.looks[-1]
+    _note(f"{counts}; {sum(games for _, games in status.values()):,} games in all (a fixed run of {cap:,} a variant: "
+          f"{cap * len(status):,}); manifest: {Path(folder) / sweep.MANIFEST}", quiet)
 
 
 def _variant_spec(text):
@@ -755,6 +828,47 @@ def compare_command(file_a, file_b, metrics):
         click.echo(report.untested_text(untested))
     if fair is not None:
         click.echo(f"\n{report.terminal_text(fair.text)}")
+
+
+@main.command("plan")
+@click.argument("paths", nargs=-1, type=click.Path(exists=True))
+@click.option("--seats", type=int, help="Seats of the game: a plan from a guess, without result files.")
+@click.option("--teams", type=int,
+              help="With --seats: the seats form this many equal teams, the unit of a team game (e.g. 2 for 4 "
+                   "seats playing 2 against 2; default: every seat for itself).")
+@click.option("--edge", type=float, default=0.02, show_default=True, metavar="E",
+              help="The edge to find (a seat's share moved by E) and the margin of \"fair within E\".")
+@click.option("--paired-correlation", "paired_correlation", type=float, metavar="R",
+              help="With --seats: a seat's correlation between game i of two variants played on common deals "
+                   "(the same seed; default: 0, independent runs). With results it is measured.")
+@click.option("--alpha", type=float, default=0.05, show_default=True, help="The tests' error rate.")
+def plan_command(paths, seats, teams, edge, paired_correlation, alpha):
+    """How many games? From a guess (--seats) or from result files or sweep folders: the games per variant that
+    find a seat edge of E, that decide "fairer" or "less fair", and that show a variant fair within E, at 80%
+    and 95% power."""
+    from analyses import data, planning
+
+    guess = {"--seats": seats, "--teams": teams, "--paired-correlation": paired_correlation}
+    if paths and any(v is not None for v in guess.values()):
+        given = ", ".join(name for name, v in guess.items() if v is not None)
+        _fail(f"{given} describe{'s' * (given.count(',') == 0)} a guess; with result files the data give them; "
+              "allowed: result files or a sweep folder, or --seats N [--teams T] [--paired-correlation R]")
+    if not paths and seats is None:
+        _fail("nothing to plan from; allowed: result files or a sweep folder (simcore plan runs/x), or a guess "
+              "(simcore plan --seats 4 --edge 0.05)")
+    try:
+        if paths:
+            results = _load_results(paths)
+            for line in planning.results_lines(planning.plan_results(results, edge, alpha), results):
+                click.echo(line)
+            return
+        plan = planning.plan_guess(seats, edge, teams, paired_correlation or 0.0, alpha)
+    except planning.PlanError as e:
+        _fail(f"--{e.name.replace('_', '-')} {e.value} is not allowed; allowed: {e.allowed}")
+    except data.DataError as e:
+        _fail(str(e))
+    for line in planning.guess_lines(plan):
+        click.echo(line)
 
 
 NUMBA_FILES = (".nbi", ".nbc")      # numba's cache index and data files

@@ -33,7 +33,7 @@ def test_a_fairer_variant_is_called_fairer_and_the_seats_that_moved_named():
     b = _result("b", [0.25, 0.25, 0.25, 0.25], U)
     found = fairness(a, b)
     assert found.paired and found.change.verdict == "fairer"
-    assert found.text.startswith("**b is fairer than a**") and "seat 0 -0.1" in found.text
+    assert found.text.startswith("**b is fairer than a**") and "seat 0 0.405 → 0.2" in found.text
     assert fairness(b, a).change.verdict == "less fair"
     assert "**" not in report.terminal_text(found.text)
 

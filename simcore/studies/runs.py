@@ -1,11 +1,13 @@
 """Running a resolved config: to an Arrow table, to a Parquet file, with a summary."""
 
 import contextlib
+import dataclasses
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 
 from analyses.intervals import proportion_interval
 from simcore import engine
@@ -81,6 +83,57 @@ def _blocks_traced(config, on_block):
         if on_block is not None:
             on_block(rows.shape[0])
         yield first, rows, trace
+
+
+def extend_file(config, out, start, on_block=None, executor=None, trace=False):
+    """Grow the result file ``out``, which holds games 0 .. ``start`` - 1 of the run (written by a run of
+    ``config`` with ``start`` games), to games 0 .. ``config.games`` - 1: the rows, metadata and (``trace``)
+    trace a run of ``config`` writes. The games held are copied a row group at a time, never played again, the
+    rest played from game ``start`` on (a row depends on its seed and game index only); the file is replaced
+    whole, as :func:`run_to_file` writes it. Returns the :class:`Tally` of the games played."""
+    tally = Tally(config.players)
+    rest = dataclasses.replace(config, games=config.games - start)
+    with _Extended(out, config) as writer, \
+            (_ExtendedTrace(out, config) if trace else contextlib.nullcontext()) as tracer:
+        if start:
+            _copy(out, writer)
+            if trace:
+                _copy(results.trace_path(out), tracer)
+        played = (LocalExecutor().traced_blocks(rest, start) if trace else
+                  ((first, rows, None) for first, rows in (executor or LocalExecutor()).blocks(rest, start)))
+        for first, rows, block in played:
+            if on_block is not None:
+                on_block(rows.shape[0])
+            writer.add(first, rows)
+            tally.add(rows)
+            if trace:
+                tracer.add(first, block)
+    if not trace:
+        writing.remove_trace(out)
+    return tally
+
+
+def _copy(path, writer):
+    """Hand the rows of the file at ``path`` to ``writer``, a row group at a time (memory stays one group)."""
+    held = pq.ParquetFile(writing.local(path))
+    for group in range(held.num_row_groups):
+        writer.add(None, held.read_row_group(group))
+
+
+class _Earlier:
+    """A writer that also takes rows already written, as an Arrow table (the file's metadata becomes the new
+    run's: its config now says the games it holds)."""
+
+    def _table(self, first_index, data):
+        return data.cast(self._schema()) if isinstance(data, pa.Table) else super()._table(first_index, data)
+
+
+class _Extended(_Earlier, results.ResultWriter):
+    pass
+
+
+class _ExtendedTrace(_Earlier, results.TraceWriter):
+    pass
 
 
 def run_to_tally(config, on_block=None):

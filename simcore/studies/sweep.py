@@ -18,6 +18,10 @@ A re-run skips every variant whose file is complete and matches the manifest
 and plays the rest; an interrupted sweep loses at most the variant in flight
 (its file is written under a temporary name). The names that begin with ``_``
 keep ``pandas.read_parquet(folder)`` and ``folder/*.parquet`` to the results.
+
+Played until decided (:func:`run_until_decided`, ``--until-decided``), every variant plays in looks of doubling
+games and stops once its verdict is shown (analyses/sequential.py says how, and how the error is held); its file
+then holds the rows a plain sweep of that many games writes, and the manifest each look's findings.
 """
 
 import dataclasses
@@ -28,6 +32,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 
 from simcore import __version__
@@ -339,7 +344,7 @@ def _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace):
     manifest = {"simcore_version": __version__, "kind": kind, "sweep": str(sweep.path), "game": sweep.game,
                 "planned": [v.name for v in sweep.variants], "variants": manifest["variants"]}
     remove_stale_traces(sweep, folder, planned)
-    written, took = time.monotonic(), 0.0
+    compacting = _Compacting()
     status = {}
     todo = [v for v in sweep.variants if planned[v.name][0] != "skipped"]
     following = {v.name: k + 1 for k, v in enumerate(todo)}       # by name: comparing variants is slow
@@ -360,12 +365,162 @@ def _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace):
             "sha256": writing.sha256(folder / v.file), "config": v.config.to_toml(), "trace": trace,
         }
         journal(folder, v.name, manifest["variants"][v.name])
-        now = time.monotonic()
-        if now - written > COMPACT_S and took <= COMPACT_SHARE * (now - written):   # a long one: less often
-            write_manifest(folder, manifest)
-            written = time.monotonic()
-            took = written - now
+        compacting.step(folder, manifest)
         if on_variant:
             on_variant(v, status[v.name], tally)
     write_manifest(folder, manifest)
     return status
+
+
+# --- until decided (simcore sweep --until-decided; the statistics: analyses/sequential.py) ---------------------------
+#
+# Every variant is played in looks (analyses.sequential.plan: doubling games up to the cap, --games), look by look
+# across the variants, and stops at the look where its verdict is shown. A look grows the variant's file from the
+# games it holds to the look's (runs.extend_file: the rows a fixed run of that many games writes, the earlier
+# games copied, never played again) and records the look in the manifest's entry at once (its journal), so an
+# interrupted run goes on from each variant's last finished look. The manifest's kind and its "until_decided" plan
+# keep a plain sweep and one until decided, or two of different plans, from sharing a folder.
+
+UNTIL_DECIDED = "sweep until decided"
+NO_LOOKS = "its manifest entry records no looks"      # why a variant starts again from its first look (held_looks)
+
+
+def until_decided_plan(sweep, margin, first_look):
+    """The sequential plan of ``sweep``: looks from ``first_look`` to its games per variant (the cap), ``margin``,
+    the error shared by its variants (analyses.sequential.PlanError in one line for a value not allowed)."""
+    from analyses import sequential
+
+    return sequential.plan(first_look, sweep.variants[0].config.games, margin, len(sweep.variants))
+
+
+def check_until_decided(folder, plan, trace):
+    """Raise OSError in one line when ``folder`` holds a sweep until decided of another plan or --trace: its looks
+    and the alpha they spent were planned for those."""
+    from analyses.sequential import SequentialPlan
+
+    held = _manifest_file(folder) if Path(folder).is_dir() else None
+    recorded = held.get("until_decided") if isinstance(held, dict) else None
+    if not isinstance(recorded, dict):
+        return
+    try:
+        before = SequentialPlan.from_dict(recorded)
+    except (KeyError, TypeError, ValueError):
+        before = None
+    if before == plan and recorded.get("trace") == trace:
+        return
+    said = "other options" if before is None else before.describe() + (" --trace" if recorded.get("trace") else "")
+    raise OSError(f"cannot go on with the sweep until decided in {folder}: it was played with {said}, not "
+                  f"{plan.describe()}{' --trace' if trace else ''}; allowed: the same options, or a new folder")
+
+
+def _plan_record(plan, trace):
+    return {**plan.to_dict(), "trace": trace}
+
+
+def held_looks(sweep, folder, trace):
+    """What each variant of ``sweep`` holds in ``folder`` from earlier looks: ``{name: (games, record, why)}``,
+    the games of its complete file and its sequential record (0 and None when there is none), and ``why`` a
+    variant with an entry starts again from its first look (its config changed, or its file or trace is missing
+    or damaged), else ""."""
+    manifest = read_manifest(folder) if Path(folder).is_dir() else {"variants": {}}
+    out = {}
+    for v in sweep.variants:
+        entry = manifest["variants"].get(v.name)
+        if not isinstance(entry, dict) or not isinstance(entry.get("sequential"), dict):
+            out[v.name] = (0, None, "" if entry is None else NO_LOOKS)
+            continue
+        games = entry.get("games")
+        if not isinstance(games, int) or entry.get("config") != dataclasses.replace(v.config, games=games).to_toml():
+            out[v.name] = (0, None, CONFIG_CHANGED)
+        elif not _whole(folder, v, entry, trace):
+            out[v.name] = (0, None, DAMAGED)
+        else:
+            out[v.name] = (games, entry["sequential"], "")
+    return out
+
+
+def _whole(folder, variant, entry, trace):
+    """Is the variant's file (and its trace, with ``trace``) what its entry recorded?"""
+    path = Path(folder) / variant.file
+    try:
+        whole = path.is_file() and writing.sha256(path) == entry.get("sha256") and \
+            pq.ParquetFile(writing.local(path)).metadata.num_rows == entry.get("rows") == entry.get("games")
+    except (OSError, ValueError):
+        return False
+    return whole and (not trace or results.trace_mismatch(path) is None)
+
+
+def run_until_decided(sweep, folder, plan, on_block=None, on_look=None, executor=None, trace=False):
+    """Play every variant of ``sweep`` in ``folder`` look by look (``plan``: analyses.sequential.SequentialPlan)
+    until its verdict is shown or it reaches the cap; return ``{name: (verdict, games)}``. ``on_look(variant,
+    LookResult, Tally)`` hears each look of each variant; a re-run goes on from each variant's last finished look
+    and a finished folder plays nothing."""
+    folder = open_folder(folder, UNTIL_DECIDED, sweep.game)
+    with writing.Lock(folder):
+        writing.remove_stale(folder)
+        check_until_decided(folder, plan, trace)
+        state = {name: (games, record) for name, (games, record, _) in held_looks(sweep, folder, trace).items()}
+        manifest = {"simcore_version": __version__, "kind": UNTIL_DECIDED, "sweep": str(sweep.path),
+                    "game": sweep.game, "planned": [v.name for v in sweep.variants],
+                    "until_decided": _plan_record(plan, trace), "variants": read_manifest(folder)["variants"]}
+        looker = _Looker(folder, plan, manifest, on_block, None if trace else executor, trace, on_look)
+        for index, games in enumerate(plan.looks):
+            for v in sweep.variants:
+                done, record = state[v.name]
+                if record is None or not (record["verdict"] or done >= games):
+                    state[v.name] = looker.look(v, index, done, record)
+        write_manifest(folder, manifest)
+    return {name: (record["verdict"], games) for name, (games, record) in state.items()}
+
+
+@dataclass
+class _Looker:
+    """Looks at the variants of one run: grows a variant's file to the look's games, tests, records the look in
+    the manifest (its journal at once, the whole now and then: :class:`_Compacting`)."""
+
+    folder: Path
+    plan: object
+    manifest: dict
+    on_block: object
+    executor: object
+    trace: bool
+    on_look: object
+    compacting: object = None
+
+    def look(self, variant, index, done, record):
+        """Look ``index`` at ``variant``, which holds ``done`` games and the sequential ``record`` (None before
+        its first look): its new ``(games, record)``."""
+        from analyses import sequential
+
+        config = dataclasses.replace(variant.config, games=self.plan.looks[index])
+        path = self.folder / variant.file
+        tally = runs.extend_file(config, path, done, self.on_block, self.executor, self.trace)
+        table = pq.read_table(writing.local(path), columns=[f"win_{i}" for i in range(config.players)])
+        result = sequential.look(np.column_stack([c.to_numpy() for c in table.columns]), self.plan, index)
+        record = sequential.record(result, record["looks"] if record else ())
+        self.manifest["variants"][variant.name] = {
+            "file": variant.file, "overrides": variant.overrides, "policies": config.policies,
+            "games": config.games, "seed": config.seed, "rows": config.games, "sha256": writing.sha256(path),
+            "config": config.to_toml(), "trace": self.trace, "sequential": record,
+        }
+        journal(self.folder, variant.name, self.manifest["variants"][variant.name])
+        self.compacting = self.compacting or _Compacting()
+        self.compacting.step(self.folder, self.manifest)
+        if self.on_look:
+            self.on_look(variant, result, tally)
+        return config.games, record
+
+
+class _Compacting:
+    """Rewrites a manifest from its journal now and then while a run goes on: at most every ``COMPACT_S`` seconds,
+    and then only when its last writing took at most ``COMPACT_SHARE`` of the time since."""
+
+    def __init__(self):
+        self.written, self.took = time.monotonic(), 0.0
+
+    def step(self, folder, manifest):
+        now = time.monotonic()
+        if now - self.written > COMPACT_S and self.took <= COMPACT_SHARE * (now - self.written):
+            write_manifest(folder, manifest)
+            self.written = time.monotonic()
+            self.took = self.written - now

@@ -259,7 +259,7 @@ def decision_sentence(decision: Decision) -> str:
         return f"**Unbalanced** (played until decided: shown at {where}, by {t2}; {held}): {seat}. {after}"
     if decision.verdict == FAIR:
         return (f"**Fair within {plan_.margin:g}** (played until decided: shown at {where}, by {tost}; {held}): "
-                f"every {'team' if decision.teams else 'seat'}'s share lies within {abs(edge):.3f} of fair ({seat}). "
+                f"furthest from fair, {seat}. "
                 f"{after}")
     if decision.verdict == BOTH:
         return (f"**Unbalanced, yet fair within {plan_.margin:g}** (played until decided: both shown at {where}, by "

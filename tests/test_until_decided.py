@@ -213,7 +213,7 @@ def decision(verdict, share, teams=None, looks_made=3, unbalanced_p=1e-6, fair_p
       "read them as estimates"]),
     (decision(sequential.FAIR, (0.51, 0.49), teams=((0, 2), (1, 3)), looks_made=4, unbalanced_p=0.3, fair_p=1e-5),
      ["**Fair within 0.02** (played until decided: shown at 8,000 games, look 4 of 6, by two one-sided tests per "
-      "team, p < 0.0001;", "every team's share lies within 0.010 of fair (the team of seats 0 and 2 takes 0.510"]),
+      "team, p < 0.0001;", "furthest from fair, the team of seats 0 and 2 takes 0.510"]),
     (decision(sequential.BOTH, (0.26, 0.24), fair_p=1e-4), ["**Unbalanced, yet fair within 0.02**",
                                                             "an edge shown real and shown below 0.02"]),
     (decision(sequential.UNDECIDED, (0.52, 0.48), looks_made=6, unbalanced_p=0.004, fair_p=0.08),

@@ -53,9 +53,12 @@ def unlike(a, b):
                                  ("policies", a.policies != b.policies)) if differs]
     if not what:
         return None
+    scale = (f"; a seat's fair share is 1/{a.players} in one and 1/{b.players} in the other, so read an edge "
+             "relative to its fair share (share / fair - 1), as analyze's overview ranks them"
+             if a.players != b.players else "")
     return (f"warning: {a.name} and {b.name} differ in their {' and '.join(what)} ({a.players} players, "
             f"{', '.join(a.policies)} against {b.players} players, {', '.join(b.policies)}): the comparison "
-            "measures that too, not only the rules")
+            f"measures that too, not only the rules{scale}")
 
 
 def compare_metric(a, b, metric, paired):
@@ -165,6 +168,12 @@ class Fairness:
     change_p: float
     family: int = 1
     shares_a: tuple = ()        # each seat's (team's) points per game in a
+    changed: tuple | None = None    # (games of b that differ from a's on common deals, games compared), or None
+
+    @property
+    def inert(self):
+        """The change never came into play: every game of b on common deals is a's game."""
+        return self.changed is not None and self.changed[0] == 0
 
     @property
     def verdict(self):
@@ -179,6 +188,11 @@ class Fairness:
     @property
     def text(self):
         """The answer for ``compare``: is b fairer than a, in a sentence or two, every word from a test."""
+        if self.inert:
+            return f"**The change never came into play** from {self.a} to {self.b}: {self._inert()}."
+        return self._text() + self._reach()
+
+    def _text(self):
         if self.verdict != "no change found":
             return f"**{self.b} is {self.verdict} than {self.a}**: {self._imbalance()}; {self._seats()}."
         if self.moved:
@@ -190,6 +204,24 @@ class Fairness:
     def against(self):
         """The same answer as a report's sentence of variant ``b`` against its baseline ``a``."""
         lead = f"Against its baseline `{self.a}`"
+        if self.inert:
+            return f"{lead}: **the change never came into play**: {self._inert()}."
+        return self._against(lead) + self._reach()
+
+    def _inert(self):
+        return (f"all {self.changed[1]:,} games are the same games on the same deals (the policies never reach the "
+                "changed rule, so these games cannot tell whether it is fairer)")
+
+    def _reach(self):
+        """How many games the change altered, when it left some as they were (a rule that rarely comes into
+        play is judged on the few games it reaches)."""
+        if self.changed is None or self.changed[0] == self.changed[1]:
+            return ""
+        changed, compared = self.changed
+        return (f" The change came into play in {changed:,} of {compared:,} games ({100 * changed / compared:.2g}%); "
+                "the others are the baseline's games.")
+
+    def _against(self, lead):
         if self.verdict != "no change found":
             return f"{lead}: **{self.verdict}**: {self._imbalance()}; {self._seats()}."
         if self.moved:
@@ -256,7 +288,25 @@ def fairness(a, b, shift_p=None, change_p=None, family=1):
                                                                   for t in teams])
     return Fairness(a.name, b.name, paired, teams, shift, change, edge,
                     shift.pvalue if shift_p is None else shift_p, change.pvalue if change_p is None else change_p,
-                    family, tuple(float(x) for x in shares))
+                    family, tuple(float(x) for x in shares), changed_games(a, b))
+
+
+LABELS = ("variant",)        # columns that name a run, not what happened in its games
+
+
+def changed_games(a, b):
+    """How many games of ``b`` differ from ``a``'s on common deals: (changed, compared), comparing every result
+    column the two share but the labels, game by game on the game indices both hold; None when the seeds differ
+    (no game pairs with another). A rule change that never comes into play (a rule the policies never reach)
+    leaves every game as it was: (0, compared)."""
+    if a.seed != b.seed or a.game != b.game or a.players != b.players:
+        return None
+    ia, ib = paired_on_index(a, b)
+    differ = np.zeros(len(ia), dtype=bool)
+    for name in set(a.columns) & set(b.columns) - set(LABELS):
+        xa, xb = a.columns[name][ia], b.columns[name][ib]
+        differ |= ~((xa == xb) | ((xa != xa) & (xb != xb)))    # nan equals nan: a value both lack
+    return int(differ.sum()), len(ia)
 
 
 def fairness_against(results, bases):

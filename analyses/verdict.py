@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from analyses.intervals import Interval, proportion_interval
+from analyses.intervals import proportion_interval
 from analyses.paired import holm
 
 ALPHA = 0.05
@@ -67,17 +67,25 @@ class Verdict:
     variant: str
     unbalanced: bool
     worst_seat: tuple            # the seats of the worst team, or (seat,)
-    share: float                 # its points per game
+    share: float                 # its points per game (a team's: its seats' summed)
     low: float                   # its simultaneous interval (module docstring)
     high: float
     edge: float                  # its share minus the fair share
     gap_pvalue: float
     adjusted_pvalue: float       # Holm across the variants of the report
     sentences: tuple
+    fair: float = 0.0            # its fair share: seats / players
+    inert: bool = False          # against its baseline the change never came into play (identical games)
 
     @property
     def text(self):
         return " ".join(self.sentences)
+
+    @property
+    def relative(self):
+        """The edge relative to the fair share (share / fair - 1): one scale for every player count and team
+        size, where a raw edge of 0.03 is a small one at 2 seats (fair 0.5) and a large one at 5 (fair 0.2)."""
+        return self.share / self.fair - 1 if self.fair else math.nan
 
 
 def _pct(x):
@@ -89,48 +97,64 @@ def _seats(team):
 
 
 def _simultaneous(balance, team):
-    """A seat's share and its Wilson interval at 1 - ALPHA / (number of teams), from its team's points: team-mates
-    score alike, so the team (its points per game in [0, 1]) is the unit and its seats share its interval (a
-    seat's own points, 0 or 1/k a game, would make it sqrt(3) times too wide in a game of two teams of two)."""
-    teams, k = len(balance.teams), len(team)
-    seat = team[0]
-    ci = proportion_interval(min(float(balance.points[seat]) * k, balance.n_games), balance.n_games,
-                             1 - ALPHA / teams)
-    return balance.share[seat], Interval(ci.low / k, ci.high / k)
+    """A team's (a seat's) share of the points, its fair share and its Wilson interval at 1 - ALPHA / (number of
+    teams): team-mates score alike, so the team (its points per game in [0, 1]) is the unit (a seat's own points,
+    0 or 1/k a game, would make the interval sqrt(3) times too wide in a game of two teams of two)."""
+    k = len(team)
+    share = float(balance.share[team[0]]) * k
+    ci = proportion_interval(min(float(balance.points[team[0]]) * k, balance.n_games), balance.n_games,
+                             1 - ALPHA / len(balance.teams))
+    return share, k / balance.n_seats, ci
+
+
+def _unit(balance):
+    """"team" in a team game (the unit of its verdict), else "seat"."""
+    return "team" if len(balance.teams) < balance.n_seats else "seat"
+
+
+def _gaps(balance):
+    """The gap and a fair game's gap in the unit's points: a seat's gap times the team size when every team has
+    as many seats (a team's share is its seats' summed), else the seats'."""
+    sizes = {len(team) for team in balance.teams}
+    k = sizes.pop() if len(sizes) == 1 else 1
+    return balance.largest_gap * k, balance.fair_gap * k
 
 
 def balance_sentence(balance, adjusted, family, within=None):
-    """The balance verdict: (unbalanced, worst team, its share, its interval, sentence). ``within``: the
-    ``analyses.fairer.fair_within`` result of the variant (at its share of the report's error), or None."""
-    fair = 1 / balance.n_seats
+    """The balance verdict: (unbalanced, worst team, its share, its fair share, its interval, sentence), in the
+    unit of the game: the team in a team game, else the seat. ``within``: the ``analyses.fairer.fair_within``
+    result of the variant (at its share of the report's error), or None."""
     intervals = {team: _simultaneous(balance, team) for team in balance.teams}
-    worst = max(intervals, key=lambda team: abs(intervals[team][0] - fair))
-    share, ci = intervals[worst]
+    worst = max(intervals, key=lambda team: abs(intervals[team][0] / intervals[team][1] - 1))
+    share, fair, ci = intervals[worst]
     edge = share - fair
+    unit = _unit(balance)
+    gap, fair_gap = _gaps(balance)
     where = _p_is("p", balance.gap_pvalue) + (f", {_p_is(f'Holm across {family} variants', adjusted)}"
                                               if family > 1 else "")
-    seat_text = (f"{_seats(worst)} takes {share:.3f} points a game [{ci.low:.3f}, {ci.high:.3f}] against a fair "
-                 f"{fair:.3f}")
+    seat_text = (f"{_seats(worst)} takes {share:.3f} {'of the points' if unit == 'team' else 'points a game'} "
+                 f"[{ci.low:.3f}, {ci.high:.3f}] against a fair {fair:.3f}")
     if adjusted < ALPHA:
         small = f" {within_sentence(within, family)}" if within is not None and within.shown else ""
-        return True, worst, share, ci, (f"**Unbalanced**: {seat_text} (edge {edge:+.3f}); the seat gap "
-                                   f"{balance.largest_gap:.3f} is beyond what a fair game shows "
-                                   f"({balance.fair_gap:.3f} at {balance.n_games:,} games; {where}).{small}")
+        return True, worst, share, fair, ci, (f"**Unbalanced**: {seat_text} (edge {edge:+.3f}); the {unit} gap "
+                                         f"{gap:.3f} is beyond what a fair game shows ({fair_gap:.3f} at "
+                                         f"{balance.n_games:,} games; {where}).{small}")
     if balance.gap_pvalue < ALPHA:
         # naming the seat the gap points at would undo Holm in words: 26% to 60% of fair variants were given a
         # seat and an edge so (tests/test_verdict.py)
-        lead = (f"**No seat edge found** across the {family} variants: the seat gap {balance.largest_gap:.3f} "
-                f"would be beyond chance in one variant alone, not once the {family} are taken together ({where}).")
+        lead = (f"**No {unit} edge found** across the {family} variants: the {unit} gap {gap:.3f} would be beyond "
+                f"chance in one variant alone, not once the {family} are taken together ({where}).")
     else:
-        lead = (f"**No seat edge found**: the seat gap {balance.largest_gap:.3f} is what a fair game shows at "
-                f"{balance.n_games:,} games ({balance.fair_gap:.3f}; {where}).")
+        lead = (f"**No {unit} edge found**: the {unit} gap {gap:.3f} is what a fair game shows at "
+                f"{balance.n_games:,} games ({fair_gap:.3f}; {where}).")
     if within is None:
-        ruled_out = max(max(abs(ci.low - fair), abs(ci.high - fair)) for _, ci in intervals.values())
-        rest = f"Every seat's share lies within {ruled_out:.3f} of fair (simultaneous 95%): a larger edge is ruled out."
+        ruled_out = max(max(abs(c.low - f), abs(c.high - f)) for _, f, c in intervals.values())
+        rest = (f"Every {unit}'s share lies within {ruled_out:.3f} of fair (simultaneous 95%): a larger edge is "
+                "ruled out.")
     else:
         rest = within_sentence(within, family)
     few = f" Only {balance.n_games:,} games: read this as a first look." if balance.n_games < FEW_GAMES else ""
-    return False, worst, share, ci, f"{lead} {rest}{few}"
+    return False, worst, share, fair, ci, f"{lead} {rest}{few}"
 
 
 def within_sentence(within, family):
@@ -193,10 +217,17 @@ def holes_sentence(timeouts, n_games, max_turns=None):
             f"were stopped{limit} without an end by the rules.")
 
 
-def decided_sentence(balance, decisiveness=None):
-    """How decided the games are: the trace's sentence when there is one, else how the points were shared."""
+def decided_sentence(balance, decisiveness=None, wins=None):
+    """How decided the games are: the trace's sentence when there is one, else how the points were shared (in a
+    team game, ``wins`` (games, seats) given: by team, since a team's win is every team-mate's)."""
     if decisiveness is not None:
         return decisiveness.text
+    if _unit(balance) == "team" and wins is not None:
+        won = np.column_stack([np.asarray(wins)[:, list(team)].any(axis=1) for team in balance.teams]).sum(axis=1)
+        single, shared = int((won == 1).sum()), int((won > 1).sum())
+        ci = proportion_interval(single, balance.n_games)
+        return (f"{_pct(single / balance.n_games)} [{_pct(ci.low)}, {_pct(ci.high)}] of games are won by one team "
+                f"({shared:,} shared between teams).")
     single = balance.decisive / balance.n_games
     ci = proportion_interval(balance.decisive, balance.n_games)
     return (f"{_pct(single)} [{_pct(ci.low)}, {_pct(ci.high)}] of games have a single winner "
@@ -221,6 +252,8 @@ def comparison_sentence(name, base, comparisons, fair=None):
             what = ", ".join(METRIC_WORDS.get(m, m) for m in tested) or "nothing testable"
             return f"Against its baseline `{base}`: no difference beyond chance ({what}; Holm across the variants)."
         return f"Against its baseline `{base}`: " + "; ".join(parts) + "."
+    if fair.inert:      # the same games: nothing else can differ either
+        return fair.against()
     if found:
         return f"{fair.against()} Also: " + "; ".join(parts) + "."
     if tested:
@@ -244,19 +277,20 @@ def verdicts(analysis, target=None, traces=None, kinds=None, margin=None, sequen
     for name in names:
         b = analysis.balances[name]
         within = _within(by_name[name], b, margin, len(names))
-        unbalanced, worst, share, ci, balance = balance_sentence(b, adjusted[name], len(names), within)
+        unbalanced, worst, share, fair, ci, balance = balance_sentence(b, adjusted[name], len(names), within)
         result = by_name[name]
         # fairness first: the balance, then whether the rule change made it fairer, then the rest
         against = comparison_sentence(name, analysis.baselines[name], analysis.comparisons,
                                       (analysis.fairness or {}).get(name))
         sentences = [balance, *([against] if against else []), length_sentence(result.column("n_turns"), target),
-                     decided_sentence(b, (traces or {}).get(name)),
+                     decided_sentence(b, (traces or {}).get(name), result.wins),
                      holes_sentence(b.timeouts, b.n_games, _max_turns(result)),
                      *(kinds or {}).get(name, ())]
         if name in (sequential or {}):     # the games stopped when decided: that decision before any fixed-n test
             sentences.insert(0, sequential[name])
-        out[name] = Verdict(name, unbalanced, worst, share, ci.low, ci.high, share - 1 / b.n_seats, b.gap_pvalue,
-                            float(adjusted[name]), tuple(sentences))
+        fairness = (analysis.fairness or {}).get(name)
+        out[name] = Verdict(name, unbalanced, worst, share, ci.low, ci.high, share - fair, b.gap_pvalue,
+                            float(adjusted[name]), tuple(sentences), fair, fairness is not None and fairness.inert)
     return out
 
 
@@ -272,13 +306,20 @@ def _within(result, balance, margin, family):
 
 
 def overview(verdicts_):
-    """One sentence over all variants: which are unbalanced, worst first."""
-    bad = sorted((v for v in verdicts_.values() if v.unbalanced), key=lambda v: -abs(v.edge))
+    """One sentence over all variants: which are unbalanced, the largest edge relative to a fair share first (so
+    that player counts compare), and which rule changes never came into play."""
+    bad = sorted((v for v in verdicts_.values() if v.unbalanced), key=lambda v: -abs(v.relative))
+    inert = [f"`{v.variant}`" for v in verdicts_.values() if v.inert]
+    never = (f" The rule change of {', '.join(inert)} never came into play: every game is its baseline's on the "
+             f"same deals, so {'they' if len(inert) > 1 else 'it'} cannot tell whether the change is fairer."
+             if inert else "")
     if not bad:
-        return (f"No variant of the {len(verdicts_)} shows a seat edge beyond chance (gap test, Holm across the "
-                "variants)." if len(verdicts_) > 1 else "")
-    named = "; ".join(f"`{v.variant}` ({_seats(v.worst_seat)} {v.edge:+.3f})" for v in bad)
-    return f"**{len(bad)} of {len(verdicts_)} variants are unbalanced**, the largest edge first: {named}."
+        return ((f"No variant of the {len(verdicts_)} shows a seat edge beyond chance (gap test, Holm across the "
+                 "variants)." if len(verdicts_) > 1 else "") + never).strip()
+    named = "; ".join(f"`{v.variant}` ({_seats(v.worst_seat)} {v.edge:+.3f}, {100 * v.relative:+.0f}% of a fair "
+                      "share)" for v in bad)
+    return (f"**{len(bad)} of {len(verdicts_)} variants are unbalanced**, the largest edge relative to a fair share "
+            f"first: {named}.{never}")
 
 
 def skill_sentence(levels, verdicts_, results):

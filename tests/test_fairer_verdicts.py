@@ -35,9 +35,11 @@ def _result(name, shares, u, seed=1):
     """A result stand-in: one winner a game drawn from ``shares`` by the uniforms ``u`` (common deals: the same
     ``u`` for every variant of a seed), as analyses.variants reads it."""
     n, seats = len(u), len(shares)
-    points = np.eye(seats)[_winners(shares, u)]
+    winners = _winners(shares, u)
+    points = np.eye(seats)[winners]
     return SimpleNamespace(name=name, game="g", players=seats, seed=seed, points=points, wins=points > 0,
-                           path=name, column=lambda c, n=n: np.arange(n) if c == "game_index" else None)
+                           path=name, columns={"game_index": np.arange(n), "winner": winners},
+                           column=lambda c, n=n: np.arange(n) if c == "game_index" else None)
 
 
 def test_fairer_holds_its_family_wise_level_across_the_variants():
@@ -88,7 +90,7 @@ def _verdict_analysis(variants_, rng, n):
             points = np.where(team0[:, None], [0.5, 0, 0.5, 0], [0, 0.5, 0, 0.5])
         balances[name] = seat_balance(points > 0, np.zeros(n, bool), n_resamples=200,
                                       seed=int(rng.integers(1 << 30)))
-        results.append(SimpleNamespace(name=name, meta={}, points=points, column=lambda _, n=n: np.full(n, 30)))
+        results.append(SimpleNamespace(name=name, meta={}, points=points, wins=points > 0, column=lambda _, n=n: np.full(n, 30)))
     return SimpleNamespace(results=results, balances=balances, comparisons=[], fairness={},
                            baselines={name: name for name in variants_})
 
@@ -140,12 +142,12 @@ def test_team_intervals_take_the_team_as_the_unit():
     for _ in range(reps):
         analysis = _verdict_analysis({"t": ((0.53, 0.47), "teams")}, rng, 1000)
         v = verdicts(analysis)["t"]
-        truth = 0.53 / 2 if 0 in v.worst_seat else 0.47 / 2
+        truth = 0.53 if 0 in v.worst_seat else 0.47
         covered += v.low <= truth <= v.high
         widths.append(v.high - v.low)
     assert covered / reps >= min_coverage(reps)
-    # Wilson's on the team's wins at 1 - 0.05/2, halved for a seat: 2 z sqrt(p (1 - p) / n) / 2
-    assert np.mean(widths) == pytest.approx(2.241 * math.sqrt(0.25 / 1000), rel=0.03)
+    # Wilson's on the team's wins at 1 - 0.05/2: 2 z sqrt(p (1 - p) / n)
+    assert np.mean(widths) == pytest.approx(2 * 2.241 * math.sqrt(0.25 / 1000), rel=0.03)
 
 
 def test_within_uses_teams_and_the_family_share_of_the_error():

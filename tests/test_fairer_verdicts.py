@@ -90,7 +90,8 @@ def _verdict_analysis(variants_, rng, n):
             points = np.where(team0[:, None], [0.5, 0, 0.5, 0], [0, 0.5, 0, 0.5])
         balances[name] = seat_balance(points > 0, np.zeros(n, bool), n_resamples=200,
                                       seed=int(rng.integers(1 << 30)))
-        results.append(SimpleNamespace(name=name, meta={}, points=points, wins=points > 0, column=lambda _, n=n: np.full(n, 30)))
+        results.append(SimpleNamespace(name=name, meta={}, points=points, wins=points > 0,
+                                       column=lambda _, n=n: np.full(n, 30)))
     return SimpleNamespace(results=results, balances=balances, comparisons=[], fairness={},
                            baselines={name: name for name in variants_})
 

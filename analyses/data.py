@@ -164,6 +164,18 @@ def rules_warning(results):
     return f"warning: these files hold different rules versions of {results[0].game} ({held}); compare like with like"
 
 
+def named_apart(results):
+    """``results`` (changed in place, and returned), each sharing its variant name with another (two files of
+    ``simcore run`` are both "default") named by its file as well: ``default (a.parquet)``, or by its path where
+    the file names agree too."""
+    names = [r.name for r in results]
+    files = [r.path.name for r in results]
+    for r in results:
+        if names.count(r.name) > 1:
+            r.name = f"{r.name} ({r.path.name if files.count(r.path.name) == 1 else r.path})"
+    return results
+
+
 def paired_on_index(a, b):
     """Row positions of the game indices that both results hold, in game-index order."""
     common, ia, ib = np.intersect1d(a.column("game_index"), b.column("game_index"), return_indices=True)

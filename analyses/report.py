@@ -26,6 +26,7 @@ from analyses.plots import duration_plot, score_plot, short_labels, skill_plot, 
 from analyses.scoring import RULE
 from analyses.sequential import decision_sentences
 from analyses.shape import game_shape
+from analyses.skill import level_contests, of_rules
 from analyses.variants import against_baseline, baselines_of, fairness_against
 from analyses.verdict import ALPHA, overview, skill_sentence, verdicts
 from analyses.watch import games_worth_watching, replay_command
@@ -85,6 +86,7 @@ class Analysis:
     decided: dict = None        # variant name -> analyses.decisiveness.DecisivenessResult, where it has a trace
     kinds: dict = None          # variant name -> {kind: analyses.kinds.KindStats}, likewise
     fairness: dict = None       # variant name -> analyses.variants.Fairness against its baseline
+    strengths: tuple = ()       # analyses.skill.Strength: contests that measure the skill levels (--strength)
 
     @property
     def skill_levels(self):
@@ -99,10 +101,11 @@ class Analysis:
         return {r.name: p[0] for r, p in zip(self.results, policies, strict=True)}
 
 
-def analyze(results, baselines=(), target=None, margin=DEFAULT_MARGIN):
+def analyze(results, baselines=(), target=None, margin=DEFAULT_MARGIN, strengths=()):
     """Seat balance and game shape per variant, every variant against the baseline of its player count and
     policies (the first of them, or the one named in ``baselines``), and the verdicts (``target``: a
-    :class:`analyses.verdict.LengthTarget` or None; ``margin``: E of "fair within E", None for none)."""
+    :class:`analyses.verdict.LengthTarget` or None; ``margin``: E of "fair within E", None for none;
+    ``strengths``: contests of the skill levels, :class:`analyses.skill.Strength`)."""
     # the gap test's Monte Carlo p-value is at least 1/(draws + 1): enough draws that Holm across the variants
     # can still find an edge (27 variants at 2,000 draws would floor every adjusted p at 0.013)
     draws = max(RESAMPLES, math.ceil(20 * len(results) / ALPHA))
@@ -111,7 +114,7 @@ def analyze(results, baselines=(), target=None, margin=DEFAULT_MARGIN):
     bases = baselines_of(results, baselines)
     comparisons, untested = against_baseline(results, bases)
     analysis = Analysis(results, balances, shapes, comparisons, bases, untested,
-                        fairness=fairness_against(results, bases))
+                        fairness=fairness_against(results, bases), strengths=tuple(strengths))
     traces = {r.name: (r, load_trace(r)) for r in results}
     traces = {name: (r, t) for name, (r, t) in traces.items() if t is not None}
     analysis.decided = {name: decisiveness(t, r.wins) for name, (r, t) in traces.items()}
@@ -141,7 +144,8 @@ GAP_HEAD = ["gap", "fair gap", "gap p", "chi² p"]
 
 def _gap(b):
     """The gap cells: observed, what a fair game shows at this many games, the gap test, the chi-square test."""
-    return [f"{b.largest_gap:.3f}", f"{b.fair_gap:.3f}", _p(b.gap_pvalue), _p(b.pvalue)]
+    return [f"{b.largest_gap:.3f}", f"{b.fair_gap:.3f}", _p(b.gap_pvalue),
+            _p(b.pvalue) if b.decisive else "none: no game with one winner"]
 
 
 MAX_COLUMNS = 8     # a report table's columns at most: wider ones are split (a page of 1280 px shows them whole)
@@ -171,24 +175,42 @@ def balance_table(analysis):
 
 def shape_table(analysis):
     head = ["variant", "mean turns", "sd", "5%", "median", "95%", "completion"]
-    rows = [[name, f"{s.mean:.2f}", f"{s.sd:.2f}", f"{s.quantiles[5]:g}", f"{s.quantiles[50]:g}",
-             f"{s.quantiles[95]:g}", f"{s.completion:.2%}"] for name, s in analysis.shapes.items()]
+    rows = [[name, f"{s.mean:.2f}", "none: one game" if math.isnan(s.sd) else f"{s.sd:.2f}",
+             f"{s.quantiles[5]:g}", f"{s.quantiles[50]:g}", f"{s.quantiles[95]:g}", f"{s.completion:.2%}"]
+            for name, s in analysis.shapes.items()]
     return Table(head, rows)
 
 
 def skill_table(analysis):
     """Seat balance and game length side by side, one row per skill level (the policy every seat plays), named
-    by its agent and budget (:func:`skill_legend` spells out each spec)."""
+    by its agent and budget (:func:`skill_legend` spells out each spec); with contests of the levels
+    (``analyze --strength``), each level's score in them (:func:`_strength_cells`)."""
     levels = analysis.skill_levels
     seats = max(b.n_seats for b in analysis.balances.values())
+    strength = _strength_cells(analysis)
     head = ["skill level", "games"] + [f"seat {i} points" for i in range(seats)] + GAP_HEAD + \
-        ["mean turns", "completion"]
+        ["mean turns", "completion"] + (["score in contests"] if strength else [])
     rows = []
     for (name, _), label in zip(levels.items(), short_labels(list(levels.values())), strict=True):
         b, s = analysis.balances[name], analysis.shapes[name]
         rows.append([label, f"{b.n_games:,}"] + [_share(b, i) for i in range(seats)]
-                    + _gap(b) + [f"{s.mean:.2f}", f"{s.completion:.2%}"])
+                    + _gap(b) + [f"{s.mean:.2f}", f"{s.completion:.2%}"] + ([strength[name]] if strength else []))
     return Table(head, rows)
+
+
+def _strength_cells(analysis):
+    """{variant: its level's score against each level it played a contest with}, "no contest" where it played
+    none; {} when no contest of these rules is between two levels (the column is then left out)."""
+    levels = analysis.skill_levels
+    first = analysis.results[0]
+    contests = level_contests(list(levels.values()), of_rules(analysis.strengths, first.game,
+                                                               first.meta.get("params", "{}")))
+    if not contests:
+        return {}
+    label = dict(zip(levels.values(), short_labels(list(levels.values())), strict=True))
+    return {name: "; ".join(f"{c.score:.3f} [{c.low:.3f}, {c.high:.3f}] against {label[c.against]}"
+                            for c in contests if c.policy == policy) or "no contest"
+            for name, policy in levels.items()}
 
 
 def skill_legend(analysis):
@@ -339,11 +361,20 @@ def _heads(analysis):
     """The sentences over all variants: the overview and, for skill levels, the seat edge with skill."""
     by_name = {r.name: r for r in analysis.results}
     return [text for text in (overview(analysis.verdicts),
-                              skill_sentence(analysis.skill_levels, analysis.verdicts, by_name)) if text]
+                              skill_sentence(analysis.skill_levels, analysis.verdicts, by_name, analysis.strengths))
+            if text]
 
 
-def _est(e, f=".2f"):
-    return "" if e is None else f"{e.value:{f}} [{e.low:{f}}, {e.high:{f}}]"
+def _est(e, f=".2f", missing="none (nothing to measure it on)"):
+    """An :class:`analyses.decisiveness.Estimate` as ``value [low, high]``; a value too few games (or rows) give
+    no interval says so; a value that cannot be had at all is ``missing``, which says why ("" for None)."""
+    if e is None:
+        return ""
+    if math.isnan(e.value):
+        return missing
+    if math.isnan(e.low):
+        return f"{e.value:{f}} (too few for an interval)"
+    return f"{e.value:{f}} [{e.low:{f}}, {e.high:{f}}]"
 
 
 def decided_table(analysis):
@@ -352,23 +383,31 @@ def decided_table(analysis):
             if any(d.end_counts.get(end) for d in analysis.decided.values())]
     ends = ends if len(ends) > 1 else []     # one way to end in every game says nothing
     head = ["variant", "lead changes a game", "won from behind", "lead settled at"] + [f"ended: {e}" for e in ends]
-    rows = [[name, _est(d.lead_changes), _est(d.comeback), _est(d.decided_at)]
-            + [_est(d.ends.get(e)) for e in ends] for name, d in analysis.decided.items()]
+    rows = []
+    for name, d in analysis.decided.items():
+        cut = f"not known: {d.n_cut:,} traces cut at {d.max_steps} {d.step}s"
+        undecided = "none: no game had a single winning side"
+        rows.append([name, _est(d.lead_changes, missing=cut),
+                     _est(d.comeback, missing=undecided if not d.n_decisive else cut),
+                     _est(d.decided_at, missing=undecided if not d.n_decisive else cut)]
+                    + [_est(d.ends.get(e)) for e in ends])
     return Table(head, rows)
 
 
 def kinds_table(stats):
-    """One variant's action kinds: play rate, the played win rate against the rest, the choice rate."""
+    """One variant's action kinds: play rate, the played win rate against the rest (overall, and within the same
+    place of the standings), the choice rate."""
     head = ["kind", "plays a seat and game", "played by", "points if played", "points if not", "difference",
-            "chosen when legal"]
+            "difference within the same place", "chosen when legal"]
     rows = [[f"{k.kind}: {k.meaning}" if k.meaning != k.kind else k.kind, _est(k.plays), _est(k.played_share),
              _est(k.points_played, ".3f"), _est(k.points_not, ".3f"), _est(k.difference, "+.3f"),
-             _est(k.choice)] for k in stats.values()]
+             _est(k.within, "+.3f"), _est(k.choice)] for k in stats.values()]
     return Table(head, rows)
 
 
 def trace_sections(analysis):
-    """How decided the games are and why a seat wins, for the variants run with --trace (none without)."""
+    """How decided the games are and the action kinds associated with winning, for the variants run with --trace
+    (none without)."""
     if not analysis.decided:
         return []
     traced = "every variant" if len(analysis.decided) == len(analysis.results) else \
@@ -381,12 +420,16 @@ def trace_sections(analysis):
         "over games and Wilson intervals; the end conditions' intervals are simultaneous.",
         *fit(decided_table(analysis))])]
     blocks = ["Per action kind (a seat's plays in a game): how often it is played, the mean points of the seats "
-              "that played it at least once against those that did not, with intervals clustered by game, and how "
-              "often a seat chose it when it was legal. An association, not a cause: a seat dealt a good hand may "
-              "play a kind more often."]
+              "that played it at least once against those that did not, that difference among seats in the same "
+              "place after the first round (or half of the turns: as many seats ahead and behind; Mantel-Haenszel "
+              "weights), with intervals clustered by game, and how often a seat chose it when it was legal. An "
+              "association, not a cause: a seat dealt a good hand, or already ahead or behind, may play a kind more "
+              "often; the comparison within the same place removes what the early standing shows of that, not the "
+              "rest. The verdict names a kind only when its difference within the same place is beyond chance "
+              "(Holm across the kinds)."]
     for name, stats in analysis.kinds.items():
         blocks += [f"`{name}`:", *fit(kinds_table(stats))]
-    out.append(Section("Why a seat wins", blocks))
+    out.append(Section("Action kinds associated with winning", blocks))
     return out
 
 
@@ -583,14 +626,14 @@ def terminal_text(text):
     return textwrap.fill(_plain(text), WIDTH, break_on_hyphens=False)
 
 
-def write_report(results, path, baselines=(), write_replay=None, target=None, margin=DEFAULT_MARGIN):
+def write_report(results, path, baselines=(), write_replay=None, target=None, margin=DEFAULT_MARGIN, strengths=()):
     """Analyse ``results`` and write the report at ``path``: Markdown (``.md``) with its plots in
     ``<stem>-plots/`` beside it, or one self-contained HTML file (``.html``) whose games worth watching link to
     replay pages written by ``write_replay(file_path, game_index, out_path)`` (none without it)."""
     path = Path(path)
     if path.suffix.lower() not in SUFFIXES:
         raise ValueError(f"cannot write a report as {path.name}; allowed suffixes: {', '.join(SUFFIXES)}")
-    analysis = analyze(results, baselines, target, margin)
+    analysis = analyze(results, baselines, target, margin, strengths)
     watches = [w for r in results for w in games_worth_watching(r)]
     if path.suffix.lower() == ".html":
         pages = write_replays(watches, path, write_replay) if write_replay else {}

@@ -9,7 +9,9 @@ false-negative rate (at p1) near ``beta``, usually a little below because the LL
 
 from __future__ import annotations
 
+import functools
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -133,6 +135,7 @@ class GSPRT:
         self.n = 0
         self.total = 0.0
         self.squares = 0.0
+        self.looks: list[int] = []      # the observations at each look, for the test at the cap
         self.decision: str | None = None
 
     @property
@@ -141,14 +144,19 @@ class GSPRT:
         return self.total / self.n if self.n else math.nan
 
     @property
+    def variance(self) -> float:
+        """The observations' variance with mu0 and mu1 as two pseudo-observations (class docstring)."""
+        mean = self.mean
+        spread = self.squares - self.n * mean * mean + (self.mu0 - mean) ** 2 + (self.mu1 - mean) ** 2
+        return max(spread, 0.0) / (self.n + 2)
+
+    @property
     def llr(self) -> float:
         """Log-likelihood ratio of H1 against H0 for all observations so far (0 before the first)."""
         if not self.n:
             return 0.0
         mean = self.mean
-        spread = self.squares - self.n * mean * mean + (self.mu0 - mean) ** 2 + (self.mu1 - mean) ** 2
-        variance = max(spread, 0.0) / (self.n + 2)
-        return self.n * ((mean - self.mu0) ** 2 - (mean - self.mu1) ** 2) / (2 * variance)
+        return self.n * ((mean - self.mu0) ** 2 - (mean - self.mu1) ** 2) / (2 * self.variance)
 
     def update(self, values) -> GSPRT:
         """Add a batch of observations (whole units: deals, game pairs), then decide if still undecided."""
@@ -156,9 +164,127 @@ class GSPRT:
         self.n += x.size
         self.total += float(x.sum())
         self.squares += float((x * x).sum())
+        self.looks.append(self.n)
         if self.n >= max(self.min_n, 1):
             _decide(self)
         return self
+
+    def at_cap(self) -> CapResult:
+        """The budget ran out with the test undecided: decide by the one-sided test of all observations at the
+        error the SPRT left unspent, so that the truncated test as a whole keeps its false-positive rate alpha.
+
+        Its p-value orders the outcomes stagewise, as a group-sequential design does (Jennison and Turnbull,
+        "Group sequential methods", 8.4): the chance under H0 that the SPRT had accepted H1 at an earlier look
+        (``spent``), plus the chance that it had not stopped at any earlier look and ends with a statistic at
+        least the one observed. Both come from the normal approximation the LLR rests on, with the variance of
+        every observation so far, allowing for its estimation (:func:`stagewise_pvalue`). H1 when p < alpha.
+        On 2-player deals at 200 deals a rung, looking every 50, the SPRT alone was undecided 58% of the time;
+        with this test at the cap the truncated test keeps 5% (0.052 over 10,000 runs) and finds fair + delta
+        more often than the fixed t test on the same deals (``tests/test_calibration_ladder.py``)."""
+        if self.decision is not None or not self.looks:
+            raise ValueError(f"at_cap needs an undecided test with observations; it is {self.decision or 'empty'}")
+        sd = math.sqrt(self.variance)
+        sign = math.copysign(1.0, self.mu1 - self.mu0)
+        spent, pvalue = stagewise_pvalue(self.looks, self.lower, self.upper, abs(self.mu1 - self.mu0) / sd,
+                                         sign * (self.total - self.n * self.mu0) / sd, self.min_n)
+        return CapResult(n=self.n, statistic=sign * (self.mean - self.mu0) * math.sqrt(self.n) / sd,
+                         pvalue=pvalue, spent=spent, alpha=self.alpha)
+
+
+@dataclass(frozen=True)
+class CapResult:
+    """The truncated GSPRT's test at the cap (:meth:`GSPRT.at_cap`), in the manner of scipy.stats results:
+    ``statistic`` is z of the ``n`` observations' mean against mu0 (towards mu1), ``pvalue`` the stagewise
+    p-value, ``spent`` the error the SPRT spent at its earlier looks, ``rejected`` whether H1 is accepted."""
+
+    n: int
+    statistic: float
+    pvalue: float
+    spent: float
+    alpha: float
+
+    @property
+    def rejected(self) -> bool:
+        return self.pvalue < self.alpha
+
+
+GRID_POINTS = 1501       # at most this many points per look in stagewise_pvalue (about 18 MB for its kernel)
+
+
+def stagewise_pvalue(looks, lower: float, upper: float, d: float, w: float, min_n: int = 1,
+                     estimated: bool = True) -> tuple[float, float]:
+    """(spent, p) of a GSPRT stopped undecided at its last look, under H0 and the LLR's normal approximation.
+
+    ``looks`` are the observations at each look (increasing, the last the cap); ``d`` the standardised distance
+    |mu1 - mu0| / sd and ``w`` the observed standardised sum towards mu1, (sum - n mu0) / sd. Under H0 the
+    standardised sum W_k after n_k observations is a random walk with N(0, 1) steps, and the LLR at a look is
+    d W_k - n_k d^2 / 2, so the SPRT goes on while (lower + n_k d^2/2) / d < W_k < (upper + n_k d^2/2) / d at
+    each look from ``min_n`` observations on. ``spent`` is the chance that W left that band upwards at a look
+    before the last, ``p`` that plus the chance that it stayed inside at every such look and ends at W >= w.
+    The density of W inside the band is carried from look to look on a grid (Simpson's rule over a normal
+    kernel), the recursion of Armitage, McPherson and Rowe (1969). With the variance ``estimated`` (as the GSPRT
+    does), each edge is the one of known variance crossed as often as the GSPRT's random edge (:func:`_edge`)
+    and ``w`` is taken as a t: without it, the test's early looks cross more often than the model says (normal
+    data, 4,000 runs, looks every 50 of 200: 0.013 against 0.007), and the level was 0.055 (with it 0.051)."""
+    from scipy.special import ndtr
+
+    looks = [n for n in looks[:-1] if n >= min_n] + [looks[-1]]
+    spent, grid, mass, at = 0.0, np.zeros(1), np.ones(1), 0      # before the first look: W = 0 for sure
+    for n, following in zip(looks[:-1], looks[1:], strict=True):
+        scale = math.sqrt(n - at)
+        low, high = (_edge(bound, n, d, estimated) for bound in (lower, upper))
+        spent += float(mass @ ndtr((grid - high) / scale))
+        # inside the band, where W can be at all (7 sd of its unconditional spread), finer than either step
+        inside, weights = _simpson(max(low, -7 * math.sqrt(n)), min(high, 7 * math.sqrt(n)),
+                                   min(scale, math.sqrt(following - n)) / 8)
+        kernel = np.exp(-0.5 * ((inside[None, :] - grid[:, None]) / scale) ** 2) / (scale * math.sqrt(2 * math.pi))
+        grid, mass, at = inside, weights * (mass @ kernel), n
+    return spent, spent + float(mass @ ndtr((grid - _as_normal(w, looks[-1], estimated)) / math.sqrt(looks[-1] - at)))
+
+
+def _edge(bound: float, n: int, d: float, estimated: bool) -> float:
+    """Where W crosses the LLR's ``bound`` at a look after ``n`` observations: (bound + n d^2/2) / d with the
+    variance known. With it estimated, the LLR divides by the estimate r sigma^2 (r about chi-square_{n-1} / (n - 1)
+    with the two pseudo-observations), so the edge (bound r + n d^2/2) / d is random and crossed more often than
+    at r = 1 (the crossing chance is convex in it): the edge of known variance crossed with the same chance."""
+    if not estimated or n < 2:
+        return (bound + n * d * d / 2) / d
+    from scipy.special import ndtr, ndtri
+
+    r = (_chi2_quantiles(n - 1) + d * d) / (n + 2)
+    side = math.copysign(1.0, bound)        # the upper edge is crossed upwards, the lower downwards
+    chance = ndtr(-side * (bound * r + n * d * d / 2) / d / math.sqrt(n)).mean()
+    return -side * float(ndtri(chance)) * math.sqrt(n)
+
+
+@functools.lru_cache(maxsize=4096)
+def _chi2_quantiles(df: int) -> np.ndarray:
+    """64 quantiles of chi-square on ``df`` degrees of freedom, equally likely (a ladder asks for the same few)."""
+    from scipy.special import chdtri
+
+    return chdtri(df, (np.arange(64) + 0.5) / 64)
+
+
+def _as_normal(w: float, n: int, estimated: bool) -> float:
+    """The standardised sum ``w`` after ``n`` observations, as the sum of known variance with the same tail:
+    with the variance estimated, its z = w / sqrt(n) is a t on n - 1 degrees of freedom."""
+    if not estimated or n < 2 or not math.isfinite(w):
+        return w
+    from scipy.special import ndtri, stdtr
+
+    return float(ndtri(stdtr(n - 1, w / math.sqrt(n)))) * math.sqrt(n)
+
+
+def _simpson(low: float, high: float, spacing: float) -> tuple[np.ndarray, np.ndarray]:
+    """Points on [low, high] no further apart than ``spacing`` (at most GRID_POINTS) and Simpson's weights."""
+    if high <= low:
+        return np.array([low]), np.zeros(1)
+    intervals = min(GRID_POINTS - 1, 2 * math.ceil((high - low) / spacing / 2))
+    points = np.linspace(low, high, intervals + 1)
+    weights = np.full(intervals + 1, 2.0)
+    weights[1::2] = 4.0
+    weights[[0, -1]] = 1.0
+    return points, weights * (high - low) / intervals / 3
 
 
 def _decide(test) -> None:

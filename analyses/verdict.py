@@ -30,6 +30,7 @@ from scipy import stats
 
 from analyses.intervals import proportion_interval
 from analyses.paired import holm
+from analyses.skill import strength_sentence
 
 ALPHA = 0.05
 FEW_GAMES = 200          # below this, a verdict says that it is a first look
@@ -316,23 +317,26 @@ def overview(verdicts_):
     if not bad:
         return ((f"No variant of the {len(verdicts_)} shows a seat edge beyond chance (gap test, Holm across the "
                  "variants)." if len(verdicts_) > 1 else "") + never).strip()
-    named = "; ".join(f"`{v.variant}` ({_seats(v.worst_seat)} {v.edge:+.3f}, {100 * v.relative:+.0f}% of a fair "
-                      "share)" for v in bad)
+    named = "; ".join(f"`{v.variant}` ({_seats(v.worst_seat)} {v.edge:+.3f}, {100 * v.relative:+.0f}%)" for v in bad)
     return (f"**{len(bad)} of {len(verdicts_)} variants are unbalanced**, the largest edge relative to a fair share "
-            f"first: {named}.{never}")
+            f"first (the edge, and in % of a fair share): {named}.{never}")
 
 
-def skill_sentence(levels, verdicts_, results):
+def skill_sentence(levels, verdicts_, results, strengths=()):
     """How the seat edge moves with skill, over the levels of a skill sweep ({variant: the policy every seat
     plays}, weakest first): each level's worst seat and edge, and whether it is beyond chance; then whether the
-    game is fairer at the last level than at the first, by a test (``results``: {variant: its result})."""
+    game is fairer at the last level than at the first, by a test (``results``: {variant: its result}); then how
+    strong the levels are by the contests ``strengths`` (``analyses.skill``), and unless they show the top level
+    stronger than the one below it, that the edge may still move with more skill."""
     if not levels:
         return ""
     parts = [f"`{policy}` {_seats(verdicts_[name].worst_seat)} {verdicts_[name].edge:+.3f}"
              f"{' (unbalanced)' if verdicts_[name].unbalanced else ''}" for name, policy in levels.items()]
     names = list(levels)
+    first = results[names[0]]
     return (f"**The seat edge with skill** (every seat plays the level; the worst seat's edge): "
-            f"{'; '.join(parts)}. {_skill_trend(results[names[0]], results[names[-1]])}")
+            f"{'; '.join(parts)}. {_skill_trend(first, results[names[-1]])} "
+            f"{strength_sentence(list(levels.values()), strengths, first.game, first.meta.get('params', '{}'))}")
 
 
 def _skill_trend(first, last):

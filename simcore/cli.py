@@ -8,6 +8,7 @@ command before it plays with one line naming what is wrong and what is allowed.
 
 import functools
 import os
+import re
 import shutil
 import signal
 import sys
@@ -416,11 +417,14 @@ def _sweep_until_decided(sweep_file, plan, folder, options, trace, threads, sche
 
 
 def _variant_spec(text):
-    """``--variant NAME:KEY=VALUE[,KEY=VALUE...]`` -> (name, assignments), each key at most once."""
+    """``--variant NAME:KEY=VALUE[,KEY=VALUE...]`` -> (name, assignments), each key at most once. A value is
+    --set's (a TOML value, else a bare string), so a list is ``[4,6,6,4,3]`` or, where the game takes one,
+    ``2,3,4,5,ich,der,6``: a comma begins the next assignment only when a KEY= follows it outside brackets and
+    quotes."""
     name, sep, body = text.partition(":")
     if not sep or not name:
         raise cfg.ConfigError(f"--variant {text!r} is not NAME:KEY=VALUE[,KEY=VALUE...]")
-    assignments = [cfg.parse_assignment(part, "--variant") for part in body.split(",") if part.strip()]
+    assignments = [cfg.parse_assignment(part, "--variant") for part in _assignments(body) if part.strip()]
     keys = [key for key, _ in assignments]
     for key in keys:
         if keys.count(key) > 1:
@@ -428,10 +432,32 @@ def _variant_spec(text):
     return name, assignments
 
 
+_NEXT_KEY = re.compile(r"\s*[A-Za-z_][\w.]*\s*=")
+
+
+def _assignments(body):
+    """``--variant``'s KEY=VALUE parts: split at the commas outside brackets and quotes that a KEY= follows, so
+    that a list's commas stay in its value."""
+    parts, start, depth, quote = [], 0, 0, None
+    for i, char in enumerate(body):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char in "[]":
+            depth += 1 if char == "[" else -1
+        elif char == "," and depth == 0 and _NEXT_KEY.match(body, i + 1):
+            parts.append(body[start:i])
+            start = i + 1
+    return parts + [body[start:]]
+
+
 @main.command("duel")
 @click.argument("game", required=False)
 @click.option("--variant", "variant_specs", multiple=True, metavar="NAME:KEY=VALUE[,KEY=VALUE]",
-              help="A variant (one or two, named differently); parameters on top of the base.")
+              help="A variant (one or two, named differently); parameters on top of the base. A value is as "
+                   "--set's: a list as [4,6,6,4,3] or, where the game takes one, comma-separated "
+                   "(bribe_ranking=2,3,4,5,ich,der,6); a comma followed by KEY= begins the next parameter.")
 @click.option("--metric", default="win_0", show_default=True, help="Yes/no column, e.g. win_0 or timeout.")
 @click.option("--sprt", is_flag=True, help="Play batches until a sequential test decides.")
 @_options(CONFIG, SET, POLICY, SEED)
@@ -523,7 +549,8 @@ def versus_command(game, policy, against, config_path, sets, games, seed, folder
                    "else 200).")
 @SEED
 @click.option("--sprt", is_flag=True,
-              help="Play each rung in batches of whole deals until a sequential test (GSPRT) decides.")
+              help="Play each rung in batches of whole deals until a sequential test (GSPRT) decides; a rung "
+                   "undecided at its last deal is decided by the test at the cap.")
 @click.option("--batch", type=int, default=50, show_default=True, help="Deals per SPRT step.")
 @click.option("--delta", type=float, default=0.05, show_default=True,
               help="SPRT effect: the larger budget scores 1/players + delta.")
@@ -551,7 +578,7 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
     def rung_done(rung):
         r = rung.result
         _note(f"  {rung.strong_budget} vs {rung.weak_budget}: score {r.score:.4f} [{r.low:.4f}, {r.high:.4f}]"
-              + (f", SPRT {rung.sprt}" if rung.sprt else f", p = {r.pvalue:.2g}"), quiet)
+              + (f", {rung.test_text}" if rung.sprt else f", p = {r.pvalue:.2g}"), quiet)
 
     _note(f"ladder {plan.game}: {plan.spec.name} budgets {', '.join(map(str, plan.budgets))}, "
           f"{'at most ' if sprt else ''}{plan.rungs[0][2][0].games:,} deals per rung x {len(plan.rungs[0][2])} "
@@ -721,11 +748,7 @@ def _load_results(paths):
     if len(games) > 1:
         raise data.DataError(f"the results are of {len(games)} games ({', '.join(games)}); allowed: the results "
                              "of one game (analyze each game's files on their own)")
-    names = [r.name for r in results]
-    for r in results:   # two files of one variant name: tell them apart by file
-        if names.count(r.name) > 1:
-            r.name = f"{r.name} ({r.path.name})"
-    return results
+    return data.named_apart(results)     # two files of one variant name: told apart by file
 
 
 @main.command("analyze")
@@ -742,10 +765,16 @@ def _load_results(paths):
 @click.option("--margin", type=float, default=0.02, show_default=True, metavar="E",
               help="A variant is called fair within E when every seat's (team's) share is shown within E of "
                    "fair (two one-sided tests per seat, 5% error across the variants).")
-def analyze_command(paths, report_path, baselines, length, tables, margin):
+@click.option("--strength", "strength_folders", multiple=True, type=click.Path(exists=True, file_okay=False),
+              metavar="FOLDER", help="A skill sweep's levels measured: a folder of simcore versus --out or simcore "
+                                     "ladder --out whose contests play one level against another on these rules; "
+                                     "the verdict says how strong each level is and whether the top level is "
+                                     "stronger than the one below it (repeatable).")
+def analyze_command(paths, report_path, baselines, length, tables, margin, strength_folders):
     """The verdict on a sweep folder or result files: balance, length, rule holes and differences from the
     baseline, in words with their numbers; the tables with --tables or in a --report."""
-    from analyses import data, report, verdict
+    from analyses import data, report, skill, verdict
+    from simcore.studies import strength
     from simcore.watch import replay
 
     if report_path is not None and Path(report_path).suffix.lower() not in report.SUFFIXES:
@@ -763,7 +792,15 @@ def analyze_command(paths, report_path, baselines, length, tables, margin):
         for baseline in baselines:
             if baseline not in names:
                 _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
-        analysis = report.analyze(results, baselines, target, margin)
+        strengths = [s for folder in strength_folders for s in strength.read(folder)]
+        analysis = report.analyze(results, baselines, target, margin, strengths)
+        if strengths and not analysis.skill_levels:
+            _fail("--strength measures the levels of a skill sweep, and these variants differ in more than the "
+                  "policy every seat plays; allowed: --strength with a skill sweep's results")
+        if strengths:
+            levels, first = list(analysis.skill_levels.values()), results[0]
+            for line in skill.unused(levels, strengths, first.game, first.meta.get("params", "{}")):
+                _warn(line)
         click.echo("\n\n".join(report.terminal_verdicts(analysis)))
         if tables:
             _echo_tables(report, analysis)
@@ -771,7 +808,8 @@ def analyze_command(paths, report_path, baselines, length, tables, margin):
             try:
                 notice = _compiling(False, "agents for the replay pages of the games worth watching")
                 report.write_report(results, report_path, baselines, target=target, margin=margin,
-                                    write_replay=functools.partial(replay.write_html, on_compile=notice))
+                                    write_replay=functools.partial(replay.write_html, on_compile=notice),
+                                    strengths=strengths)
             except OSError as e:
                 _fail(f"cannot write {report_path}: {e.strerror or e}")
             except replay.ReplayError as e:
@@ -800,6 +838,72 @@ def _warn(warning):
         click.echo(warning, err=True)
 
 
+MIN_READING_GAMES = 10      # simcore readings: its tests need more games than seats
+
+
+@main.command("readings")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
+@click.option("--games", type=int,
+              help="Games each variant plays under each reading (default: the variant's own, at most 20,000).")
+@click.option("--out", "folder", type=click.Path(),
+              help="Also keep the games played: one file per variant and reading and a manifest in this folder "
+                   "(simcore analyze reads it). Without it nothing is written.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False),
+              help="Also write the verdict as Markdown here (NAME.md).")
+@_options(THREADS, QUIET)
+def readings_command(paths, games, folder, report_path, threads, quiet):
+    """Does the verdict hang on how simcore reads a silent rulebook? Play every variant of a sweep folder or
+    result files again under each other reading its game declares (same seed, same deals) and say per variant
+    whether its balance verdict holds under every reading or which one it depends on."""
+    from analyses import data
+    from simcore.io import writing
+    from simcore.studies import readings
+
+    if games is not None and games < MIN_READING_GAMES:
+        _fail(f"--games {games} is not allowed; allowed: {MIN_READING_GAMES} or more (the tests need more games "
+              "than seats)")
+    if report_path is not None and Path(report_path).suffix.lower() != ".md":
+        _fail(f"--report {report_path!r}: unknown suffix; allowed: NAME.md")
+    try:
+        results = _load_results(paths)
+        _warn(data.rules_warning(results))
+        todo = readings.replays(results, games)
+    except data.DataError as e:
+        _fail(str(e))
+    game = todo[0].config.module.GAME
+    if not game.readings:
+        click.echo(f"{game.name} declares no readings of a silent rulebook ({game.doc}): its verdicts rest on "
+                   "its rules alone.")
+        return
+    if folder is not None:
+        _folder(folder, readings.KIND, game.name)
+    try:
+        if report_path is not None:
+            writing.check_target(report_path)
+    except OSError as e:
+        _fail(str(e))
+    _threads(threads)
+    _load(todo[0].config, quiet)
+    try:
+        played = readings.to_folder(todo, folder, paths[0]) if folder is not None else \
+            {r.name: readings.in_memory(r.config) for r in todo}
+        found = readings.verdicts(todo, played)
+    except OSError as e:
+        _fail(str(e))
+    except data.DataError as e:
+        _fail(str(e))
+    click.echo(readings.terminal(todo, found))
+    if report_path is not None:
+        try:
+            writing.write_atomic(report_path, lambda tmp: tmp.write_text(readings.markdown(todo, found),
+                                                                         encoding="utf-8"))
+        except OSError as e:
+            _fail(f"cannot write {report_path}: {e.strerror or e}")
+        click.echo(f"\nwrote {report_path}")
+    if folder is not None:
+        click.echo(f"\nwrote the games played to {folder} ({len(todo)} files and {folder}/_manifest.json)")
+
+
 @main.command("compare")
 @click.argument("file_a", type=click.Path(exists=True, dir_okay=False))
 @click.argument("file_b", type=click.Path(exists=True, dir_okay=False))
@@ -809,7 +913,7 @@ def compare_command(file_a, file_b, metrics):
     from analyses import data, report, variants
 
     try:
-        a, b = data.load_result(file_a), data.load_result(file_b)
+        a, b = data.named_apart([data.load_result(file_a), data.load_result(file_b)])
         _warn(data.rules_warning([a, b]))
         _warn(variants.unlike(a, b))
         if not variants.check_comparable(a, b):

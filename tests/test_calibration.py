@@ -314,7 +314,7 @@ def _versus_rates(players, deals, reps, seed, edge=0.0):
 
 @pytest.mark.parametrize(("players", "deals"), [(2, 20), (2, 100), (2, 1000), (4, 20), (4, 100)])
 def test_versus_holds_alpha_between_equals(players, deals):
-    """Truth: A as strong as B, correlated seatings, 10% of the games won by nobody and 10% shared; the t test
+    """Truth: A as strong as B, correlated seatings, 10% of the games won by nobody and 10% shared; versus's test
     over deals calls A stronger or weaker at most 5% (+ tolerance) of the time, and its interval covers 1/players.
     """
     rate, coverage = _versus_rates(players, deals, R, seed=900 + deals + players)

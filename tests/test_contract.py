@@ -95,3 +95,14 @@ def test_the_agents_are_bound_once_per_game_in_one_place():
     assert core.bind(zwai) is bound
     assert bound.interface["legal_actions"] is zwai.legal_actions
     assert not hasattr(zwai, "run_batch") and not hasattr(zwai, "compiled")
+
+
+def test_a_reading_that_is_no_parameter_value_is_refused_at_registration(monkeypatch):
+    """A game's readings of its rulebook (simcore readings plays them) name its parameters and values it allows,
+    its default among them; registration names every wrong one in one line."""
+    zwai = games.load("zwai").GAME
+    wrong = dataclasses.replace(zwai, readings=(("round_starter", ("rotate", "sideways"), "who begins"),
+                                                ("sharks", (True, False), "a tie")))
+    message = _refusal(monkeypatch, _partial((), wrong))
+    assert "'sideways' is not allowed; allowed: one of 'next', 'rotate'" in message
+    assert "a reading of 'sharks' that names one of its parameters" in message and "\n" not in message

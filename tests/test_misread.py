@@ -44,8 +44,8 @@ def test_edges_compare_across_player_counts_relative_to_a_fair_share(zwergen_cou
     two, four = analysis.verdicts["players=2"], analysis.verdicts["players=4"]
     assert two.relative == pytest.approx(two.share / 0.5 - 1) and four.relative == pytest.approx(four.share / 0.5 - 1)
     text = overview(analysis.verdicts)
-    assert "the largest edge relative to a fair share first" in text
-    assert f"{100 * four.relative:+.0f}% of a fair share" in text
+    assert "the largest edge relative to a fair share first (the edge, and in % of a fair share)" in text
+    assert f"{four.edge:+.3f}, {100 * four.relative:+.0f}%)" in text
 
 
 def test_a_small_raw_edge_at_five_seats_comes_before_a_larger_one_at_two():

@@ -110,7 +110,8 @@ def test_trace_needs_a_file_and_this_machine(cli, tmp_path):
 def test_a_traced_sweep_resumes_and_the_report_says_how_decided(cli, tmp_path):
     """A sweep with --trace writes a trace per variant; run again without it, every variant is complete and
     keeps its trace; a folder swept without traces plays a variant again when --trace asks for its trace. The
-    report then has lead changes in the verdict, 'How decided' and 'Why a seat wins' with each fish value."""
+    report then has lead changes in the verdict, 'How decided' and 'Action kinds associated with winning' with each
+    fish value."""
     (tmp_path / "s.toml").write_text('game = "zwai"\ngames = 300\nseed = 1\n[policies]\nall = "greedy"\n'
                                      '[axes]\nformation = ["square", "ring"]\nplayers = [4]\n')
     plan = sweep.load(tmp_path / "s.toml")
@@ -130,7 +131,7 @@ def test_a_traced_sweep_resumes_and_the_report_says_how_decided(cli, tmp_path):
     ring = analysis.verdicts["formation=ring,players=4"].text
     assert "lead changes a game" in ring and "won from behind after the first round" in ring
     text = report.write_report(results_, tmp_path / "r.md").read_text()
-    assert "## How decided" in text and "## Why a seat wins" in text
+    assert "## How decided" in text and "## Action kinds associated with winning" in text
     for value in range(5):
         assert f"| fish_{value}: a {value}-fish card |" in text
     assert "fish_9" not in text      # a kind never legal in any game of the sweep is left out

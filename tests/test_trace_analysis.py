@@ -318,9 +318,14 @@ def test_kind_stats_by_hand(tmp_path):
     found = notable(stats)
     assert [f.kind for f in found] == ["held"]
     a, b = s.points_played, s.points_not
-    assert found[0].sentence == (f"The held card: seats that play it at least once take 0.750 points [{a.low:.3f}, "
-                                 f"{a.high:.3f}] a game against 0.250 [{b.low:.3f}, {b.high:.3f}] for those that do "
-                                 "not (Holm p < 0.0001).")
+    w = s.within        # every seat level after the first round: one place, the same difference
+    assert (w.value, w.low, w.high, s.within_pvalue) == (s.difference.value, s.difference.low, s.difference.high,
+                                                         s.pvalue)
+    assert found[0].sentence == (f"The held card goes with winning (an association, not a cause): seats that play it "
+                                 f"at least once take 0.750 points [{a.low:.3f}, {a.high:.3f}] a game against 0.250 "
+                                 f"[{b.low:.3f}, {b.high:.3f}] for those that do not, +0.500 [{w.low:+.3f}, "
+                                 f"{w.high:+.3f}] against seats in the same place after the first round (Holm p < "
+                                 "0.0001).")
     assert found[0].adjusted_pvalue == pytest.approx(s.pvalue)     # the only kind with a test: a family of one
 
 

@@ -1,5 +1,7 @@
 """simcore tune (issue 14): the racing search for the fairest variant, its confirmation, resume and bad files."""
 
+from types import SimpleNamespace
+
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
@@ -268,3 +270,61 @@ def test_a_target_on_a_label_column_is_a_one_line_error(tmp_path):
         tune.load(path)
     assert "'title_0' is not a result column" in str(error.value) and "\n" not in str(error.value)
     assert "title_0" not in str(error.value).split("allowed:")[1]
+
+
+def test_no_candidate_is_fair_when_every_finalist_is_unbalanced():
+    """Issue 38, item 5: each finalist is called unbalanced by the fair-centred T² of its points (Holm across the
+    finalists); when all are, tune says so before naming the least unfair (the smallest seat gap on the
+    confirmation games); one fair finalist is enough for it to say nothing of the kind."""
+    u = np.random.default_rng(8).random(20_000)
+    seat0 = {1: 0.56, 2: 0.5, 3: 0.54}
+    matrices = {c: np.column_stack([u < p, u >= p]).astype(float) for c, p in seat0.items()}
+    unfair = tune.confirm([1, 3], [matrices[1], matrices[3]], GAP, 200, seed=1)
+    assert all(r.fairness.unbalanced and r.fairness.unbalanced_p < 0.05 for r in unfair)
+    assert tune.no_fair_finalist(unfair) and tune.least_unfair(unfair).candidate == 3
+    gap, low, high = tune.seat_gap(tune.least_unfair(unfair))
+    assert gap == pytest.approx(2 * (np.mean(u < 0.54) - 0.5)) and low < gap < high
+    with_fair = tune.confirm([1, 2, 3], [matrices[c] for c in (1, 2, 3)], GAP, 200, seed=1)
+    assert not tune.no_fair_finalist(with_fair)
+    assert not next(r for r in with_fair if r.candidate == 2).fairness.unbalanced
+    names = {1: "one", 2: "two", 3: "three"}
+    for objective, head in ((GAP, "No candidate is fair"),
+                            (tune.Objective((tune.Term("gap", 1.0), tune.Term("n_turns", 0.1, 40, 45)), 2),
+                             "No finalist is fair")):
+        result = SimpleNamespace(plan=SimpleNamespace(objective=objective), confirmed=unfair)
+        text = tune_report.no_fair_sentence(result, names, markdown=False)
+        assert text.startswith(f"{head}: every finalist") and f"the least unfair is three (seat gap {gap:.3f}" in text
+        assert tune_report.no_fair_sentence(SimpleNamespace(plan=result.plan, confirmed=with_fair), names, False) == ""
+
+
+UNFAIR = """
+game = "zwergen"
+seed = 1
+[policies]
+all = "greedy"
+[space]
+swap_penalty = [1, 2]
+[objective]
+gap = 1.0
+[search]
+batch = 1000
+games_max = 2000
+finalists = 2
+confirm_games = 8000
+"""
+
+
+def test_the_zwergen_tune_says_first_that_no_candidate_is_fair(cli, tmp_path):
+    """Issue 38, item 5: the starting seat of 2-player Zwergen Ziehen wins about 54% at every swap penalty: the
+    terminal says that no candidate is fair before the confirmation names a best, and the report says it first."""
+    path = tmp_path / "t.toml"
+    path.write_text(UNFAIR)
+    done = cli("tune", path, "--out", tmp_path / "out", "--quiet")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    said = next(i for i, line in enumerate(lines) if line.startswith("No candidate is fair: every finalist is "
+                                                                      "unbalanced (Hotelling's T²"))
+    assert said < next(i for i, line in enumerate(lines) if line.startswith("confirmed on fresh games"))
+    assert "; the least unfair is swap_penalty=" in lines[said]
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert report.index("**No candidate is fair**: every finalist is unbalanced") < report.index("## The race")

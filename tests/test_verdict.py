@@ -41,8 +41,8 @@ def test_the_verdict_names_the_ring_formations_seat_3(zwai_4p):
     assert fair.verdict == "less fair" and fair.change.estimate > 0 and fair.change_p < 0.05
     assert against.startswith("**less fair**: the imbalance Σ(share - fair)² goes from ")
     assert f"seat 3 {fair.shares_a[3]:.3f} → {ring.share:.3f}" in against
-    assert "variants are unbalanced**, the largest edge relative to a fair share first: `ring-4p` (seat 3 -0.1" \
-        in report.overview(analysis.verdicts)
+    assert "variants are unbalanced**, the largest edge relative to a fair share first (the edge, and in % of a " \
+        "fair share): `ring-4p` (seat 3 -0.1" in report.overview(analysis.verdicts)
 
 
 def test_the_report_opens_with_the_verdict(zwai_4p, tmp_path):

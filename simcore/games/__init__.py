@@ -17,6 +17,7 @@ import importlib
 import tomllib
 from dataclasses import dataclass, field
 from importlib.resources import files
+from typing import NamedTuple
 
 DATA = files("simcore") / "data"   # shipped formations and yards: package data, found wherever simcore is installed
 
@@ -61,6 +62,16 @@ class Param:
         return f"a {self.kind.__name__}"
 
 
+class Reading(NamedTuple):
+    """A parameter that reads the rulebook where it is silent or ambiguous: every value its words allow (ours,
+    the default, among them) and what the rulebook leaves open, in a few words. A verdict that changes with the
+    reading is the simulator's as much as the rules' (``simcore readings``)."""
+
+    param: str
+    values: tuple
+    gap: str
+
+
 @dataclass(frozen=True)
 class GameType:
     """What a game announces about itself."""
@@ -86,11 +97,15 @@ class GameType:
     # the recommended ismcts, (parameter, value) pairs in place of the agent's defaults, chosen by measurement
     # (docs/explanation/agents.md): `ismcts:iterations=1000` is this game's strong player
     search: tuple = ()
+    # the parameters that read a silent or ambiguous rulebook: (parameter, its values, the gap), each a Reading.
+    # A numeric decision (a deck's counts, a hit chance) is data the rulebook lacks, not a reading of its words
+    readings: tuple = ()
     cases: tuple = field(default=(), compare=False)   # parameter sets (dicts) the conformance suite plays too
     param_index: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "param_index", {p.name: p for p in self.params})
+        object.__setattr__(self, "readings", tuple(Reading(*reading) for reading in self.readings))
 
     @property
     def doc(self):
@@ -178,6 +193,34 @@ def contract_gaps(module):
             agents.parse(text, game_type)
         except ValueError as e:
             gaps.append(f"a recommended search that parses as {text} ({e})")
+    if game_type is not None:
+        gaps += reading_gaps(game_type)
+    return gaps
+
+
+def reading_gaps(game_type):
+    """What is wrong with a ``GameType``'s readings: each must name a parameter, give two or more distinct values
+    it allows, its default among them, and say what the rulebook leaves open."""
+    from simcore.io.config import ConfigError, check_param  # (the config layer imports this registry)
+
+    gaps = []
+    for param, values, gap in game_type.readings:
+        where = f"a reading of {param!r} that"
+        if param not in game_type.param_index:
+            gaps.append(f"{where} names one of its parameters")
+            continue
+        declared = game_type.param_index[param]
+        try:
+            allowed = [check_param(declared, value) for value in values]
+        except ConfigError as e:
+            gaps.append(f"{where} gives values it allows ({e})")
+            continue
+        if len(allowed) < 2 or any(allowed.count(value) > 1 for value in allowed):
+            gaps.append(f"{where} gives two or more distinct values")
+        if declared.default not in allowed:
+            gaps.append(f"{where} counts its default {declared.default!r} among its values")
+        if not (isinstance(gap, str) and gap.strip()):
+            gaps.append(f"{where} says what the rulebook leaves open")
     return gaps
 
 

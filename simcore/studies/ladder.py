@@ -4,11 +4,13 @@ Each rung plays a searching policy with the larger budget (A) against the same p
 on the same deals, A taking every seat in turn and B the others (``simcore.studies.versus``: each deal is played once
 from each seat, as chess engine testing pairs its openings). A's score is its mean points (``analyses.scoring``:
 1 win, 1/k of a k-way shared win, 0 loss, 1/players when nobody wins); 1/players is fair. A rung is
-*significant* when A's score is above fair: the t test over the deals' mean scores at 5% (two-sided, and above
-fair) with a fixed number of deals, or, with ``--sprt``, a generalised SPRT on the deals' mean scores (H0: fair
-against H1: fair + delta) that looks only after a batch of whole deals, every seating of each deal played. The
-deal is the unit of both tests, as Fishtest makes the game pair its unit: the seatings of one deal share its
-luck, and a seat's edge cancels within the deal.
+*significant* when A's score is above fair: versus's test of the deals' mean scores at 5% (two-sided, and above
+fair; ``versus.skew_z_test``) with a fixed number of deals, or, with ``--sprt``, a generalised SPRT on the deals'
+mean scores (H0: fair against H1: fair + delta) that looks only after a batch of whole deals, every seating of
+each deal played, and decides a rung still undecided at its last deal by the test at the cap
+(``analyses.sprt.GSPRT.at_cap``), so that every rung is decided at 5% in all. The deal is the unit of both tests,
+as Fishtest makes the game pair its unit: the seatings of one deal share its luck, and a seat's edge cancels
+within the deal.
 
 The *skill depth* comes from fixed-sequence testing: the rungs are taken in order of budget and the climb stops
 at the first rung that is not significant; the depth is the last budget before it. Testing in a fixed order
@@ -29,6 +31,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyses.scoring import RULE
+from analyses.sprt import GSPRT, CapResult
 from simcore import agents, engine
 from simcore.io import config as cfg
 from simcore.io import results, writing
@@ -46,13 +49,23 @@ class Rung:
     weak_budget: int
     strong_budget: int
     result: versus.VersusResult
-    sprt: str | None = None     # the SPRT's decision ("H1", "H0" or None: undecided) with --sprt
+    sprt: str | None = None     # with --sprt: the SPRT's decision, "H1", "H0" or "cap" (undecided at the last deal)
+    cap: CapResult | None = None  # with sprt "cap": the test at the cap that decides the rung
 
     @property
     def significant(self):
+        if self.sprt == "cap":
+            return self.cap.rejected
         if self.sprt is not None:
             return self.sprt == "H1"
         return self.result.significant and self.result.score > self.result.fair
+
+    @property
+    def test_text(self):
+        """The rung's test result in a few characters: its p-value, or the SPRT's decision, or the cap's p."""
+        if self.sprt == "cap":
+            return f"cap {self.cap.pvalue:.2g}"
+        return f"SPRT {self.sprt}" if self.sprt else f"{self.result.pvalue:.2g}"
 
 
 @dataclass(frozen=True)
@@ -175,8 +188,9 @@ def _climb(plan_, folder, executor, on_block, on_rung, trace):
 
 
 def climb_sprt(plan_, folder, batch=100, delta=0.05, alpha=0.05, beta=0.05, on_rung=None, on_batch=None):
-    """Play each rung in batches of ``batch`` deals until the GSPRT on the deals' mean scores decides (or the
-    rung's deals run out)."""
+    """Play each rung in batches of ``batch`` deals until the GSPRT on the deals' mean scores decides; a rung whose
+    deals run out first is decided by the test at the cap (``GSPRT.at_cap``: all its deals, at the error the SPRT
+    left unspent), so every rung is decided and the false-positive rate stays ``alpha``."""
     for name, value in (("--delta", delta), ("--alpha", alpha), ("--beta", beta)):
         if not 0 < value < 0.5:
             raise cfg.ConfigError(f"{name} {value} is not allowed; allowed: between 0 and 0.5")
@@ -192,8 +206,6 @@ def climb_sprt(plan_, folder, batch=100, delta=0.05, alpha=0.05, beta=0.05, on_r
 
 
 def _climb_sprt(plan_, folder, batch, delta, alpha, beta, on_rung, on_batch):
-    from analyses.sprt import GSPRT
-
     rungs = []
     for weak, strong, runs in plan_.rungs:
         fair = 1 / len(runs)
@@ -214,7 +226,8 @@ def _climb_sprt(plan_, folder, batch, delta, alpha, beta, on_rung, on_batch):
             with results.ResultWriter(Path(folder) / f"{run.variant}.parquet", done) as writer:
                 writer.add(0, rows[seat])
         scores = [score(seat, rows[seat]) for seat in range(len(runs))]
-        rungs.append(Rung(weak, strong, versus.score(runs, scores), test.decision or "undecided"))
+        cap = test.at_cap() if test.decision is None else None
+        rungs.append(Rung(weak, strong, versus.score(runs, scores), test.decision or "cap", cap))
         if on_rung:
             on_rung(rungs[-1])
     return finish(plan_, folder, rungs)
@@ -271,6 +284,7 @@ def summary_table(result):
         "fair": [r.result.fair for r in rungs],
         "pvalue": [r.result.pvalue for r in rungs],
         "sprt": [r.sprt or "" for r in rungs],
+        "cap_pvalue": pa.array([r.cap.pvalue if r.cap else None for r in rungs], type=pa.float64()),
         "significant": [r.significant for r in rungs],
     }, metadata={"simcore.game": result.game, "simcore.base": result.base})
 
@@ -279,10 +293,12 @@ def method(result):
     """One line naming each rung's test and the error it controls, and how the depth is read."""
     if result.sequential:
         test = ("each rung: a GSPRT on the deals' mean scores, H0 fair against fair + delta, stopping after whole "
-                "batches of deals (false positive 5%, false negative 5%); the intervals are not adjusted for the "
-                "sequential stop")
+                "batches of deals (false negative 5%), and a rung undecided at its last deal (cap) decided by the "
+                "one-sided z test of all its deals at the error the SPRT left (stagewise p), false positive 5% in "
+                "all; the intervals are not adjusted for the sequential stop")
     else:
-        test = "each rung: a t test over the deals' mean scores at 5% (better when significant and above fair)"
+        test = ("each rung: versus's z test of the deals' mean scores (variance about fair, corrected for skew) at "
+                "5% (better when significant and above fair)")
     return (f"{test}; skill depth by fixed-sequence testing (the climb stops at the first rung without a "
             "significant gain), so it is overstated at most 5% of the time")
 
@@ -292,9 +308,8 @@ def lines(result):
     out = [f"{'rung':<16} {'deals':>7} {'score':>8} {'95% interval':>18} {'p':>9} {'':>12}"]
     for r in result.rungs:
         mark = "better" if r.significant else "no gain shown"
-        test = f"SPRT {r.sprt}" if r.sprt else f"{r.result.pvalue:.2g}"
         out.append(f"{r.strong_budget:>6} vs {r.weak_budget:<6} {r.result.deals:>7,} {r.result.score:>8.4f} "
-                   f"[{r.result.low:.4f}, {r.result.high:.4f}] {test:>9} {mark:>13}")
+                   f"[{r.result.low:.4f}, {r.result.high:.4f}] {r.test_text:>9} {mark:>13}")
     out.append(SCORING)
     out.append(method(result))
     out.append(f"skill depth: {_depth_text(result)}")
@@ -336,8 +351,7 @@ def report(result, plan_):
     head = ("| budget 2n | against n | deals | score | 95% interval | p / SPRT | better? |\n"
             "|---:|---:|---:|---:|---|---|---|")
     rows = [f"| {r.strong_budget} | {r.weak_budget} | {r.result.deals:,} | {r.result.score:.4f} | "
-            f"[{r.result.low:.4f}, {r.result.high:.4f}] | "
-            f"{('SPRT ' + r.sprt) if r.sprt else format(r.result.pvalue, '.2g')} | "
+            f"[{r.result.low:.4f}, {r.result.high:.4f}] | {r.test_text} | "
             f"{'yes' if r.significant else 'no'} |" for r in result.rungs]
     params = plan_.rungs[0][2][0].params
     sets = ", ".join(f"{k} = {v}" for k, v in params.items()) or "defaults"

@@ -43,7 +43,9 @@ independent of the confirmation's; every other finalist is compared with it on t
 (paired: the same seeds): a one-sided paired bootstrap p-value of "its objective minus the best's <= 0",
 Holm-adjusted across the finalists; one with an adjusted p below LEVEL is *worse*, any other *tied with the
 best*. The chance of calling any finalist worse that is not is at most LEVEL (family-wise, as far as the
-bootstrap is accurate). The best is named alone only when every other finalist is worse.
+bootstrap is accurate). The best is named alone only when every other finalist is worse. On the same games each
+finalist is also called *unbalanced* or not (:func:`unbalanced_pvalues`, Holm across the finalists): when every
+one is, the report says first that no candidate is fair, and names the least unfair (:func:`least_unfair`).
 """
 
 import dataclasses
@@ -58,9 +60,12 @@ import pyarrow.parquet as pq
 
 from analyses.balance import equal_shares_test, find_teams
 from analyses.fairer import DEFAULT_MARGIN, fair_within, fairer_verdict, imbalance_change
+from analyses.fairer import _fair as fairer_fair
+from analyses.fairer import _units as fairer_units
 from analyses.paired import holm
 from analyses.scoring import points
 from analyses.seat_change import gap_bounds
+from analyses.sequential import look_pvalues, moments
 from simcore import __version__
 from simcore.io import config as cfg
 from simcore.io import results, writing
@@ -715,9 +720,11 @@ class Confirmed:
 class FinalistFairness:
     """A finalist's fairness on the confirmation games: its imbalance Σ(share - fair)² (bias-corrected);
     against the best, paired on the shared games, "fairer", "less fair" or "no change found"
-    (``analyses.fairer.imbalance_change``, p Holm-adjusted across the finalists; None for the best); and
+    (``analyses.fairer.imbalance_change``, p Holm-adjusted across the finalists; None for the best);
     whether it is shown fair within ``margin`` (``analyses.fairer.fair_within``, Bonferroni across the
-    finalists), with the largest distance from fair its intervals leave."""
+    finalists), with the largest distance from fair its intervals leave; and whether it is shown
+    *unbalanced*, some seat's (team's) share away from fair (:func:`unbalanced_pvalues`, ``unbalanced_p``
+    Holm-adjusted across the finalists)."""
 
     imbalance: float
     against_best: str | None
@@ -725,6 +732,11 @@ class FinalistFairness:
     margin: float
     within: bool
     ruled_out: float
+    unbalanced_p: float
+
+    @property
+    def unbalanced(self):
+        return self.unbalanced_p < LEVEL
 
 
 def resampled_means(rng, values, draws):
@@ -779,6 +791,8 @@ def finalist_fairness(objective, values, margin):
     teams = next(iter(teams)) if len(teams) == 1 and len(next(iter(teams))) < points.shape[2] else None
     changes = [imbalance_change(points[0], p, paired=True, teams=teams) for p in points[1:]]
     adjusted = holm([c.pvalue for c in changes]) if changes else []
+    units = np.stack([fairer_units(p, teams)[0] for p in points])
+    unbalanced = unbalanced_pvalues(*moments(units, fairer_fair(units.shape[2], teams, points[0])), margin)
     out = []
     for f in range(finalists):
         within = fair_within(points[f], margin, teams, alpha=LEVEL / finalists)
@@ -786,8 +800,37 @@ def finalist_fairness(objective, values, margin):
         imbalance = changes[0].imbalance_a if f == 0 and changes else (changes[f - 1].imbalance_b if f else math.nan)
         against = None if f == 0 else fairer_verdict(changes[f - 1].estimate, adjusted[f - 1], LEVEL)
         out.append(FinalistFairness(float(imbalance), against, float(adjusted[f - 1]) if f else math.nan, margin,
-                                    within.shown, ruled_out))
+                                    within.shown, ruled_out, float(unbalanced[f])))
     return out
+
+
+def unbalanced_pvalues(n, d, m, margin):
+    """Per finalist, from the :func:`analyses.sequential.moments` of its units' points (the last axis before the
+    units': the finalists; vectorised over axes before it), the p-value of "every unit's share is fair",
+    Holm-adjusted across the finalists: the
+    fair-centred Hotelling's T² of ``analyses.sequential.look_pvalues`` (one test of every seat at once, teams
+    as units, valid with shared wins and timeouts, and no resampling). Calling any fair finalist unbalanced
+    then has a chance of at most LEVEL, so "every finalist is unbalanced" is wrong at most that often when one
+    of them is fair (tests/test_calibration_tune.py)."""
+    return np.apply_along_axis(holm, -1, look_pvalues(n, d, m, margin)[0])
+
+
+def no_fair_finalist(confirmed):
+    """Every finalist is shown unbalanced (none of them fair): False without seats or when any is not."""
+    fairness = [r.fairness for r in confirmed]
+    return all(f is not None and f.unbalanced for f in fairness)
+
+
+def seat_gap(row):
+    """A finalist's seat gap (highest seat's points share - lowest's) on the confirmation games, with its
+    simultaneous interval from the seats' (:class:`Confirmed`): (gap, low, high)."""
+    low, high = gap_bounds(row.edge_low, row.edge_high)
+    return float(row.edge.max() - row.edge.min()), float(low), float(high)
+
+
+def least_unfair(confirmed):
+    """The finalist with the smallest seat gap on the confirmation games (the first of them on a tie)."""
+    return min(confirmed, key=lambda r: seat_gap(r)[0])
 
 
 def confirm(candidates, matrices, objective, draws, seed, margin=DEFAULT_MARGIN):

@@ -4,7 +4,7 @@ import math
 from pathlib import Path
 
 from simcore.io import writing
-from simcore.studies.tune import LEVEL
+from simcore.studies.tune import LEVEL, least_unfair, no_fair_finalist, seat_gap
 
 REPORT, PLOT = "report.md", "race.png"
 
@@ -38,8 +38,9 @@ def lines(result):
         out.append(f"the race's error: it drops a candidate only when its objective's lower bound is above the "
                    f"smallest upper bound, so the chance that it ever drops one that is not worse is at most alpha "
                    f"= {plan.search['alpha']:g} (a union bound over looks and candidates)")
-    out += [f"survivors: {', '.join(names[c] for c in race.alive)}",
-            f"confirmed on fresh games (objective, simultaneous {1 - LEVEL:.0%} interval; against the best: "
+    out.append(f"survivors: {', '.join(names[c] for c in race.alive)}")
+    out += [line for line in [no_fair_sentence(result, names, markdown=False)] if line]
+    out += [f"confirmed on fresh games (objective, simultaneous {1 - LEVEL:.0%} interval; against the best: "
             "Holm-adjusted paired p):"]
     for r in result.confirmed:
         against = "the best" if r.verdict == "best" else f"{r.verdict}, p = {r.adjusted:.3g}"
@@ -60,7 +61,8 @@ def _fairness_lines(result, names):
         return []
     margin = rows[0].fairness.margin
     out = [f"fairness on the same games (the imbalance Σ(share - fair)²; against the best: paired, Holm across the "
-           f"finalists; fair within {margin:g}: two one-sided tests per seat, Bonferroni across the finalists):"]
+           f"finalists; {UNBALANCED_TEST}; fair within {margin:g}: two one-sided tests per seat, Bonferroni across "
+           "the finalists):"]
     for r in rows:
         out.append(f"  {names[r.candidate]:<32} {r.fairness.imbalance:.4f}  {fairness_words(r.fairness)}")
     return out
@@ -76,7 +78,42 @@ def fairness_words(fair):
         against = f"{fair.against_best} than the best (p = {fair.pvalue:.3g})"
     within = (f"fair within {fair.margin:g} (every seat within {fair.ruled_out:.3f})" if fair.within else
               f"not shown fair within {fair.margin:g} (the games rule out only edges above {fair.ruled_out:.3f})")
-    return f"{against}; {within}"
+    unbalanced = f"{'unbalanced' if fair.unbalanced else 'not shown unbalanced'} ({_p_is('T² p', fair.unbalanced_p)})"
+    return f"{against}; {unbalanced}; {within}"
+
+
+UNBALANCED_TEST = "unbalanced: Hotelling's T² of the points against fair shares, Holm across the finalists"
+
+
+def _p_is(name, p):
+    """``p = 0.03``, or ``p < 0.0001``."""
+    return f"{name} < 0.0001" if p < 1e-4 else f"{name} = {p:.2g}"
+
+
+def no_fair_sentence(result, names, markdown):
+    """When every finalist is shown unbalanced: that no candidate is fair, by which test, and the least unfair
+    with its seat gap; else "". Said of every candidate only when the gap is the objective's one term (the
+    finalists are then the fairest the search found); else of the finalists, the best by the whole objective."""
+    confirmed = result.confirmed
+    if not no_fair_finalist(confirmed):
+        return ""
+    tick = "`" if markdown else ""
+    n = len(confirmed)
+    largest = max(r.fairness.unbalanced_p for r in confirmed)
+    gap_only = [t.name for t in result.plan.objective.terms] == ["gap"]
+    head = "No candidate is fair" if gap_only else "No finalist is fair"
+    who = ("every finalist" if n > 1 else "the one finalist") + ("" if gap_only else
+                                                                 " (the best by the whole objective: a candidate "
+                                                                 "it ranked lower for its other terms may be fairer)")
+    test = (f"Hotelling's T² of the points against fair shares on the {confirmed[0].games:,} confirmation games"
+            + (f", Holm across the {n} finalists, {_p_is('the largest p', largest)}" if n > 1 else
+               f", {_p_is('p', largest)}"))
+    least = least_unfair(confirmed)
+    gap, low, high = seat_gap(least)
+    named = "the least unfair is" if n > 1 else "it is"
+    text = (f"{head}: {who} is unbalanced ({test}); {named} {tick}{names[least.candidate]}{tick} (seat gap "
+            f"{gap:.3f} [{low:.3f}, {high:.3f}], simultaneous {1 - LEVEL:.0%} interval)")
+    return f"**{head}**{text[len(head):]}." if markdown else text
 
 
 def _search_line(result):
@@ -221,7 +258,7 @@ def _fairness_section(result, names):
     rows = [r for r in result.confirmed if r.fairness is not None]
     table = ["| candidate | imbalance | fairness |", "|---|---:|---|"]
     table += [f"| `{names[r.candidate]}` | {r.fairness.imbalance:.4f} | {fairness_words(r.fairness)} |" for r in rows]
-    return [f"Fairness, {lines[0][0].lower()}{lines[0][1:-1]}.", "", *table, ""]
+    return [f"{lines[0][0].upper()}{lines[0][1:-1]}.", "", *table, ""]
 
 
 def write(result, folder):
@@ -244,6 +281,7 @@ def write(result, folder):
         "",
         "Objective (lower is better): " + "; ".join(t.describe() for t in plan.objective.terms) + ".",
         "",
+        *[block for line in [no_fair_sentence(result, names, markdown=True)] if line for block in (line, "")],
         *_search_section(result, _ranked(result, names) if race.history else []),
         *_confirmation(result, names),
     ]

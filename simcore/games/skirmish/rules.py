@@ -142,6 +142,14 @@ GAME = GameType(
     cases=({"scenario": "capture_the_flag"}, {"scenario": "wizard_war"}),
     hidden_information=False,   # both players see the whole yard; the dice are drawn as they fall
     maps=("yard",),
+    # the rulebook is written for a real garden: on a grid, these of its words read two ways (the throw's hit
+    # chance and range are data it lacks, not readings: sweep them)
+    readings=(("move_metric", ("euclid", "chebyshev"),
+               "moves are paced off in a garden: on a grid, a diagonal step is 1.4 paces or 1"),
+              ("line_of_sight", (True, False),
+               "a hit counts \"without the ball bouncing off of something else first\": whether a gnome on the "
+               "line blocks the throw"),
+              ("ace_high", (False, True), "the melee deck keeps A to 4 of each suit: whether the ace is 1 or 5")),
     summary="Two gnome armies fight on a yard: last man standing, wizard war or capture the flag.",
     params=(
         Param("players", 2, "players (rulebook: 2)", choices=(2,)),

@@ -276,6 +276,8 @@ GAME = GameType(
     observations=True,
     search=(("cutoff", 8), ("widen", 0.5)),     # docs/explanation/agents.md: "Recommended search"
     cases=({"players": 3}, {"players": 5}),
+    readings=(("reshuffle_on_reverse", (False, True),
+               "\"the former discard stack becomes the new drawing stack\": turned over as it lies, or shuffled"),),
     summary="Gather the best retinue of four leprechauns, bribe for them, end the round when ahead; first to 99.",
     params=(
         Param("players", 4, "players", choices=(3, 4, 5)),

@@ -161,6 +161,11 @@ GAME = GameType(
     rules_version=1,
     cases=({"players": 3, "removed_cards": "discard"}, {"players": 4, "formation": "ring"}),
     maps=("formation",),
+    # the tie rule and the removed cards are rulebook text ("In case of a tie, do not move the shark!", "Take the
+    # removed cards ... back"): variants, not readings
+    readings=(("round_starter", ("next", "rotate"),
+               "\"the new round begins with whoever is next clockwise\": after the seat that placed the last card, "
+               "or after the round's starter"),),
     summary="Place your fish into a shared shoal where the two sharks will not catch them; 3 rounds.",
     params=(
         Param("players", 2, "players, each with one colour set", choices=(2, 3, 4)),

@@ -181,6 +181,9 @@ GAME = GameType(
     policies=("random", "greedy", "mc", "ismcts"),
     rules_version=1,
     cases=({"players": 4, "pro": True},),
+    readings=(("re_moves_rope", (False, True),
+               "Pro rules: the Re rule moves the rope 2 spaces, its example and the Herbert rule keep it where it "
+               "is (the translator's note)"),),
     summary="Two teams pull a garden hose under a fence; best of three rounds.",
     params=(
         Param("players", 2, "players: 2, or 4 in two teams {0,2} and {1,3}", choices=(2, 4)),

@@ -1,0 +1,414 @@
+"""Does a verdict hang on a reading of the rulebook? (``simcore readings``)
+
+Where a rulebook is silent simcore picks a reading, and each game declares those parameters with the values the
+rulebook's words allow (``simcore.games.Reading``). This plays every variant of a set of results again under each
+other reading, on the same seed and so on the same deals, and says per variant whether its balance verdict holds
+under every reading or which reading it hangs on.
+
+The claim "depends on the reading of P" rests on one test per other reading: did any seat's (team's) points move
+from the variant as played to the variant under that reading? Hotelling's T² on the per-game change, paired game
+by game on common deals (``analyses.variants.fairness``), Holm across every other reading of every variant, so
+that a reading that changes nothing is said to matter at most 5% of the time in the whole output
+(tests/test_readings.py measures it). Beside it each reading gets the balance verdict ``analyze`` would give:
+unbalanced or not, the worst seat with its simultaneous interval (Holm across the variants, as ``analyze``). A
+call or a worst seat that differs while no seat moved beyond chance is no evidence of a dependence (a fair
+game's worst seat is any seat): the sentence says so and that more games would tell.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import re
+import textwrap
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyarrow as pa
+
+from analyses import data
+from analyses.balance import RESAMPLES, seat_balance
+from analyses.paired import holm
+from analyses.variants import fairness
+from analyses.verdict import ALPHA, balance_sentence
+from simcore.io import config as cfg
+from simcore.io import results as result_files
+
+MAX_GAMES = 20_000      # games a variant is replayed with by default: its own, at most this many
+KIND = "readings"       # the manifest's kind of an --out folder: analyze reads it as any sweep folder
+
+
+@dataclass(frozen=True)
+class Balance:
+    """A variant's balance verdict under one reading, as ``analyze`` words it: unbalanced or not, and the seat
+    (team) furthest from fair with its share, its fair share and its simultaneous interval."""
+
+    unbalanced: bool
+    worst: tuple
+    share: float
+    fair: float
+    low: float
+    high: float
+    team: bool
+
+    @property
+    def edge(self):
+        return self.share - self.fair
+
+    @property
+    def unit(self):
+        return "team" if self.team else "seat"
+
+    def text(self):
+        if not self.unbalanced:
+            return f"no {self.unit} edge found"
+        who = (f"seat {self.worst[0]}" if len(self.worst) == 1 else
+               "the team of seats " + " and ".join(map(str, self.worst)))
+        return (f"unbalanced, {who} takes {self.share:.3f} [{self.low:.3f}, {self.high:.3f}] "
+                f"(edge {self.edge:+.3f})")
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """The variant played again under one other reading: ``param`` = ``value``, its balance verdict and its
+    ``analyses.variants.Fairness`` against the variant as played (its tests Holm-adjusted across every other
+    reading of the run)."""
+
+    param: str
+    value: object
+    balance: Balance
+    fairness: object
+
+    @property
+    def inert(self):
+        """The reading never came into play: every game is the game as played."""
+        return self.fairness.inert
+
+    @property
+    def moved(self):
+        return not self.inert and self.fairness.shift_p < ALPHA
+
+
+@dataclass(frozen=True)
+class VariantReadings:
+    """One variant under every reading: as played (``played``: {parameter: its value}) and each other one."""
+
+    variant: str
+    context: str
+    played: dict
+    defaults: dict
+    ours: Balance
+    alternatives: tuple
+
+    @property
+    def depends_on(self):
+        """The readings whose other values moved a seat beyond chance, in declaration order."""
+        return tuple(dict.fromkeys(a.param for a in self.alternatives if a.moved))
+
+    @property
+    def differing(self):
+        """Other readings whose call (unbalanced or not) or worst seat is not the variant's as played."""
+        return [a for a in self.alternatives if a.balance.unbalanced != self.ours.unbalanced
+                or (self.ours.unbalanced and a.balance.worst != self.ours.worst)]
+
+    @property
+    def text(self):
+        """The verdict across the readings, in Markdown (``**`` around its key words)."""
+        names = ", ".join(dict.fromkeys(a.param for a in self.alternatives))
+        if self.depends_on:
+            lead = f"**Depends on the reading of {' and '.join(self.depends_on)}**"
+        elif self.differing:
+            lead = f"**Not shown to depend on a reading** ({names}), though the verdict differs"
+        else:
+            lead = f"**Holds under every reading** ({names})"
+        parts = [f"as played ({self._played()}) {self.ours.text()}"]
+        parts += [f"{a.param}={_shown(a.value)}{' (ours)' * (a.value == self.defaults[a.param])} "
+                  f"{a.balance.text()}" for a in self.alternatives]
+        return f"{lead}: {'; '.join(parts)}. {self._tests()}"
+
+    def _played(self):
+        """The readings as played: "ours" (every default), else those that are not ours."""
+        readings = dict.fromkeys(a.param for a in self.alternatives)
+        other = [f"{p}={_shown(self.played[p])}" for p in readings if self.played[p] != self.defaults[p]]
+        return ", ".join(other) if other else "ours"
+
+    def _tests(self):
+        """What the T² tests found, with the family they were adjusted in; the readings that changed no game."""
+        tested = [a for a in self.alternatives if not a.inert]
+        inert = [f"{a.param}={_shown(a.value)}" for a in self.alternatives if a.inert]
+        never = (f" {' and '.join(inert)} never came into play: every game is the game as played." if inert
+                 else "")
+        if not tested:
+            return never.strip()
+        family = tested[0].fairness.family
+        across = f", Holm across the {family} other readings tested" if family > 1 else ""
+        moved = [a for a in tested if a.moved]
+        if moved:
+            found = "; ".join(f"under {a.param}={_shown(a.value)}{self._worst_moved(a)} "
+                              f"({_p_is('p', a.fairness.shift_p)}){self._fairer(a)}" for a in moved)
+            return f"The seats move with the reading (Hotelling's T² on common deals{across}): {found}.{never}"
+        best = min(tested, key=lambda a: a.fairness.shift_p)
+        unit = "team" if best.fairness.teams else "seat"
+        detectable = max(a.fairness.detectable for a in tested)
+        more = " More games would tell whether the difference is the reading's." if self.differing else ""
+        return (f"No {unit} moves with the reading beyond chance (Hotelling's T² on common deals{across}: "
+                f"the smallest {_p_is('p', best.fairness.shift_p)}); these games could have found a {unit} moved "
+                f"by {detectable:.3f} (80% power).{more}{never}")
+
+    def _worst_moved(self, alternative):
+        """" seat 3 takes 0.208 instead of 0.069": the unit furthest from fair as played, under the reading."""
+        f = alternative.fairness
+        units = [(seat,) for seat in range(len(f.shares_a))] if f.teams is None else list(f.teams)
+        if self.ours.worst not in units:        # the readings found other teams: no one unit to follow
+            return " the seats move"
+        k = units.index(self.ours.worst)
+        who = f"seat {k}" if f.teams is None else "the team of seats " + " and ".join(map(str, units[k]))
+        return f" {who} takes {f.shares_a[k] + f.shift.shift[k]:.3f} instead of {f.shares_a[k]:.3f}"
+
+    @staticmethod
+    def _fairer(alternative):
+        """" and it is fairer (...)", by the imbalance change, when its test (Holm-adjusted likewise) decides."""
+        f = alternative.fairness
+        return "" if f.verdict == "no change found" else (
+            f" and it is {f.verdict} (the imbalance Σ(share - fair)² {max(f.change.imbalance_a, 0):.4f} → "
+            f"{max(f.change.imbalance_b, 0):.4f}, {_p_is('p', f.change_p)})")
+
+
+def _shown(value):
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _p_is(name, p):
+    return f"{name} < 0.0001" if p < 1e-4 else f"{name} = {p:.4f}" if p < 0.01 else f"{name} = {p:.2f}"
+
+
+# --- what to play ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Replay:
+    """One run to play: a variant of the results (``source``) as played (``param`` None) or under another
+    reading, its config, and the name it gets (a file name's characters: its file in an --out folder)."""
+
+    source: str
+    param: str | None
+    value: object
+    config: cfg.RunConfig
+
+    @property
+    def name(self):
+        return self.config.variant
+
+
+def variant_config(result, games=None):
+    """The config a result file was played with (its metadata), for ``games`` games (None: its own, at most
+    :data:`MAX_GAMES`); ``analyses.data.DataError`` in one line when the file cannot be played again."""
+    if "config" not in result.meta:
+        raise data.DataError(f"{result.path} holds no config in its metadata, so its games cannot be played again; "
+                             "allowed: a file written by simcore run, sweep, ladder or versus")
+    try:
+        config = cfg.resolve(table=tomllib.loads(result.meta["config"]))
+    except (cfg.ConfigError, tomllib.TOMLDecodeError) as e:
+        raise data.DataError(f"{result.path} was written by simcore {result.meta.get('version', 'unknown')}; its "
+                             f"config no longer loads: {e}") from None
+    return dataclasses.replace(config, games=games or min(result.n_games, MAX_GAMES))
+
+
+def replays(results, games=None):
+    """Every run to play: each variant as played, then under each other value of each of its game's readings."""
+    out = []
+    for result in results:
+        config = variant_config(result, games)
+        name = _file_name(result.name)
+        out.append(Replay(result.name, None, None, dataclasses.replace(config, variant=name)))
+        for param, values, _ in config.module.GAME.readings:
+            for value in values:
+                if value != config.params[param]:
+                    params = {**config.params, param: value}
+                    variant = _file_name(f"{name},{param}={_shown(value)}")
+                    out.append(Replay(result.name, param, value,
+                                      dataclasses.replace(config, params=params, variant=variant)))
+    return out
+
+
+_SAFE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._=,-]{0,159}$")
+
+
+def _file_name(name):
+    """``name`` when it can name a file in any folder, else a short hash of it."""
+    return name if _SAFE.match(name) else "replay-" + hashlib.sha256(name.encode()).hexdigest()[:10]
+
+
+def in_memory(config):
+    """Play ``config`` and return its games as an ``analyses.data.Result`` (nothing written)."""
+    from simcore.studies import runs
+
+    table = pa.concat_tables([result_files.table(config, first, rows) for first, rows in runs.blocks(config)])
+    meta = data.simcore_meta(table)
+    columns = {name: table[name].to_numpy() for name in table.column_names if name not in ("game", "variant")}
+    return data.Result(path=Path(f"{config.variant}.parquet"), name=config.variant, game=config.game,
+                       seed=config.seed, players=config.players, columns=columns, meta=meta)
+
+
+def to_folder(todo, folder, source):
+    """Play ``todo`` into ``folder`` as the files of a sweep of kind "readings" (atomic files, a lock, a manifest;
+    a run again skips what is finished) and return {name: Result}."""
+    from simcore.studies import sweep
+
+    plan = sweep.Sweep(Path(source), todo[0].config.game,
+                       [sweep.Variant(r.name, {} if r.param is None else {r.param: r.value}, r.config) for r in todo])
+    sweep.run(plan, folder, kind=KIND)
+    return {r.name: data.load_result(Path(folder) / f"{r.name}.parquet") for r in todo}
+
+
+# --- the verdict ----------------------------------------------------------------------------------------------
+
+
+def verdicts(todo, played):
+    """The verdict across the readings of every variant: ``todo`` the :func:`replays`, ``played`` {name: its
+    Result}. Balance verdicts Holm-adjusted across the variants under each reading, the T² tests across every
+    other reading of every variant."""
+    ours = [r for r in todo if r.param is None]
+    alternatives = [r for r in todo if r.param is not None]
+    as_played = {r.source: r for r in ours}
+    balances = _balances(ours, alternatives, played)
+    tests = compare([(played[as_played[r.source].name], played[r.name]) for r in alternatives])
+    out = []
+    for r in ours:
+        mine = [Alternative(a.param, a.value, balances[a.name], f)
+                for a, f in zip(alternatives, tests, strict=True) if a.source == r.source]
+        game = r.config.module.GAME
+        out.append(VariantReadings(r.source, _context(played[r.name]), dict(r.config.params), game.defaults(),
+                                   balances[r.name], tuple(mine)))
+    return out
+
+
+def compare(pairs):
+    """``analyses.variants.Fairness`` of each (as played, other reading) pair of results, its two tests
+    Holm-adjusted across the pairs whose reading came into play (one that changed no game tests nothing)."""
+    raw = [fairness(a, b) for a, b in pairs]
+    if any(f is None for f in raw):
+        raise data.DataError("too few games to compare the readings; allowed: --games larger than the seats")
+    live = [k for k, f in enumerate(raw) if not f.inert]
+    shift_p = holm([raw[k].shift.pvalue for k in live]) if live else []
+    change_p = holm([raw[k].change.pvalue for k in live]) if live else []
+    out = list(raw)
+    for k, s, c in zip(live, shift_p, change_p, strict=True):
+        out[k] = dataclasses.replace(raw[k], shift_p=float(s), change_p=float(c), family=len(live))
+    return out
+
+
+def _balances(ours, alternatives, played):
+    """{run name: Balance}: the variants as played Holm-adjusted together, as ``analyze`` does, and under each
+    other reading (parameter and value) together with the others under that reading (or as played, for a
+    variant that plays it)."""
+    worlds = [[r.name for r in ours]]
+    for key in dict.fromkeys((a.param, _shown(a.value)) for a in alternatives):
+        under = {a.source: a.name for a in alternatives if (a.param, _shown(a.value)) == key}
+        worlds.append([under.get(r.source, r.name) for r in ours])
+    out = {}
+    for world in worlds:
+        for name, balance in _world(world, played).items():
+            out.setdefault(name, balance)
+    return out
+
+
+def _world(names, played):
+    """Balance verdicts of the runs ``names``, Holm across them, with the permutation draws ``analyze`` uses."""
+    draws = max(RESAMPLES, math.ceil(20 * len(names) / ALPHA))
+    tested = [seat_balance(played[n].wins, played[n].column("timeout"), n_resamples=draws) for n in names]
+    adjusted = holm([b.gap_pvalue for b in tested])
+    return {n: _balance(b, float(p), len(names)) for n, b, p in zip(names, tested, adjusted, strict=True)}
+
+
+def _balance(balance, adjusted, family):
+    unbalanced, worst, share, fair, ci, _ = balance_sentence(balance, adjusted, family)
+    return Balance(bool(unbalanced), tuple(worst), float(share), float(fair), float(ci.low), float(ci.high),
+                   len(balance.teams) < balance.n_seats)
+
+
+def _context(result):
+    from analyses import context
+
+    return context.rules_text(result.game, json.loads(result.meta.get("params", "{}")))
+
+
+def overview(found):
+    """One sentence over every variant: which verdicts hang on which reading."""
+    hanging = [v for v in found if v.depends_on]
+    if not hanging:
+        return ("**The verdict holds under every reading.**" if len(found) == 1 else
+                f"**Every verdict of the {len(found)} variants holds under every reading.**")
+    named = "; ".join(f"`{v.variant}` on {' and '.join(v.depends_on)}" for v in hanging)
+    return f"**{len(hanging)} of {len(found)} verdicts depend on a reading**: {named}."
+
+
+def head(todo):
+    """What was played, and the readings with what the rulebook leaves open (Markdown lines)."""
+    first = todo[0].config
+    game = first.module.GAME
+    variants = [r for r in todo if r.param is None]
+    counts = sorted({r.config.games for r in todo})
+    games = f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}"
+    seeds = ", ".join(map(str, sorted({r.config.seed for r in todo})))
+    lines = [f"{game.name}: {len(variants)} variant{'s' * (len(variants) > 1)} played again under each reading of "
+             f"what the rulebook leaves open, on the same deals ({games} games a reading, seed {seeds}; rules "
+             f"version {game.rules_version})",
+             f"the readings ({game.doc}):"]
+    for param, values, gap in game.readings:
+        shown = ", ".join(f"{_shown(v)}{' (ours)' * (v == game.param_index[param].default)}" for v in values)
+        lines.append(f"  {param}: {shown}: {gap}")
+    return lines
+
+
+def markdown(todo, found):
+    """The whole verdict as a Markdown page (``simcore readings --report NAME.md``)."""
+    played, intro, *listed = head(todo)
+    lines = [f"# Does the verdict hang on a reading? ({todo[0].config.game})", "", played, "", intro, "",
+             *(f"* {line.strip()}" for line in listed), "", overview(found), ""]
+    for v in found:
+        lines += [f"## {v.variant}", "", f"{v.context}; {_policies(todo, v.variant)}", "", v.text, ""]
+    return "\n".join(lines)
+
+
+def _policies(todo, variant):
+    from analyses import context
+
+    return context.policies_text(next(r.config.policies for r in todo if r.source == variant and r.param is None))
+
+
+WIDTH = 110     # the terminal's line length, as analyze's
+
+
+def terminal(todo, found):
+    """The verdict for the terminal: what was played, the overview, then per variant its rules and verdict."""
+    def plain(text, indent=""):
+        return textwrap.fill(text.replace("**", "").replace("`", ""), WIDTH, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
+
+    blocks = ["\n".join(textwrap.fill(line, WIDTH, subsequent_indent="    " if line.startswith(" ") else "",
+                                     break_on_hyphens=False) for line in head(todo)), plain(overview(found))]
+    blocks += [f"{v.variant}: {v.context}; {_policies(todo, v.variant)}\n{plain(v.text, '  ')}" for v in found]
+    return "\n\n".join(blocks)
+
+
+READINGS_HEADING = "## Readings of a silent rulebook"
+
+
+def rules_section(game_type):
+    """The rules page's list of the game's readings (each game's rules.md holds it under
+    :data:`READINGS_HEADING`, and tests/test_readings.py checks it against the declaration)."""
+    if not game_type.readings:
+        return "None: every rule this page states is the rulebook's own or a number it lacks."
+    rows = [f"| `{param}` | {_code(game_type.param_index[param].default)} | "
+            f"{', '.join(_code(v) for v in values if v != game_type.param_index[param].default)} | {gap} |"
+            for param, values, gap in game_type.readings]
+    return "\n".join(["| parameter | ours | the other readings | what the rulebook leaves open |",
+                      "|---|---|---|---|", *rows])
+
+
+def _code(value):
+    return f"`{cfg.toml_value(value)}`"

@@ -291,6 +291,19 @@ def decision_sentences(results) -> dict:
     return out
 
 
+def swept_margin(results):
+    """The margin E the results' folders were swept until decided with, when they agree on one; else None (not
+    swept until decided, or with several margins)."""
+    from simcore.io.manifest import read_manifest
+
+    margins = set()
+    for folder in {Path(r.path).parent for r in results}:
+        plan_ = read_manifest(folder).get("until_decided")
+        if isinstance(plan_, dict) and isinstance(plan_.get("margin"), int | float):
+            margins.add(float(plan_["margin"]))
+    return margins.pop() if len(margins) == 1 else None
+
+
 def _decision(manifest, result):
     """The result's :class:`Decision` from its folder's manifest, or None (not swept until decided, or the entry is
     of another file)."""

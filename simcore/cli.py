@@ -762,9 +762,10 @@ def _load_results(paths):
 @click.option("--length", "length", metavar="LOW-HIGH",
               help="Target length of a game in turns, e.g. 30-60: the verdict says how many games are within it.")
 @click.option("--tables", is_flag=True, help="Also print every table (seat balance, length, comparisons).")
-@click.option("--margin", type=float, default=0.02, show_default=True, metavar="E",
+@click.option("--margin", type=float, metavar="E",
               help="A variant is called fair within E when every seat's (team's) share is shown within E of "
-                   "fair (two one-sided tests per seat, 5% error across the variants).")
+                   "fair (two one-sided tests per seat, 5% error across the variants)  [default: 0.02, or the "
+                   "--margin a folder was swept --until-decided with]")
 @click.option("--strength", "strength_folders", multiple=True, type=click.Path(exists=True, file_okay=False),
               metavar="FOLDER", help="A skill sweep's levels measured: a folder of simcore versus --out or simcore "
                                      "ladder --out whose contests play one level against another on these rules; "
@@ -779,7 +780,7 @@ def analyze_command(paths, report_path, baselines, length, tables, margin, stren
 
     if report_path is not None and Path(report_path).suffix.lower() not in report.SUFFIXES:
         _fail(f"--report {report_path!r}: unknown suffix; allowed: {', '.join(report.SUFFIXES)}")
-    if not 0 < margin < 1:
+    if margin is not None and not 0 < margin < 1:
         _fail(f"--margin {margin:g} is not a share; allowed: 0 < E < 1, e.g. 0.02")
     try:
         target = verdict.LengthTarget.parse(length) if length is not None else None
@@ -793,6 +794,10 @@ def analyze_command(paths, report_path, baselines, length, tables, margin, stren
             if baseline not in names:
                 _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
         strengths = [s for folder in strength_folders for s in strength.read(folder)]
+        if margin is None:
+            from analyses import fairer, sequential
+
+            margin = sequential.swept_margin(results) or fairer.DEFAULT_MARGIN
         analysis = report.analyze(results, baselines, target, margin, strengths)
         if strengths and not analysis.skill_levels:
             _fail("--strength measures the levels of a skill sweep, and these variants differ in more than the "

@@ -163,7 +163,8 @@ def test_analyze_margin_option(cli, tmp_path):
     """--margin: its default is analyses.fairer.DEFAULT_MARGIN and said in --help; a value outside (0, 1) is one
     line and a non-zero exit; a generous margin is shown on a small real run."""
     done = cli("analyze", "--help")
-    assert f"[default: {DEFAULT_MARGIN}]" in " ".join(done.stdout.split())
+    assert f"[default: {DEFAULT_MARGIN}, or the --margin a folder was swept --until-decided with]" in \
+        " ".join(done.stdout.split())
     out = tmp_path / "z.parquet"
     assert cli("run", "zwergen", "--games", "400", "--out", out, "--quiet").returncode == 0
     for bad in ("0", "1.5", "nan"):

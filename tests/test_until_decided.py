@@ -10,6 +10,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from analyses import fairer, sequential
+from analyses.data import load_folder
 from simcore.io import results, writing
 from simcore.studies import runs, sweep
 
@@ -151,6 +152,12 @@ def test_the_command_says_each_look_and_analyze_gives_the_decision(cli, plan, tm
     assert verdict.returncode == 0, verdict.stderr
     paragraph = verdict.stdout.split("ring-4p: ")[1]
     assert paragraph.split("\n")[1].strip().startswith("Unbalanced (played until decided: shown at 200 games, look 1")
+    # the fixed-sample "fair within E" uses the margin swept with (0.1), unless --margin says another
+    flat = " ".join(verdict.stdout.split())
+    assert "Fair within 0.1: every seat's share lies within" in flat and "within 0.02" not in flat
+    other = " ".join(cli("analyze", out, "--margin", "0.05").stdout.split())
+    assert "within 0.05" in other and "Fair within 0.1: every" not in other
+    assert sequential.swept_margin(load_folder(out)) == MARGIN
 
 
 def test_a_folder_of_the_other_kind_or_plan_is_refused(cli, plan, tmp_path):

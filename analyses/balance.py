@@ -54,6 +54,11 @@ class SeatBalanceResult:
     n_resamples: int
     confidence: float
 
+    @property
+    def team_game(self):
+        """Whether seats win together in teams: the team, not the seat, is then the unit of a verdict."""
+        return len(self.teams) < self.n_seats
+
 
 def seat_balance(wins, timeout, confidence: float = 0.95, n_resamples: int = RESAMPLES,
                  seed: int = 0) -> SeatBalanceResult:
@@ -127,6 +132,16 @@ def find_teams(wins) -> tuple:
     if len(teams) >= 2 and len({len(t) for t in teams}) == 1:
         return tuple(sorted(teams))
     return tuple((seat,) for seat in range(wins.shape[1]))
+
+
+def common_teams(*wins):
+    """The teams (:func:`find_teams`) that every array of win flags (games, seats) shows alike, the unit of a
+    fairness test; None when they are the seats themselves or the arrays show different teams."""
+    teams = {find_teams(np.asarray(w, dtype=bool)) for w in wins}
+    if len(teams) != 1:
+        return None
+    teams = teams.pop()
+    return teams if len(teams[0]) > 1 else None
 
 
 def _gap_test(wins, winners, teams, n_resamples, rng) -> tuple[float, float]:

@@ -21,7 +21,7 @@ import numpy as np
 from scipy import optimize, special
 
 from analyses import context
-from analyses.balance import find_teams
+from analyses.balance import common_teams
 from analyses.data import DataError, paired_on_index
 from analyses.fairer import DEFAULT_MARGIN, GamesPlan, detectable_edge, games_needed, imbalance_change
 from analyses.variants import baselines_of, pairing
@@ -213,8 +213,7 @@ def _group(members, edge, alpha):
 def _teams(members):
     """The group's teams: seats whose wins agree in every game of every variant (as ``analyses.variants.fairness``
     asks of both variants), or None when each seat plays for itself."""
-    teams = find_teams(np.vstack([r.wins for r in members]))
-    return teams if len(teams) < members[0].players else None
+    return common_teams(np.vstack([r.wins for r in members]))
 
 
 def _change(base, r, teams, units, alpha):

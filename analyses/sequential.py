@@ -49,9 +49,9 @@ import numpy as np
 from scipy import special
 
 from analyses import fairer
-from analyses.balance import find_teams
+from analyses.balance import common_teams
 from analyses.scoring import points
-from analyses.verdict import ALPHA, _p_is
+from analyses.verdict import ALPHA, _p_is, unit_name
 
 MIN_FIRST_LOOK = 100       # below, one look's T² exceeds the small levels a look needs by far (statistics.md)
 DEFAULT_FIRST_LOOK = 1000
@@ -185,9 +185,7 @@ def look(wins, plan_: SequentialPlan, index: int) -> LookResult:
     """Look ``index`` (0 for the first) at a variant's games, given as their win flags (games, seats): the
     tests, and the verdict at ``plan_``'s level."""
     wins = np.asarray(wins, dtype=bool)
-    teams = find_teams(wins)
-    teams = teams if len(teams[0]) > 1 else None
-    units, teams = fairer._units(points(wins), teams)
+    units, teams = fairer._units(points(wins), common_teams(wins))
     fair = fairer._fair(units.shape[1], teams, wins)
     unbalanced_p, fair_p = (float(p) for p in look_pvalues(*moments(units, fair), plan_.margin))
     verdict = _CODES[int(verdict_codes(unbalanced_p, fair_p, plan_.levels[index]))]
@@ -249,7 +247,8 @@ def decision_sentence(decision: Decision) -> str:
     where = f"{decision.games:,} games, look {decision.looks_made} of {len(plan_.looks)}"
     worst = int(np.argmax(np.abs(np.subtract(decision.share, decision.fair))))
     edge = decision.share[worst] - decision.fair[worst]
-    seat = (f"{_unit(decision.teams, worst)} takes {decision.share[worst]:.3f} points a game against a fair "
+    unit = (worst,) if decision.teams is None else decision.teams[worst]
+    seat = (f"{unit_name(unit)} takes {decision.share[worst]:.3f} points a game against a fair "
             f"{decision.fair[worst]:.3f} (edge {edge:+.3f})")
     t2 = f"Hotelling's T² of the {'teams' if decision.teams else 'seats'}' points against fair, " + \
         _p_is("p", decision.unbalanced_p)
@@ -270,10 +269,6 @@ def decision_sentence(decision: Decision) -> str:
                 f"{seat}. {after}")
     return (f"**Not yet decided** (played until decided, stopped after {where}: {t2}; {tost}): run the sweep "
             "again to go on.")
-
-
-def _unit(teams, index):
-    return f"seat {index}" if teams is None else "the team of seats " + " and ".join(map(str, teams[index]))
 
 
 def decision_sentences(results) -> dict:

@@ -5,11 +5,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyses.balance import find_teams
+from analyses.balance import common_teams
 from analyses.data import DataError, paired_on_index
 from analyses.fairer import detectable_edge, fairer_verdict, imbalance_change, seat_shift
 from analyses.paired import holm, paired_binary, paired_numeric, unpaired_binary, unpaired_numeric
-from analyses.verdict import ALPHA, _p_is
+from analyses.verdict import ALPHA, _p_is, unit_name
 
 
 @dataclass(frozen=True)
@@ -255,12 +255,13 @@ class Fairness:
         moved = [k for k in np.argsort(-np.abs(shift.shift)) if shift.adjusted[k] < ALPHA]
         if not moved:
             return f"the seats moved ({self._t2()}), no one seat beyond chance alone (Holm across the seats)"
-        parts = [f"{self._unit(k)} {self.shares_a[k]:.3f} → {self.shares_a[k] + shift.shift[k]:.3f} "
+        parts = [f"{unit_name(self._unit(k))} {self.shares_a[k]:.3f} → {self.shares_a[k] + shift.shift[k]:.3f} "
                  f"({shift.shift[k]:+.3f} [{shift.low[k]:+.3f}, {shift.high[k]:+.3f}])" for k in moved]
         return f"the seats moved ({self._t2()}): {' and '.join(parts)} (Holm across the seats)"
 
     def _unit(self, k):
-        return f"seat {k}" if self.teams is None else "the team of seats " + " and ".join(map(str, self.teams[k]))
+        """The seats of unit ``k``: a team's, or (k,)."""
+        return (k,) if self.teams is None else self.teams[k]
 
 
 def fairness(a, b, shift_p=None, change_p=None, family=1):
@@ -275,8 +276,7 @@ def fairness(a, b, shift_p=None, change_p=None, family=1):
     if paired:
         ia, ib = paired_on_index(a, b)
         points_a, points_b = points_a[ia], points_b[ib]
-    teams = find_teams(a.wins)
-    teams = teams if teams == find_teams(b.wins) and len(teams) < a.players else None
+    teams = common_teams(a.wins, b.wins)
     units = len(teams) if teams else a.players
     if min(len(points_a), len(points_b)) <= units:      # a covariance of the units needs more games than units
         return None

@@ -93,7 +93,8 @@ def _pct(x):
     return f"{100 * x:.1f}%" if x < 0.1 else f"{100 * x:.0f}%"
 
 
-def _seats(team):
+def unit_name(team):
+    """"seat 3", or "the team of seats 0 and 2": how every verdict names a unit."""
     return f"seat {team[0]}" if len(team) == 1 else "the team of seats " + " and ".join(map(str, team))
 
 
@@ -110,7 +111,7 @@ def _simultaneous(balance, team):
 
 def _unit(balance):
     """"team" in a team game (the unit of its verdict), else "seat"."""
-    return "team" if len(balance.teams) < balance.n_seats else "seat"
+    return "team" if balance.team_game else "seat"
 
 
 def _gaps(balance):
@@ -133,7 +134,7 @@ def balance_sentence(balance, adjusted, family, within=None):
     gap, fair_gap = _gaps(balance)
     where = _p_is("p", balance.gap_pvalue) + (f", {_p_is(f'Holm across {family} variants', adjusted)}"
                                               if family > 1 else "")
-    seat_text = (f"{_seats(worst)} takes {share:.3f} {'of the points' if unit == 'team' else 'points a game'} "
+    seat_text = (f"{unit_name(worst)} takes {share:.3f} {'of the points' if unit == 'team' else 'points a game'} "
                  f"[{ci.low:.3f}, {ci.high:.3f}] against a fair {fair:.3f}")
     if adjusted < ALPHA:
         small = f" {within_sentence(within, family)}" if within is not None and within.shown else ""
@@ -300,7 +301,7 @@ def _within(result, balance, margin, family):
     fewer games than units."""
     from analyses.fairer import fair_within
 
-    teams = balance.teams if len(balance.teams) < balance.n_seats else None
+    teams = balance.teams if balance.team_game else None
     if margin is None or balance.n_games <= len(balance.teams):
         return None
     return fair_within(result.points, margin, teams, alpha=ALPHA / family)
@@ -317,7 +318,7 @@ def overview(verdicts_):
     if not bad:
         return ((f"No variant of the {len(verdicts_)} shows a seat edge beyond chance (gap test, Holm across the "
                  "variants)." if len(verdicts_) > 1 else "") + never).strip()
-    named = "; ".join(f"`{v.variant}` ({_seats(v.worst_seat)} {v.edge:+.3f}, {100 * v.relative:+.0f}%)" for v in bad)
+    named = "; ".join(f"`{v.variant}` ({unit_name(v.worst_seat)} {v.edge:+.3f}, {100 * v.relative:+.0f}%)" for v in bad)
     return (f"**{len(bad)} of {len(verdicts_)} variants are unbalanced**, the largest edge relative to a fair share "
             f"first (the edge, and in % of a fair share): {named}.{never}")
 
@@ -330,7 +331,7 @@ def skill_sentence(levels, verdicts_, results, strengths=()):
     stronger than the one below it, that the edge may still move with more skill."""
     if not levels:
         return ""
-    parts = [f"`{policy}` {_seats(verdicts_[name].worst_seat)} {verdicts_[name].edge:+.3f}"
+    parts = [f"`{policy}` {unit_name(verdicts_[name].worst_seat)} {verdicts_[name].edge:+.3f}"
              f"{' (unbalanced)' if verdicts_[name].unbalanced else ''}" for name, policy in levels.items()]
     names = list(levels)
     first = results[names[0]]

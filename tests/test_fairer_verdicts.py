@@ -102,7 +102,7 @@ def test_fair_within_holds_its_level_across_the_variants():
     Bonferroni across the variants, as ``verdicts`` calls ``_within``)."""
     rng = np.random.default_rng(39)
     edge = (0.27, 0.73 / 3, 0.73 / 3, 0.73 / 3)
-    balance = SimpleNamespace(teams=((0,), (1,), (2,), (3,)), n_seats=4, n_games=20_000)
+    balance = SimpleNamespace(teams=((0,), (1,), (2,), (3,)), n_seats=4, n_games=20_000, team_game=False)
     reps, wrong = 600, 0
     for _ in range(reps):
         points = np.eye(4)[_winners(edge, rng.random((4, 20_000)))]

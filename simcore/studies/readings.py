@@ -33,7 +33,7 @@ from analyses import data
 from analyses.balance import RESAMPLES, seat_balance
 from analyses.paired import holm
 from analyses.variants import fairness
-from analyses.verdict import ALPHA, balance_sentence
+from analyses.verdict import ALPHA, balance_sentence, unit_name
 from simcore.io import config as cfg
 from simcore.io import results as result_files
 
@@ -65,9 +65,7 @@ class Balance:
     def text(self):
         if not self.unbalanced:
             return f"no {self.unit} edge found"
-        who = (f"seat {self.worst[0]}" if len(self.worst) == 1 else
-               "the team of seats " + " and ".join(map(str, self.worst)))
-        return (f"unbalanced, {who} takes {self.share:.3f} [{self.low:.3f}, {self.high:.3f}] "
+        return (f"unbalanced, {unit_name(self.worst)} takes {self.share:.3f} [{self.low:.3f}, {self.high:.3f}] "
                 f"(edge {self.edge:+.3f})")
 
 
@@ -165,8 +163,7 @@ class VariantReadings:
         if self.ours.worst not in units:        # the readings found other teams: no one unit to follow
             return " the seats move"
         k = units.index(self.ours.worst)
-        who = f"seat {k}" if f.teams is None else "the team of seats " + " and ".join(map(str, units[k]))
-        return f" {who} takes {f.shares_a[k] + f.shift.shift[k]:.3f} instead of {f.shares_a[k]:.3f}"
+        return f" {unit_name(units[k])} takes {f.shares_a[k] + f.shift.shift[k]:.3f} instead of {f.shares_a[k]:.3f}"
 
     @staticmethod
     def _fairer(alternative):
@@ -327,7 +324,7 @@ def _world(names, played):
 def _balance(balance, adjusted, family):
     unbalanced, worst, share, fair, ci, _ = balance_sentence(balance, adjusted, family)
     return Balance(bool(unbalanced), tuple(worst), float(share), float(fair), float(ci.low), float(ci.high),
-                   len(balance.teams) < balance.n_seats)
+                   balance.team_game)
 
 
 def _context(result):

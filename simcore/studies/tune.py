@@ -58,7 +58,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analyses.balance import equal_shares_test, find_teams
+from analyses.balance import common_teams, equal_shares_test
 from analyses.fairer import DEFAULT_MARGIN, fair_within, fairer_verdict, imbalance_change
 from analyses.fairer import _fair as fairer_fair
 from analyses.fairer import _units as fairer_units
@@ -787,8 +787,7 @@ def finalist_fairness(objective, values, margin):
     points = values[:, :, objective.seats]
     if not objective.seats or games <= points.shape[2]:
         return [None] * finalists
-    teams = {find_teams(p > 0) for p in points}
-    teams = next(iter(teams)) if len(teams) == 1 and len(next(iter(teams))) < points.shape[2] else None
+    teams = common_teams(*(p > 0 for p in points))
     changes = [imbalance_change(points[0], p, paired=True, teams=teams) for p in points[1:]]
     adjusted = holm([c.pvalue for c in changes]) if changes else []
     units = np.stack([fairer_units(p, teams)[0] for p in points])

@@ -893,9 +893,7 @@ def readings_command(paths, games, folder, report_path, threads, quiet):
         played = readings.to_folder(todo, folder, paths[0]) if folder is not None else \
             {r.name: readings.in_memory(r.config) for r in todo}
         found = readings.verdicts(todo, played)
-    except OSError as e:
-        _fail(str(e))
-    except data.DataError as e:
+    except (OSError, data.DataError) as e:
         _fail(str(e))
     click.echo(readings.terminal(todo, found))
     if report_path is not None:

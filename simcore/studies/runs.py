@@ -63,26 +63,7 @@ def run_to_file(config, out, on_block=None, executor=None, trace=False):
     trace to ``_traces/X.trace.parquet`` beside it (on this machine: ``executor`` must be None or local). The
     trace is renamed into place first, the result last; both carry the run's id, so a trace of another run
     played into the same name before is known as such."""
-    tally = Tally(config.players)
-    with results.ResultWriter(out, config) as writer, \
-            (results.TraceWriter(out, config) if trace else contextlib.nullcontext()) as tracer:
-        for first, rows, block in _blocks_traced(config, on_block) if trace else \
-                ((first, rows, None) for first, rows in blocks(config, on_block, executor)):
-            writer.add(first, rows)
-            tally.add(rows)
-            if trace:
-                tracer.add(first, block)
-    if not trace:
-        writing.remove_trace(out)          # a trace beside it would be of the games it replaced
-    return tally
-
-
-def _blocks_traced(config, on_block):
-    """:func:`blocks` with each block's traces, on this machine: ``(first_index, rows, TraceBlock)``."""
-    for first, rows, trace in LocalExecutor().traced_blocks(config):
-        if on_block is not None:
-            on_block(rows.shape[0])
-        yield first, rows, trace
+    return extend_file(config, out, 0, on_block, executor, trace)
 
 
 def extend_file(config, out, start, on_block=None, executor=None, trace=False):
@@ -90,7 +71,8 @@ def extend_file(config, out, start, on_block=None, executor=None, trace=False):
     ``config`` with ``start`` games), to games 0 .. ``config.games`` - 1: the rows, metadata and (``trace``)
     trace a run of ``config`` writes. The games held are copied a row group at a time, never played again, the
     rest played from game ``start`` on (a row depends on its seed and game index only); the file is replaced
-    whole, as :func:`run_to_file` writes it. Returns the :class:`Tally` of the games played."""
+    whole, as :func:`run_to_file` writes it (a run from ``start`` 0). Returns the :class:`Tally` of the games
+    played."""
     tally = Tally(config.players)
     rest = dataclasses.replace(config, games=config.games - start)
     with _Extended(out, config) as writer, \
@@ -109,7 +91,7 @@ def extend_file(config, out, start, on_block=None, executor=None, trace=False):
             if trace:
                 tracer.add(first, block)
     if not trace:
-        writing.remove_trace(out)
+        writing.remove_trace(out)          # a trace beside it would be of the games it replaced
     return tally
 
 

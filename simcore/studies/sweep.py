@@ -29,7 +29,7 @@ import hashlib
 import itertools
 import re
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -359,17 +359,20 @@ def _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace):
             executor.prepare(todo[after].config)   # a cluster starts on the next variant meanwhile
         manifest["variants"].pop(v.name, None)
         tally = runs.run_to_file(v.config, folder / v.file, on_block, None if trace else executor, trace)
-        manifest["variants"][v.name] = {
-            "file": v.file, "overrides": v.overrides, "policies": v.config.policies,
-            "games": v.config.games, "seed": v.config.seed, "rows": tally.games,
-            "sha256": writing.sha256(folder / v.file), "config": v.config.to_toml(), "trace": trace,
-        }
+        manifest["variants"][v.name] = _entry(v, v.config, tally.games, folder / v.file, trace)
         journal(folder, v.name, manifest["variants"][v.name])
         compacting.step(folder, manifest)
         if on_variant:
             on_variant(v, status[v.name], tally)
     write_manifest(folder, manifest)
     return status
+
+
+def _entry(variant, config, rows, path, trace):
+    """A finished variant's manifest entry: what it was played with (``config``), its file's rows and digest."""
+    return {"file": variant.file, "overrides": variant.overrides, "policies": config.policies,
+            "games": config.games, "seed": config.seed, "rows": rows, "sha256": writing.sha256(path),
+            "config": config.to_toml(), "trace": trace}
 
 
 # --- until decided (simcore sweep --until-decided; the statistics: analyses/sequential.py) ---------------------------
@@ -473,44 +476,6 @@ def run_until_decided(sweep, folder, plan, on_block=None, on_look=None, executor
     return {name: (record["verdict"], games) for name, (games, record) in state.items()}
 
 
-@dataclass
-class _Looker:
-    """Looks at the variants of one run: grows a variant's file to the look's games, tests, records the look in
-    the manifest (its journal at once, the whole now and then: :class:`_Compacting`)."""
-
-    folder: Path
-    plan: object
-    manifest: dict
-    on_block: object
-    executor: object
-    trace: bool
-    on_look: object
-    compacting: object = None
-
-    def look(self, variant, index, done, record):
-        """Look ``index`` at ``variant``, which holds ``done`` games and the sequential ``record`` (None before
-        its first look): its new ``(games, record)``."""
-        from analyses import sequential
-
-        config = dataclasses.replace(variant.config, games=self.plan.looks[index])
-        path = self.folder / variant.file
-        tally = runs.extend_file(config, path, done, self.on_block, self.executor, self.trace)
-        table = pq.read_table(writing.local(path), columns=[f"win_{i}" for i in range(config.players)])
-        result = sequential.look(np.column_stack([c.to_numpy() for c in table.columns]), self.plan, index)
-        record = sequential.record(result, record["looks"] if record else ())
-        self.manifest["variants"][variant.name] = {
-            "file": variant.file, "overrides": variant.overrides, "policies": config.policies,
-            "games": config.games, "seed": config.seed, "rows": config.games, "sha256": writing.sha256(path),
-            "config": config.to_toml(), "trace": self.trace, "sequential": record,
-        }
-        journal(self.folder, variant.name, self.manifest["variants"][variant.name])
-        self.compacting = self.compacting or _Compacting()
-        self.compacting.step(self.folder, self.manifest)
-        if self.on_look:
-            self.on_look(variant, result, tally)
-        return config.games, record
-
-
 class _Compacting:
     """Rewrites a manifest from its journal now and then while a run goes on: at most every ``COMPACT_S`` seconds,
     and then only when its last writing took at most ``COMPACT_SHARE`` of the time since."""
@@ -524,3 +489,37 @@ class _Compacting:
             write_manifest(folder, manifest)
             self.written = time.monotonic()
             self.took = self.written - now
+
+
+@dataclass
+class _Looker:
+    """Looks at the variants of one run: grows a variant's file to the look's games, tests, records the look in
+    the manifest (its journal at once, the whole now and then: :class:`_Compacting`)."""
+
+    folder: Path
+    plan: object
+    manifest: dict
+    on_block: object
+    executor: object
+    trace: bool
+    on_look: object
+    compacting: _Compacting = field(default_factory=_Compacting)
+
+    def look(self, variant, index, done, record):
+        """Look ``index`` at ``variant``, which holds ``done`` games and the sequential ``record`` (None before
+        its first look): its new ``(games, record)``."""
+        from analyses import sequential
+
+        config = dataclasses.replace(variant.config, games=self.plan.looks[index])
+        path = self.folder / variant.file
+        tally = runs.extend_file(config, path, done, self.on_block, self.executor, self.trace)
+        table = pq.read_table(writing.local(path), columns=[f"win_{i}" for i in range(config.players)])
+        result = sequential.look(np.column_stack([c.to_numpy() for c in table.columns]), self.plan, index)
+        record = sequential.record(result, record["looks"] if record else ())
+        self.manifest["variants"][variant.name] = {**_entry(variant, config, config.games, path, self.trace),
+                                                   "sequential": record}
+        journal(self.folder, variant.name, self.manifest["variants"][variant.name])
+        self.compacting.step(self.folder, self.manifest)
+        if self.on_look:
+            self.on_look(variant, result, tally)
+        return config.games, record

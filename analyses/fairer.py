@@ -103,6 +103,12 @@ class FairWithinResult:
     teams: tuple | None
     alpha: float
 
+    @property
+    def ruled_out(self):
+        """The largest distance from fair inside the units' intervals: the edge these games rule out (fair within
+        the margin is shown exactly when it is below the margin)."""
+        return float(np.max(np.maximum(np.abs(self.low - self.fair), np.abs(self.high - self.fair))))
+
 
 @dataclass(frozen=True)
 class GamesPlan:

@@ -166,7 +166,7 @@ def within_sentence(within, family):
     from analyses.fairer import games_needed
 
     unit = "seat" if within.teams is None else "team"
-    ruled_out = float(np.max(np.maximum(np.abs(within.low - within.fair), np.abs(within.high - within.fair))))
+    ruled_out = within.ruled_out
     level = f"{100 * (1 - 2 * within.alpha):.1f}".removesuffix(".0") + "%"
     how = (f"every {unit}'s {level} interval, two one-sided tests per {unit}"
            + (f", Bonferroni across {family} variants" if family > 1 else ""))

@@ -795,11 +795,10 @@ def finalist_fairness(objective, values, margin):
     out = []
     for f in range(finalists):
         within = fair_within(points[f], margin, teams, alpha=LEVEL / finalists)
-        ruled_out = float(np.max(np.maximum(np.abs(within.low - within.fair), np.abs(within.high - within.fair))))
         imbalance = changes[0].imbalance_a if f == 0 and changes else (changes[f - 1].imbalance_b if f else math.nan)
         against = None if f == 0 else fairer_verdict(changes[f - 1].estimate, adjusted[f - 1], LEVEL)
         out.append(FinalistFairness(float(imbalance), against, float(adjusted[f - 1]) if f else math.nan, margin,
-                                    within.shown, ruled_out, float(unbalanced[f])))
+                                    within.shown, within.ruled_out, float(unbalanced[f])))
     return out
 
 

@@ -28,6 +28,8 @@ class Result:
     players: int
     columns: dict = field(repr=False)
     meta: dict = field(repr=False)
+    score: str = "points"           # what the tests read (:attr:`outcome`): "points", or "margin" (:func:`scored`)
+    unit: str = ""                  # the margin's unit, the game's ``GameType.margin``, once scored by margins
 
     @property
     def n_games(self):
@@ -35,11 +37,13 @@ class Result:
 
     def column(self, name):
         """A column of the file, or ``points_i``: seat i's points per game (``analyses.scoring.points``),
-        derived from the win flags."""
+        derived from the win flags, or, scored by margins, ``margin_i``: seat i's margin per game."""
         if name in self.columns:
             return self.columns[name]
         if name in self._points_names:
             return self.points[:, self._points_names.index(name)]
+        if name in self._margin_names:
+            return self.outcome[:, self._margin_names.index(name)]
         raise DataError(f"{self.path} has no column {name!r}; allowed: {', '.join(self.names)}")
 
     @property
@@ -49,12 +53,16 @@ class Result:
 
     @property
     def names(self):
-        """Every name :meth:`column` takes: the file's columns and the derived ``points_i``."""
-        return list(self.columns) + self._points_names
+        """Every name :meth:`column` takes: the file's columns and the derived ``points_i`` (and ``margin_i``)."""
+        return list(self.columns) + self._points_names + self._margin_names
 
     @property
     def _points_names(self):
         return [f"points_{i}" for i in range(self.players)]
+
+    @property
+    def _margin_names(self):
+        return [f"margin_{i}" for i in range(self.players)] if self.score == "margin" else []
 
     @property
     def wins(self):
@@ -67,6 +75,18 @@ class Result:
         return scoring.points(self.wins)
 
     @property
+    def outcome(self):
+        """What the tests read of a game, per seat (games, players): the points, or with ``score == "margin"``
+        the margins (``analyses.scoring.margins``)."""
+        return scoring.margins(self.scores) if self.score == "margin" else self.points
+
+    @property
+    def total(self):
+        """What a game hands out over the seats in :attr:`outcome`: 1 point, or margins adding up to 0; a fair
+        game gives a seat its part of it."""
+        return 0.0 if self.score == "margin" else 1.0
+
+    @property
     def scores(self):
         return np.column_stack([self.columns[f"score_{i}"] for i in range(self.players)])
 
@@ -76,6 +96,21 @@ class Result:
         seat = {f"{kind}_{i}" for kind in ("win", "score") for i in range(self.players)}
         return {k: v for k, v in self.columns.items()
                 if k not in COMMON and k not in seat and (v.dtype.kind in "biuf")}
+
+
+def scored(results, score):
+    """``results`` (changed in place, and returned) scored by ``score`` (``analyses.scoring.SCORES``); DataError
+    in one line for a game that declares no margin."""
+    from simcore import games  # here: only a margin needs the game's declaration, and importing a game costs
+
+    for r in results:
+        try:
+            unit = games.load(r.game).GAME.margin if score == "margin" else ""
+            scoring.check_score(score, r.game, unit)
+        except ValueError as e:
+            raise DataError(str(e)) from None
+        r.score, r.unit = score, unit
+    return results
 
 
 def simcore_meta(table):

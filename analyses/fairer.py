@@ -14,7 +14,9 @@ game), so a paired design's game-by-game differences cancel the deal's luck:
 * ``games_needed`` / ``detectable_edge``: the planner, and what a verdict that found nothing could have found.
 
 ``teams`` (a list of seat tuples, e.g. [(0, 2), (1, 3)]) sums each team's points first, so the unit is the team
-and a fair game gives a team its seats' count over the seats. ``tests/test_calibration_fairer.py`` measures the
+and a fair game gives a team its seats' count over the seats. ``total`` is what a game hands out over the seats:
+1 point, or 0 for margins (``analyses.scoring.margins``, each seat's score less the table's mean), where the same
+tests read the seats' margins against a fair 0. ``tests/test_calibration_fairer.py`` measures the
 levels and powers.
 """
 
@@ -153,6 +155,16 @@ def seat_shift(points_a, points_b, paired: bool = True, teams=None, confidence: 
                            confidence=confidence)
 
 
+def margin_balance(margins, teams=None, confidence: float = 0.95) -> SeatShiftResult:
+    """Does the seat (team) matter to the margin? The one-sample Hotelling's T^2 of the per-game margins
+    (``analyses.scoring.margins``, adding up to 0 a game) against a fair 0: :func:`seat_shift` from zeros. The
+    intervals are simultaneous over the units (each at 1 - (1 - ``confidence``) / units, Bonferroni), so the
+    interval of whichever unit the data made the worst covers it at ``confidence``."""
+    margins = np.asarray(margins, dtype=float)
+    units = margins.shape[1] if teams is None else len(teams)
+    return seat_shift(np.zeros_like(margins), margins, True, teams, 1 - (1 - confidence) / units)
+
+
 def _shift_core(a, b, paired, confidence):
     """``seat_shift``'s numbers, vectorised over leading (replicate) axes of a and b (..., games, units)."""
     if paired:
@@ -202,7 +214,7 @@ def _shift_core(a, b, paired, confidence):
 
 
 def imbalance_change(points_a, points_b, paired: bool = True, teams=None,
-                     confidence: float = 0.95) -> ImbalanceChangeResult:
+                     confidence: float = 0.95, total: float = 1.0) -> ImbalanceChangeResult:
     """Is variant b fairer than a? The change D_b - D_a of the imbalance D = sum_s (share_s - fair_s)^2.
 
     Each D is estimated without bias: sum_s [(m_s - f_s)^2 - var_s / n], which is the U-statistic
@@ -228,7 +240,7 @@ def imbalance_change(points_a, points_b, paired: bool = True, teams=None,
     this says in which direction the fairness went.
     """
     units_a, units_b, teams = _pair(points_a, points_b, paired, teams)
-    fair = _fair(units_a.shape[1], teams, points_a)
+    fair = _fair(units_a.shape[1], teams, points_a, total)
     core = _imbalance_core(units_a - fair, units_b - fair, paired, confidence)
     return ImbalanceChangeResult(estimate=float(core["estimate"]), se=float(core["se"]),
                                  pvalue=float(core["pvalue"]), low=float(core["low"]), high=float(core["high"]),
@@ -293,7 +305,7 @@ def _u_stat(z, sign, variance=True):
 # --- fair_within ----------------------------------------------------------------------------------------------
 
 
-def fair_within(points, margin: float, teams=None, alpha: float = 0.05) -> FairWithinResult:
+def fair_within(points, margin: float, teams=None, alpha: float = 0.05, total: float = 1.0) -> FairWithinResult:
     """Is the game fair within ``margin``: every seat's (team's) share within ``margin`` of fair?
 
     Equivalence is the claim, so it is the alternative: for each unit two one-sided t tests (TOST) of
@@ -308,7 +320,7 @@ def fair_within(points, margin: float, teams=None, alpha: float = 0.05) -> FairW
         raise ValueError(f"alpha must be in (0, 0.5), got {alpha}")
     if not margin > 0:
         raise ValueError(f"margin must be positive, got {margin}")
-    fair = _fair(units.shape[1], teams, points)
+    fair = _fair(units.shape[1], teams, points, total)
     core = _within_core(units, fair, margin, alpha)
     return FairWithinResult(pvalue=float(core["pvalue"]), shown=bool(core["pvalue"] < alpha), margin=margin,
                             share=core["share"], fair=fair, seat_pvalues=core["seat_p"], low=core["low"],
@@ -372,6 +384,21 @@ def detectable_edge(games: int, seats: int, power: float = 0.8, alpha: float = 0
                      paired_correlation=paired_correlation, test=test, method=_METHODS[test])
 
 
+def measured_edge(sd, games: int, units: int, power: float = 0.8, alpha: float = 0.05) -> float:
+    """The smallest shift of one unit that the per-unit tests (at alpha / units, as :func:`detectable_edge`)
+    find with ``power`` in ``games`` games, when a unit's per-game value (a difference, when paired) has the
+    standard deviation ``sd``, measured: the planner of an outcome without the points' p (1 - p) bound, such as
+    a margin."""
+    return float((-special.ndtri(alpha / (2 * units)) - special.ndtri(1 - power)) * sd / math.sqrt(games))
+
+
+def measured_games(margin: float, sd, units: int, power: float = 0.8, alpha: float = 0.05) -> int:
+    """Games for one variant to show every unit within ``margin`` of fair when it is exactly fair and a unit's
+    per-game value has the standard deviation ``sd``, measured (:func:`games_needed`'s fair_within plan)."""
+    z_alpha, z_power = _plan_quantiles(units, power, alpha, "fair_within")
+    return max(math.ceil(((z_alpha + z_power) * sd / margin) ** 2), 2)
+
+
 _METHODS = {"seat_shift": "normal theory, the moved seat's test at alpha / seats (Bonferroni; Holm does no worse)",
             "fair_within": "normal theory, each seat's TOST missing with probability (1 - power) / seats"}
 
@@ -422,9 +449,10 @@ def _units(points, teams):
     return np.stack([points[:, list(team)].sum(axis=1) for team in teams], axis=1), teams
 
 
-def _fair(units, teams, points):
+def _fair(units, teams, points, total=1.0):
+    """Each unit's fair part of the ``total`` a game hands out: a team's seats' count over the seats."""
     seats = np.shape(points)[1]
-    return np.full(units, 1 / seats) if teams is None else np.array([len(t) / seats for t in teams])
+    return np.full(units, total / seats) if teams is None else np.array([total * len(t) / seats for t in teams])
 
 
 def _pair(points_a, points_b, paired, teams):

@@ -20,10 +20,10 @@ import matplotlib.pyplot as plt
 from analyses import context
 from analyses.balance import RESAMPLES, seat_balance
 from analyses.decisiveness import decisiveness, load_trace
-from analyses.fairer import DEFAULT_MARGIN
+from analyses.fairer import DEFAULT_MARGIN, margin_balance
 from analyses.kinds import kind_stats, notable
 from analyses.plots import duration_plot, score_plot, short_labels, skill_plot, varying, win_share_plot
-from analyses.scoring import RULE
+from analyses.scoring import RULE, scored_by
 from analyses.sequential import decision_sentences
 from analyses.shape import game_shape
 from analyses.skill import level_contests, of_rules
@@ -87,6 +87,7 @@ class Analysis:
     kinds: dict = None          # variant name -> {kind: analyses.kinds.KindStats}, likewise
     fairness: dict = None       # variant name -> analyses.variants.Fairness against its baseline
     strengths: tuple = ()       # analyses.skill.Strength: contests that measure the skill levels (--strength)
+    margins: dict = None        # scored by margins: variant name -> analyses.fairer.margin_balance, else None
 
     @property
     def skill_levels(self):
@@ -115,6 +116,9 @@ def analyze(results, baselines=(), target=None, margin=DEFAULT_MARGIN, strengths
     comparisons, untested = against_baseline(results, bases)
     analysis = Analysis(results, balances, shapes, comparisons, bases, untested,
                         fairness=fairness_against(results, bases), strengths=tuple(strengths))
+    if results[0].score == "margin":
+        analysis.margins = {r.name: margin_balance(r.outcome, balances[r.name].teams if
+                                                   balances[r.name].team_game else None) for r in results}
     traces = {r.name: (r, load_trace(r)) for r in results}
     traces = {name: (r, t) for name, (r, t) in traces.items() if t is not None}
     analysis.decided = {name: decisiveness(t, r.wins) for name, (r, t) in traces.items()}
@@ -233,13 +237,13 @@ BALANCE_TESTS = (f"points: {RULE}. gap p: permutation test of the gap (H0: the s
                  "fall to the same seats fails it); per variant, not adjusted across variants")
 
 
-def comparison_tests(across):
+def comparison_tests(across, score="points"):
     """One line naming the comparisons' tests and the error Holm controls ``across`` them."""
+    moved, imbalance = ("margins", "Σ margin²") if score == "margin" else ("points", "Σ(share - fair)²")
     return ("tests: the paired t test of the mean difference (Welch's t when the seeds differ) for numeric columns, "
             "McNemar's exact test (a z or Fisher test unpaired) for yes/no ones; fairer: the change of the "
-            "imbalance Σ(share - fair)² (bias-corrected, paired on common deals) and Hotelling's T² test that no "
-            "seat's points moved; p (Holm) keeps the chance of any false difference at 5% across "
-            f"{across}")
+            f"imbalance {imbalance} (bias-corrected, paired on common deals) and Hotelling's T² test that no "
+            f"seat's {moved} moved; p (Holm) keeps the chance of any false difference at 5% across {across}")
 
 
 def _baselines_text(bases):
@@ -360,7 +364,7 @@ def verdict_blocks(analysis):
 def _heads(analysis):
     """The sentences over all variants: the overview and, for skill levels, the seat edge with skill."""
     by_name = {r.name: r for r in analysis.results}
-    return [text for text in (overview(analysis.verdicts),
+    return [text for text in (scored_by(analysis.results), overview(analysis.verdicts),
                               skill_sentence(analysis.skill_levels, analysis.verdicts, by_name, analysis.strengths))
             if text]
 

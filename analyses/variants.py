@@ -7,7 +7,7 @@ import numpy as np
 
 from analyses.balance import common_teams
 from analyses.data import DataError, paired_on_index
-from analyses.fairer import detectable_edge, fairer_verdict, imbalance_change, seat_shift
+from analyses.fairer import detectable_edge, fairer_verdict, imbalance_change, measured_edge, seat_shift
 from analyses.paired import holm, paired_binary, paired_numeric, unpaired_binary, unpaired_numeric
 from analyses.verdict import ALPHA, _p_is, unit_name
 
@@ -33,10 +33,11 @@ REPORT_METRICS = ("n_turns",)
 
 
 def default_metrics(a, b):
-    """Every seat's points (a win 1, a k-way shared win 1/k, nobody's win 1/players) the two have in common
-    and the game length; whether one is fairer is :func:`fairness`'s."""
+    """Every seat's points (a win 1, a k-way shared win 1/k, nobody's win 1/players), or its margin when they
+    are scored by margins, the two have in common and the game length; whether one is fairer is
+    :func:`fairness`'s."""
     seats = min(a.players, b.players)
-    return [f"points_{i}" for i in range(seats)] + ["n_turns"]
+    return [f"{'margin' if a.score == 'margin' else 'points'}_{i}" for i in range(seats)] + ["n_turns"]
 
 
 def check_comparable(a, b):
@@ -169,6 +170,7 @@ class Fairness:
     family: int = 1
     shares_a: tuple = ()        # each seat's (team's) points per game in a
     changed: tuple | None = None    # (games of b that differ from a's on common deals, games compared), or None
+    unit: str = ""              # scored by margins: their unit (prize points); "" for points
 
     @property
     def inert(self):
@@ -238,13 +240,18 @@ class Fairness:
 
     def _could(self):
         unit = "seat" if self.teams is None else "team"
-        return f"these games could have found a {unit} edge of {self.detectable:.3f} (80% power)"
+        return f"these games could have found a {unit} edge of {self._value(self.detectable)} (80% power)"
+
+    def _value(self, x, sign=""):
+        """A share (0.512), or a margin with its unit (+1.20 prize points)."""
+        return f"{x:{sign}.2f} {self.unit}" if self.unit else f"{x:{sign}.3f}"
 
     def _imbalance(self):
         # each D is estimated without bias, so a fair variant's may come out a hair below 0: shown as 0
         c = self.change
-        return (f"the imbalance Σ(share - fair)² goes from {max(c.imbalance_a, 0):.4f} to {max(c.imbalance_b, 0):.4f} "
-                f"({c.estimate:+.4f} [{c.low:+.4f}, {c.high:+.4f}], {self._holm('p', self.change_p)})")
+        f, what = (".4g", f"Σ margin² ({self.unit} squared)") if self.unit else (".4f", "Σ(share - fair)²")
+        return (f"the imbalance {what} goes from {max(c.imbalance_a, 0):{f}} to {max(c.imbalance_b, 0):{f}} "
+                f"({c.estimate:+{f}} [{c.low:+{f}}, {c.high:+{f}}], {self._holm('p', self.change_p)})")
 
     def _seats(self):
         """Whether the seats (teams) moved, and those that did, largest first, each with its points in a and b
@@ -255,8 +262,10 @@ class Fairness:
         moved = [k for k in np.argsort(-np.abs(shift.shift)) if shift.adjusted[k] < ALPHA]
         if not moved:
             return f"the seats moved ({self._t2()}), no one seat beyond chance alone (Holm across the seats)"
-        parts = [f"{unit_name(self._unit(k))} {self.shares_a[k]:.3f} → {self.shares_a[k] + shift.shift[k]:.3f} "
-                 f"({shift.shift[k]:+.3f} [{shift.low[k]:+.3f}, {shift.high[k]:+.3f}])" for k in moved]
+        f, d = ("+.2f", "+.2f") if self.unit else (".3f", "+.3f")
+        parts = [f"{unit_name(self._unit(k))} {self.shares_a[k]:{f}} → "
+                 f"{self._value(self.shares_a[k] + shift.shift[k], f[0] * (f[0] == '+'))} "
+                 f"({shift.shift[k]:{d}} [{shift.low[k]:{d}}, {shift.high[k]:{d}}])" for k in moved]
         return f"the seats moved ({self._t2()}): {' and '.join(parts)} (Holm across the seats)"
 
     def _unit(self, k):
@@ -272,7 +281,7 @@ def fairness(a, b, shift_p=None, change_p=None, family=1):
     if a.players != b.players:
         return None
     paired = check_comparable(a, b)
-    points_a, points_b = a.points, b.points
+    points_a, points_b = a.outcome, b.outcome
     if paired:
         ia, ib = paired_on_index(a, b)
         points_a, points_b = points_a[ia], points_b[ib]
@@ -280,15 +289,30 @@ def fairness(a, b, shift_p=None, change_p=None, family=1):
     units = len(teams) if teams else a.players
     if min(len(points_a), len(points_b)) <= units:      # a covariance of the units needs more games than units
         return None
-    rho = pairing(points_a, points_b) if paired else 0.0
-    edge = detectable_edge(min(len(points_a), len(points_b)), units, paired_correlation=rho).edge
+    games = min(len(points_a), len(points_b))
+    if a.score == "margin":
+        edge = measured_edge(_spread(points_a, points_b, paired, teams), games, units)
+    else:
+        rho = pairing(points_a, points_b) if paired else 0.0
+        edge = detectable_edge(games, units, paired_correlation=rho).edge
     shift = seat_shift(points_a, points_b, paired, teams)
-    change = imbalance_change(points_a, points_b, paired, teams)
+    change = imbalance_change(points_a, points_b, paired, teams, total=a.total)
     shares = points_a.mean(axis=0) if teams is None else np.array([points_a[:, list(t)].sum(axis=1).mean()
                                                                   for t in teams])
     return Fairness(a.name, b.name, paired, teams, shift, change, edge,
                     shift.pvalue if shift_p is None else shift_p, change.pvalue if change_p is None else change_p,
-                    family, tuple(float(x) for x in shares), changed_games(a, b))
+                    family, tuple(float(x) for x in shares), changed_games(a, b), a.unit)
+
+
+def _spread(values_a, values_b, paired, teams):
+    """The largest standard deviation of a unit's difference b - a in one game (paired, game by game; else of
+    two independent games): what the per-unit tests' power rests on."""
+    if teams is not None:
+        values_a, values_b = ([v[:, list(t)].sum(axis=1) for t in teams] for v in (values_a, values_b))
+        values_a, values_b = np.column_stack(values_a), np.column_stack(values_b)
+    if paired:
+        return float((values_b - values_a).std(axis=0, ddof=1).max())
+    return float(np.sqrt(values_a.var(axis=0, ddof=1) + values_b.var(axis=0, ddof=1)).max())
 
 
 LABELS = ("variant",)        # columns that name a run, not what happened in its games

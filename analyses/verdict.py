@@ -75,8 +75,9 @@ class Verdict:
     gap_pvalue: float
     adjusted_pvalue: float       # Holm across the variants of the report
     sentences: tuple
-    fair: float = 0.0            # its fair share: seats / players
+    fair: float = 0.0            # its fair share: seats / players (0 for a margin)
     inert: bool = False          # against its baseline the change never came into play (identical games)
+    unit: str = ""               # scored by margins: their unit (prize points); "" for points
 
     @property
     def text(self):
@@ -87,6 +88,14 @@ class Verdict:
         """The edge relative to the fair share (share / fair - 1): one scale for every player count and team
         size, where a raw edge of 0.03 is a small one at 2 seats (fair 0.5) and a large one at 5 (fair 0.2)."""
         return self.share / self.fair - 1 if self.fair else math.nan
+
+    @property
+    def named(self):
+        """The worst unit and its edge, as the overview names them: ``seat 3 +0.031, +12%`` (the edge, and in %
+        of a fair share), or a margin's ``seat 3 +1.20 prize points``."""
+        if self.unit:
+            return f"{unit_name(self.worst_seat)} {self.edge:+.2f} {self.unit}"
+        return f"{unit_name(self.worst_seat)} {self.edge:+.3f}, {100 * self.relative:+.0f}%"
 
 
 def _pct(x):
@@ -159,10 +168,46 @@ def balance_sentence(balance, adjusted, family, within=None):
     return False, worst, share, fair, ci, f"{lead} {rest}{few}"
 
 
-def within_sentence(within, family):
+@dataclass(frozen=True)
+class Bounds:
+    low: float
+    high: float
+
+
+def margin_sentence(shift, adjusted, family, unit, within=None):
+    """The balance verdict of a game scored by its margins (a seat's score less the table's mean; ``unit``: the
+    game's, e.g. prize points), as :func:`balance_sentence` returns it. ``shift``: the one-sample test of the
+    margins against a fair 0 (``analyses.fairer.seat_shift`` from zeros, the teams as the unit, its intervals at
+    1 - ALPHA / units: simultaneous, so the worst unit's covers whichever unit the data made the worst);
+    ``adjusted``: its Hotelling's T² p-value, Holm across the ``family`` of variants."""
+    teams = shift.teams or tuple((seat,) for seat in range(len(shift.shift)))
+    k = int(np.argmax(np.abs(shift.shift)))
+    worst, edge, ci = teams[k], float(shift.shift[k]), Bounds(float(shift.low[k]), float(shift.high[k]))
+    kind = "seat" if shift.teams is None else "team"
+    where = _p_is("Hotelling's T² p", shift.pvalue) + (f", {_p_is(f'Holm across {family} variants', adjusted)}"
+                                                       if family > 1 else "")
+    text = (f"{unit_name(worst)}'s margin (its score less the table's mean) is {edge:+.2f} {unit} a game "
+            f"[{ci.low:+.2f}, {ci.high:+.2f}] against a fair 0")
+    if adjusted < ALPHA:
+        small = f" {within_sentence(within, family, unit)}" if within is not None and within.shown else ""
+        return True, worst, edge, 0.0, ci, (f"**Unbalanced by the margin**: {text}; the {kind}s' margins differ "
+                                            f"beyond chance ({where}).{small}")
+    lead = f"**No {kind} edge found in the margins**: no {kind}'s margin differs from 0 beyond chance ({where})."
+    if within is None:
+        ruled_out = float(np.max(np.maximum(np.abs(shift.low), np.abs(shift.high))))
+        rest = (f"Every {kind}'s margin lies within {ruled_out:.2f} {unit} of 0 (simultaneous 95%): a larger edge "
+                "is ruled out.")
+    else:
+        rest = within_sentence(within, family, unit)
+    few = f" Only {shift.n_b:,} games: read this as a first look." if shift.n_b < FEW_GAMES else ""
+    return False, worst, edge, 0.0, ci, f"{lead} {rest}{few}"
+
+
+def within_sentence(within, family, margin_unit=""):
     """Fair within the margin E, shown or not, in words (``within``: ``analyses.fairer.fair_within`` at
     ALPHA / ``family``, Bonferroni across the report's variants, so that the edge it rules out and the verdict
-    agree: fair within E exactly when every unit's interval lies inside fair +- E)."""
+    agree: fair within E exactly when every unit's interval lies inside fair +- E; ``margin_unit``: the unit of
+    the margins it tested, "" for points)."""
     from analyses.fairer import games_needed
 
     unit = "seat" if within.teams is None else "team"
@@ -170,6 +215,8 @@ def within_sentence(within, family):
     level = f"{100 * (1 - 2 * within.alpha):.1f}".removesuffix(".0") + "%"
     how = (f"every {unit}'s {level} interval, two one-sided tests per {unit}"
            + (f", Bonferroni across {family} variants" if family > 1 else ""))
+    if margin_unit:
+        return _within_margins(within, how, unit, margin_unit)
     if within.shown:
         return (f"**Fair within {within.margin:g}**: every {unit}'s share lies within {ruled_out:.3f} of fair "
                 f"({how}; {_p_is('p', within.pvalue)}).")
@@ -177,6 +224,22 @@ def within_sentence(within, family):
     need = games_needed(within.margin, units, alpha=within.alpha, test="fair_within").games
     return (f"Not shown fair within {within.margin:g}: the games rule out only a {unit} edge above {ruled_out:.3f} "
             f"({how}); a fair game needs about {need:,} games to be shown fair within {within.margin:g} (80% power).")
+
+
+def _within_margins(within, how, unit, margin_unit):
+    """:func:`within_sentence` of margins: E in the game's unit, and the games a fair game needs planned on the
+    margins' own spread (measured: a margin has no p (1 - p) bound)."""
+    from analyses.fairer import measured_games
+
+    e = f"{within.margin:g} {margin_unit}"
+    if within.shown:
+        return (f"**Fair within {e}**: every {unit}'s margin lies within {within.ruled_out:.2f} {margin_unit} of 0 "
+                f"({how}; {_p_is('p', within.pvalue)}).")
+    sd = float(np.max(within.high - within.share)) / stats.t.ppf(1 - within.alpha, within.n - 1) * math.sqrt(within.n)
+    need = measured_games(within.margin, sd, len(within.fair), alpha=within.alpha)
+    return (f"Not shown fair within {e}: the games rule out only a {unit} edge above {within.ruled_out:.2f} "
+            f"{margin_unit} ({how}); a fair game of this spread needs about {need:,} games to be shown fair within "
+            f"{e} (80% power).")
 
 
 def _p(p):
@@ -273,14 +336,18 @@ def verdicts(analysis, target=None, traces=None, kinds=None, margin=None, sequen
     within E" (``analyses.fairer.fair_within``), None for none; ``sequential``: {variant: the sentence of the
     decision that stopped its games} (``analyses.sequential.decision_sentences``), put first."""
     names = list(analysis.balances)
-    adjusted = dict(zip(names, holm([analysis.balances[n].gap_pvalue for n in names]), strict=True))
+    margins = analysis.margins or {}
+    raw = [margins[n].pvalue if margins else analysis.balances[n].gap_pvalue for n in names]
+    adjusted = dict(zip(names, holm(raw), strict=True))
     by_name = {r.name: r for r in analysis.results}
     out = {}
     for name in names:
         b = analysis.balances[name]
-        within = _within(by_name[name], b, margin, len(names))
-        unbalanced, worst, share, fair, ci, balance = balance_sentence(b, adjusted[name], len(names), within)
         result = by_name[name]
+        within = _within(result, b, margin, len(names))
+        unbalanced, worst, share, fair, ci, balance = (
+            margin_sentence(margins[name], adjusted[name], len(names), result.unit, within) if margins
+            else balance_sentence(b, adjusted[name], len(names), within))
         # fairness first: the balance, then whether the rule change made it fairer, then the rest
         against = comparison_sentence(name, analysis.baselines[name], analysis.comparisons,
                                       (analysis.fairness or {}).get(name))
@@ -291,8 +358,9 @@ def verdicts(analysis, target=None, traces=None, kinds=None, margin=None, sequen
         if name in (sequential or {}):     # the games stopped when decided: that decision before any fixed-n test
             sentences.insert(0, sequential[name])
         fairness = (analysis.fairness or {}).get(name)
-        out[name] = Verdict(name, unbalanced, worst, share, ci.low, ci.high, share - fair, b.gap_pvalue,
-                            float(adjusted[name]), tuple(sentences), fair, fairness is not None and fairness.inert)
+        out[name] = Verdict(name, unbalanced, worst, share, ci.low, ci.high, share - fair,
+                            margins[name].pvalue if margins else b.gap_pvalue, float(adjusted[name]),
+                            tuple(sentences), fair, fairness is not None and fairness.inert, result.unit)
     return out
 
 
@@ -304,23 +372,26 @@ def _within(result, balance, margin, family):
     teams = balance.teams if balance.team_game else None
     if margin is None or balance.n_games <= len(balance.teams):
         return None
-    return fair_within(result.points, margin, teams, alpha=ALPHA / family)
+    return fair_within(result.outcome, margin, teams, alpha=ALPHA / family, total=result.total)
 
 
 def overview(verdicts_):
     """One sentence over all variants: which are unbalanced, the largest edge relative to a fair share first (so
     that player counts compare), and which rule changes never came into play."""
-    bad = sorted((v for v in verdicts_.values() if v.unbalanced), key=lambda v: -abs(v.relative))
+    margins = any(v.unit for v in verdicts_.values())
+    bad = sorted((v for v in verdicts_.values() if v.unbalanced), key=lambda v: -abs(v.edge if margins else v.relative))
     inert = [f"`{v.variant}`" for v in verdicts_.values() if v.inert]
     never = (f" The rule change of {', '.join(inert)} never came into play: every game is its baseline's on the "
              f"same deals, so {'they' if len(inert) > 1 else 'it'} cannot tell whether the change is fairer."
              if inert else "")
+    test = "Hotelling's T² of the margins" if margins else "gap test"
     if not bad:
-        return ((f"No variant of the {len(verdicts_)} shows a seat edge beyond chance (gap test, Holm across the "
+        return ((f"No variant of the {len(verdicts_)} shows a seat edge beyond chance ({test}, Holm across the "
                  "variants)." if len(verdicts_) > 1 else "") + never).strip()
-    named = "; ".join(f"`{v.variant}` ({unit_name(v.worst_seat)} {v.edge:+.3f}, {100 * v.relative:+.0f}%)" for v in bad)
-    return (f"**{len(bad)} of {len(verdicts_)} variants are unbalanced**, the largest edge relative to a fair share "
-            f"first (the edge, and in % of a fair share): {named}.{never}")
+    named = "; ".join(f"`{v.variant}` ({v.named})" for v in bad)
+    order = ("the largest margin first" if margins else
+             "the largest edge relative to a fair share first (the edge, and in % of a fair share)")
+    return f"**{len(bad)} of {len(verdicts_)} variants are unbalanced**, {order}: {named}.{never}"
 
 
 def skill_sentence(levels, verdicts_, results, strengths=()):

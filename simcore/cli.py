@@ -7,6 +7,7 @@ command before it plays with one line naming what is wrong and what is allowed.
 """
 
 import functools
+import math
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ from pathlib import Path
 import click
 
 from analyses import context
+from analyses.scoring import SCORES
 from simcore import games as registry
 from simcore.io import config as cfg
 from simcore.io import results
@@ -50,6 +52,10 @@ SET = click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
 POLICY = click.option("--policy", "policies", multiple=True, metavar="[SEAT=]SPEC",
                       help="Policy spec for every seat (SPEC) or one seat (SEAT=SPEC), e.g. 1=mc:rollouts=16.")
 SEED = click.option("--seed", type=int, help=f"Seed (default: the config's, else {cfg.DEFAULT_SEED}).")
+SCORE = click.option("--score", type=click.Choice(SCORES), default="points", show_default=True,
+                     help="What the tests read of a game: points (a win 1, a k-way shared win 1/k, a game nobody "
+                          "wins 1/players each) or margin (a seat's score less the table's mean score, in the "
+                          "game's unit: prize points, fish), where the game declares one (simcore games).")
 THREADS = click.option("--threads", type=int, help="Numba threads on this machine (default: all cores).")
 QUIET = click.option("--quiet", is_flag=True, help="No progress lines or bars, only the results.")
 TRACE = click.option("--trace", is_flag=True,
@@ -185,6 +191,8 @@ def games_command(game):
         click.echo(f"  rulebook: {info.rulebook}    rules as simulated: {info.doc} (rules version "
                    f"{info.rules_version})")
         click.echo(f"  has: {info.capabilities()}")
+        if info.margin:
+            click.echo(f"  margin: a seat's score in {info.margin}, less the table's mean (--score margin reads it)")
         if "ismcts" in info.policies:
             from simcore import agents
 
@@ -506,9 +514,12 @@ def duel_command(game, variant_specs, metric, sprt, config_path, sets, policies,
 @click.option("--games", type=int, help="Deals, each played from every seat (default: the config's, else 1,000).")
 @click.option("--out", "folder", type=click.Path(file_okay=False),
               help="Also write each seating's games to this folder (seat0.parquet, ...), for analyze and replay.")
-@_options(SEED, FORCE, TRACE, THREADS, QUIET)
-def versus_command(game, policy, against, config_path, sets, games, seed, folder, force, trace, threads, quiet):
-    """A's score against B on the same deals, A taking every seat in turn (1/players is fair)."""
+@_options(SEED, FORCE, TRACE, THREADS, QUIET, SCORE)
+def versus_command(game, policy, against, config_path, sets, games, seed, folder, force, trace, threads, quiet,
+                   score):
+    """A's score against B on the same deals, A taking every seat in turn (1/players is fair; a margin's fair
+    is 0)."""
+    from analyses import scoring
     from simcore.studies import versus
 
     _out(folder)
@@ -516,22 +527,24 @@ def versus_command(game, policy, against, config_path, sets, games, seed, folder
         _fail("--trace writes beside the seatings' files; allowed: --trace with --out FOLDER")
     try:
         runs = versus.seatings(game, policy, against, _sets(sets), games, seed, _table(config_path))
-    except cfg.ConfigError as e:
+        scoring.check_score(score, runs[0].game, runs[0].module.GAME.margin)
+    except (cfg.ConfigError, ValueError) as e:
         _fail(str(e))
     if folder:
         _folder(folder, "versus", runs[0].game, versus.as_sweep(runs, folder), force)
     _threads(threads)
     _load(runs[0], quiet, trace=trace)
     try:
-        r = versus.contest(runs, on_seat=lambda seat, score: _note(f"  from seat {seat}: {score:.4f}", quiet),
-                           folder=folder, trace=trace, warn=_warn)
+        r = versus.contest(runs, on_seat=lambda seat, mean: _note(f"  from seat {seat}: {mean:.4f}", quiet),
+                           folder=folder, trace=trace, warn=_warn, score_by=score)
     except OSError as e:
         _fail(str(e))
     verdict = "stronger" if r.significant and r.score > r.fair else (
         "weaker" if r.significant else "no significant difference")
+    unit = f" {r.unit}" if r.unit else ""
     click.echo(f"{r.policy} against {r.against}, {runs[0].game}, {r.deals:,} deals x {r.players} seats: score "
-               f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}] (fair {r.fair:.4f}, p = {r.pvalue:.2g}): {verdict}")
-    click.echo(versus.SCORING)
+               f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}]{unit} (fair {r.fair:.4f}, p = {r.pvalue:.2g}): {verdict}")
+    click.echo(r.scoring)
     click.echo(r.test)
     if folder:
         click.echo(f"wrote {len(runs)} seatings to {folder}" + (" with their traces" if trace else ""))
@@ -610,13 +623,18 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
 @click.option("--out", "folder", required=True, type=click.Path(),
               help="Folder for the batches (Parquet), _manifest.json, report.md and race.png.")
 @click.option("--games-max", type=int, help="Games per candidate at most (overrides [search] games_max).")
-@_options(SEED, FORCE, THREADS, SCHEDULER, QUIET)
-def tune_command(tune_file, folder, games_max, seed, force, threads, scheduler, quiet):
+@_options(SEED, FORCE, THREADS, SCHEDULER, QUIET, SCORE)
+@click.option("--margin", type=float, metavar="E",
+              help="A finalist is called fair within E when every seat's (team's) share is shown within E of fair "
+                   "(two one-sided tests per seat, 5% error across the finalists)  [default: 0.02; with --score "
+                   "margin, E is in the game's unit and has no default: each finalist says which edges its games "
+                   "rule out]")
+def tune_command(tune_file, folder, games_max, seed, force, threads, scheduler, quiet, score, margin):
     """Search the [space] of TUNE_FILE for the candidate that best meets its [objective]."""
     from simcore.studies import tune, tune_report
     _out(folder)
     try:
-        plan = tune.load(tune_file, games_max=games_max, seed=seed)
+        plan = tune.load(tune_file, games_max=games_max, seed=seed, score=score, margin=margin)
     except cfg.ConfigError as e:
         _fail(str(e))
     _folder(folder, "tune", plan.game)
@@ -765,13 +783,15 @@ def _load_results(paths):
 @click.option("--margin", type=float, metavar="E",
               help="A variant is called fair within E when every seat's (team's) share is shown within E of "
                    "fair (two one-sided tests per seat, 5% error across the variants)  [default: 0.02, or the "
-                   "--margin a folder was swept --until-decided with]")
+                   "--margin a folder was swept --until-decided with; with --score margin, E is in the game's "
+                   "unit and has no default]")
 @click.option("--strength", "strength_folders", multiple=True, type=click.Path(exists=True, file_okay=False),
               metavar="FOLDER", help="A skill sweep's levels measured: a folder of simcore versus --out or simcore "
                                      "ladder --out whose contests play one level against another on these rules; "
                                      "the verdict says how strong each level is and whether the top level is "
                                      "stronger than the one below it (repeatable).")
-def analyze_command(paths, report_path, baselines, length, tables, margin, strength_folders):
+@_options(SCORE)
+def analyze_command(paths, report_path, baselines, length, tables, margin, strength_folders, score):
     """The verdict on a sweep folder or result files: balance, length, rule holes and differences from the
     baseline, in words with their numbers; the tables with --tables or in a --report."""
     from analyses import data, report, skill, verdict
@@ -780,21 +800,22 @@ def analyze_command(paths, report_path, baselines, length, tables, margin, stren
 
     if report_path is not None and Path(report_path).suffix.lower() not in report.SUFFIXES:
         _fail(f"--report {report_path!r}: unknown suffix; allowed: {', '.join(report.SUFFIXES)}")
-    if margin is not None and not 0 < margin < 1:
-        _fail(f"--margin {margin:g} is not a share; allowed: 0 < E < 1, e.g. 0.02")
+    if margin is not None and not 0 < margin < (1 if score == "points" else math.inf):
+        _fail(f"--margin {margin:g} is not a share; allowed: 0 < E < 1, e.g. 0.02" if score == "points" else
+              f"--margin {margin:g} is not a margin; allowed: E > 0 in the game's unit, e.g. 0.5")
     try:
         target = verdict.LengthTarget.parse(length) if length is not None else None
     except ValueError as e:
         _fail(str(e))
     try:
-        results = _load_results(paths)
+        results = data.scored(_load_results(paths), score)
         _warn(data.rules_warning(results))
         names = [r.name for r in results]
         for baseline in baselines:
             if baseline not in names:
                 _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
         strengths = [s for folder in strength_folders for s in strength.read(folder)]
-        if margin is None:
+        if margin is None and score == "points":
             from analyses import fairer, sequential
 
             margin = sequential.swept_margin(results) or fairer.DEFAULT_MARGIN
@@ -833,7 +854,7 @@ def _echo_tables(report, analysis):
         click.echo(f"\nby skill level:\n{report.skill_table(analysis)}")
     if analysis.comparisons or analysis.fairness:
         click.echo(f"\n{report.comparison_table(analysis.comparisons, analysis.fairness.values())}\n"
-                   f"{report.comparison_tests('the variants, per metric')}")
+                   f"{report.comparison_tests('the variants, per metric', analysis.results[0].score)}")
     if analysis.untested:
         click.echo(report.untested_text(analysis.untested))
 
@@ -910,13 +931,15 @@ def readings_command(paths, games, folder, report_path, threads, quiet):
 @main.command("compare")
 @click.argument("file_a", type=click.Path(exists=True, dir_okay=False))
 @click.argument("file_b", type=click.Path(exists=True, dir_okay=False))
-@click.option("--metric", "metrics", multiple=True, help="Column to compare (default: every seat's points_i, n_turns).")
-def compare_command(file_a, file_b, metrics):
+@click.option("--metric", "metrics", multiple=True,
+              help="Column to compare (default: every seat's points_i, or margin_i with --score margin, and n_turns).")
+@_options(SCORE)
+def compare_command(file_a, file_b, metrics, score):
     """Compare two variants game by game (paired on common random numbers when the seeds agree)."""
-    from analyses import data, report, variants
+    from analyses import data, report, scoring, variants
 
     try:
-        a, b = data.named_apart([data.load_result(file_a), data.load_result(file_b)])
+        a, b = data.scored(data.named_apart([data.load_result(file_a), data.load_result(file_b)]), score)
         _warn(data.rules_warning([a, b]))
         _warn(variants.unlike(a, b))
         if not variants.check_comparable(a, b):
@@ -928,9 +951,11 @@ def compare_command(file_a, file_b, metrics):
         _fail(str(e))
     click.echo(f"{a.name} ({a.n_games:,} games) vs {b.name} ({b.n_games:,} games), {a.game}")
     click.echo(f"  {a.name}: {context.of_result(a)}\n  {b.name}: {context.of_result(b)}")
+    if scoring.scored_by([a]):
+        click.echo(scoring.scored_by([a]))
     if comparisons:
         click.echo(report.comparison_table(comparisons))
-        click.echo(report.comparison_tests("the metrics"))
+        click.echo(report.comparison_tests("the metrics", score))
     if untested:
         click.echo(report.untested_text(untested))
     if fair is not None:

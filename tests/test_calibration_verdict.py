@@ -74,8 +74,8 @@ def _analysis(variants_, rng, n):
         points = _games(shares, n, rng)
         wins = points > 0
         balances[name] = seat_balance(wins, np.zeros(n, bool), n_resamples=1000, seed=int(rng.integers(1 << 30)))
-        results.append(SimpleNamespace(name=name, meta={}, wins=wins, column=lambda _, n=n: np.full(n, 30)))
-    return SimpleNamespace(results=results, balances=balances, comparisons=[], fairness={},
+        results.append(SimpleNamespace(name=name, meta={}, wins=wins, unit="", column=lambda _, n=n: np.full(n, 30)))
+    return SimpleNamespace(results=results, balances=balances, comparisons=[], fairness={}, margins=None,
                            baselines={name: name for name in variants_})
 
 

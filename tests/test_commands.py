@@ -553,7 +553,7 @@ def test_the_options_table_is_the_command_line():
     start = next(i for i, line in enumerate(lines) if line.startswith("| option |"))
     header, table = lines[start], lines[start + 2:]
     rows = table[:next(i for i, line in enumerate(table) if not line.startswith("|"))]
-    assert len(rows) == 10
+    assert len(rows) == 11
     commands = [c.strip().strip("`") for c in header.strip("|").split("|")[1:]]
     assert commands == PLAYING
     for row in rows:

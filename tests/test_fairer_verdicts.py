@@ -38,7 +38,8 @@ def _result(name, shares, u, seed=1):
     winners = _winners(shares, u)
     points = np.eye(seats)[winners]
     return SimpleNamespace(name=name, game="g", players=seats, seed=seed, points=points, wins=points > 0,
-                           path=name, columns={"game_index": np.arange(n), "winner": winners},
+                           outcome=points, total=1.0, score="points", unit="", path=name,
+                           columns={"game_index": np.arange(n), "winner": winners},
                            column=lambda c, n=n: np.arange(n) if c == "game_index" else None)
 
 
@@ -90,9 +91,9 @@ def _verdict_analysis(variants_, rng, n):
             points = np.where(team0[:, None], [0.5, 0, 0.5, 0], [0, 0.5, 0, 0.5])
         balances[name] = seat_balance(points > 0, np.zeros(n, bool), n_resamples=200,
                                       seed=int(rng.integers(1 << 30)))
-        results.append(SimpleNamespace(name=name, meta={}, points=points, wins=points > 0,
-                                       column=lambda _, n=n: np.full(n, 30)))
-    return SimpleNamespace(results=results, balances=balances, comparisons=[], fairness={},
+        results.append(SimpleNamespace(name=name, meta={}, points=points, wins=points > 0, outcome=points,
+                                       total=1.0, unit="", column=lambda _, n=n: np.full(n, 30)))
+    return SimpleNamespace(results=results, balances=balances, comparisons=[], fairness={}, margins=None,
                            baselines={name: name for name in variants_})
 
 
@@ -106,7 +107,7 @@ def test_fair_within_holds_its_level_across_the_variants():
     reps, wrong = 600, 0
     for _ in range(reps):
         points = np.eye(4)[_winners(edge, rng.random((4, 20_000)))]
-        wrong += any(_within(SimpleNamespace(points=p), balance, 0.02, 4).shown for p in points)
+        wrong += any(_within(SimpleNamespace(outcome=p, total=1.0), balance, 0.02, 4).shown for p in points)
     assert wrong / reps <= max_rate(reps)
 
 
@@ -163,8 +164,8 @@ def test_analyze_margin_option(cli, tmp_path):
     """--margin: its default is analyses.fairer.DEFAULT_MARGIN and said in --help; a value outside (0, 1) is one
     line and a non-zero exit; a generous margin is shown on a small real run."""
     done = cli("analyze", "--help")
-    assert f"[default: {DEFAULT_MARGIN}, or the --margin a folder was swept --until-decided with]" in \
-        " ".join(done.stdout.split())
+    assert f"[default: {DEFAULT_MARGIN}, or the --margin a folder was swept --until-decided with; with --score " \
+           "margin, E is in the game's unit and has no default]" in " ".join(done.stdout.split())
     out = tmp_path / "z.parquet"
     assert cli("run", "zwergen", "--games", "400", "--out", out, "--quiet").returncode == 0
     for bad in ("0", "1.5", "nan"):

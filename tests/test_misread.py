@@ -56,9 +56,9 @@ def test_a_small_raw_edge_at_five_seats_comes_before_a_larger_one_at_two():
     for name, shares in (("two", (0.54, 0.46)), ("five", (0.17, 0.2075, 0.2075, 0.2075, 0.2075))):
         wins = np.eye(len(shares), dtype=bool)[rng.choice(len(shares), size=20_000, p=shares)]
         balances[name] = seat_balance(wins, np.zeros(20_000, bool), n_resamples=200, seed=1)
-        results.append(SimpleNamespace(name=name, meta={}, wins=wins, points=wins.astype(float),
+        results.append(SimpleNamespace(name=name, meta={}, wins=wins, points=wins.astype(float), unit="",
                                        column=lambda _: np.full(20_000, 30)))
-    stand_in = SimpleNamespace(results=results, balances=balances, comparisons=[], fairness={},
+    stand_in = SimpleNamespace(results=results, balances=balances, comparisons=[], fairness={}, margins=None,
                                baselines={"two": "two", "five": "five"})
     text = overview(verdicts(stand_in))
     assert text.index("`five`") < text.index("`two`")

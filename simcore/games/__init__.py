@@ -100,6 +100,9 @@ class GameType:
     # the parameters that read a silent or ambiguous rulebook: (parameter, its values, the gap), each a Reading.
     # A numeric decision (a deck's counts, a hit chance) is data the rulebook lacks, not a reading of its words
     readings: tuple = ()
+    # the unit of a seat's score (the result column score_i, more being better), a noun after a number ("prize
+    # points"): the game declares a margin, a seat's score less the table's mean (``--score margin``); "" for none
+    margin: str = ""
     cases: tuple = field(default=(), compare=False)   # parameter sets (dicts) the conformance suite plays too
     param_index: dict = field(init=False, repr=False, compare=False)
 

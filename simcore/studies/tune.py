@@ -22,6 +22,14 @@ A tune file is a config (``game``, ``seed``, ``[policies]``, base ``[params]``) 
 The objective reads *means*: each seat's points share, the timeout share, a column's mean. The batch files
 keep the result columns (``win_i``, ...); the points are derived from the ``win_i`` when a batch is read.
 
+Scored by the margin (``--score margin``, a game that declares one: ``GameType.margin``), the ``gap`` term reads
+each seat's mean margin instead, its score less the table's mean score (:func:`analyses.scoring.margins`, in the
+game's unit, fair 0), derived from the ``score_i`` the batch files keep; the confirmation's edges, imbalance,
+*unbalanced* and *fair within E* read the margins against 0, and the chi-square test of equal shares of single
+winners, which counts wins, is left out. A margin has no default E (``--margin E``, in the game's unit): without
+one each finalist says which edges its games rule out. The score is recorded in the manifest, so that a folder
+raced by one score is never resumed by the other.
+
 Racing: every candidate still in the race plays the same games (seed, game indices) in batches. At every look
 (after each batch) each candidate gets an interval for each of the M means its objective reads, of two-sided
 level 1 - delta with delta = alpha / (K T M) (K candidates, T = ceil(games_max / batch) planned looks):
@@ -63,7 +71,7 @@ from analyses.fairer import DEFAULT_MARGIN, fair_within, fairer_verdict, imbalan
 from analyses.fairer import _fair as fairer_fair
 from analyses.fairer import _units as fairer_units
 from analyses.paired import holm
-from analyses.scoring import points
+from analyses.scoring import MARGIN_RULE, check_score, margins, points
 from analyses.seat_change import gap_bounds
 from analyses.sequential import look_pvalues, moments
 from simcore import __version__
@@ -88,9 +96,11 @@ LEVEL = 0.05
 
 @dataclass(frozen=True)
 class Term:
-    """One term of the objective: ``gap`` (of the seats' points shares), ``timeout`` (with ``high`` its ceiling)
-    or a column's mean with a target interval [low, high]; ``key`` is what the tune file calls it
-    (``mean_turns`` for the column ``n_turns``); ``boolean``: the column is a bool column (its mean a share)."""
+    """One term of the objective: ``gap`` (of the seats' points shares, or of their mean margins),
+    ``timeout`` (with ``high`` its ceiling) or a column's mean with a target interval [low, high]; ``key`` is
+    what the tune file calls it (``mean_turns`` for the column ``n_turns``); ``boolean``: the column is a bool
+    column (its mean a share); ``margin_unit``: the gap reads margins (``--score margin``) in this unit (the
+    game's ``GameType.margin``), "" when it reads points."""
 
     name: str
     weight: float
@@ -98,19 +108,26 @@ class Term:
     high: float = math.inf
     key: str = ""
     boolean: bool = False
+    margin_unit: str = ""
 
     @property
     def unit(self):
-        """Its per-game values lie in [0, 1] (points, the timeout flag, a bool column): Clopper-Pearson bounds."""
-        return self.name in ("gap", "timeout") or self.boolean
+        """Its per-game values lie in [0, 1] (points, the timeout flag, a bool column): Clopper-Pearson bounds.
+        A margin has no bound: Student t, as other columns."""
+        return self.name == "timeout" or (self.name == "gap" and not self.margin_unit) or self.boolean
 
     def columns(self, players):
         """The per-game values whose means the term reads."""
-        return [f"points_{i}" for i in range(players)] if self.name == "gap" else [self.name]
+        if self.name != "gap":
+            return [self.name]
+        return [f"{'margin' if self.margin_unit else 'points'}_{i}" for i in range(players)]
 
     def sources(self, players):
-        """The result columns those values come from (a seat's points from every seat's win flag)."""
-        return [f"win_{i}" for i in range(players)] if self.name == "gap" else [self.name]
+        """The result columns those values come from (a seat's points from every seat's win flag, its margin
+        from every seat's score)."""
+        if self.name != "gap":
+            return [self.name]
+        return [f"{'score' if self.margin_unit else 'win'}_{i}" for i in range(players)]
 
     def value(self, means):
         """The term (before its weight) from the means of its columns, vectorised over leading axes."""
@@ -133,6 +150,9 @@ class Term:
         return lower, np.maximum(self._distance(low), self._distance(high))
 
     def describe(self):
+        if self.name == "gap" and self.margin_unit:
+            return (f"{self.weight:g} x the seat gap (highest seat's mean margin - lowest's, in {self.margin_unit}, "
+                    f"a margin being {MARGIN_RULE})")
         if self.name == "gap":
             return (f"{self.weight:g} x the seat gap (highest seat's mean points - lowest's; a win scores 1, a "
                     "k-way shared win 1/k, a game nobody wins 1/players per seat)")
@@ -164,16 +184,27 @@ class Objective:
 
     @property
     def seats(self):
-        """The indices in :attr:`columns` of the seats' points (empty when no term reads the seats)."""
-        return [i for i, c in enumerate(self.columns) if c.startswith("points_")]
+        """The indices in :attr:`columns` of the seats' points or margins (empty when no term reads the seats)."""
+        return [i for i, c in enumerate(self.columns) if c.startswith(("points_", "margin_"))]
+
+    @property
+    def margin_unit(self):
+        """The unit of the margins the gap reads (``--score margin``), "" when it reads points or there is none."""
+        return next((t.margin_unit for t in self.terms if t.name == "gap"), "")
+
+    @property
+    def total(self):
+        """What a game hands out over the seats the gap reads: 1 point, or margins adding up to 0."""
+        return 0.0 if self.margin_unit else 1.0
 
     def values(self, raw):
         """A (games, :attr:`sources`) matrix of result columns -> the (games, :attr:`columns`) per-game values."""
         index = {c: i for i, c in enumerate(self.sources)}
         derived = {}
         if self.seats:
-            seat_points = points(raw[:, [index[f"win_{i}"] for i in range(self.players)]])
-            derived = {f"points_{i}": seat_points[:, i] for i in range(self.players)}
+            kind, source, score = ("margin", "score", margins) if self.margin_unit else ("points", "win", points)
+            seat_values = score(raw[:, [index[f"{source}_{i}"] for i in range(self.players)]])
+            derived = {f"{kind}_{i}": seat_values[:, i] for i in range(self.players)}
         return np.column_stack([derived[c] if c in derived else raw[:, index[c]] for c in self.columns])
 
     def _split(self, per_column):
@@ -219,9 +250,10 @@ def _weight(name, spec):
 OBJECTIVE_FORMS = "gap = W, timeout = {max = M, weight = W}, COLUMN = {target = [LOW, HIGH], weight = W}"
 
 
-def parse_objective(table, columns, players, booleans=()):
+def parse_objective(table, columns, players, booleans=(), margin_unit=""):
     """The ``[objective]`` table -> :class:`Objective`; ``columns``: the result columns a target may name,
-    ``booleans`` those of them that are bool columns."""
+    ``booleans`` those of them that are bool columns; ``margin_unit``: the gap reads margins in this unit
+    (``--score margin``), "" for points."""
     if not isinstance(table, dict) or not table:
         raise cfg.ConfigError(f"[objective] is empty; allowed: {OBJECTIVE_FORMS}")
     terms = []
@@ -233,7 +265,7 @@ def parse_objective(table, columns, players, booleans=()):
         if key == "gap":
             if keys - {"weight"}:
                 raise cfg.ConfigError(f"[objective] gap has {sorted(keys - {'weight'})}; allowed: weight")
-            terms.append(Term("gap", _weight(key, spec), key=key))
+            terms.append(Term("gap", _weight(key, spec), key=key, margin_unit=margin_unit))
         elif key == "timeout":
             if not isinstance(spec, dict) or "max" not in spec or keys - {"max", "weight"}:
                 raise cfg.ConfigError("[objective] timeout is not allowed; allowed: {max = M, weight = W}")
@@ -244,6 +276,9 @@ def parse_objective(table, columns, players, booleans=()):
             terms.append(Term("timeout", _weight(key, spec), high=ceiling, key=key))
         else:
             terms.append(_target_term(key, spec, columns, booleans))
+    if margin_unit and not any(t.name == "gap" for t in terms):
+        raise cfg.ConfigError("--score margin scores the seats' gap, and [objective] has no gap term; allowed: "
+                              "gap = W in [objective], or --score points")
     return Objective(tuple(terms), players)
 
 
@@ -275,10 +310,16 @@ class Plan:
     objective: Objective
     search: dict
     text: str = field(repr=False, default="")   # the tune file, for the manifest
+    margin: float = DEFAULT_MARGIN              # the confirmation's "fair within E"; nan: none (margins' default)
 
     @property
     def players(self):
         return self.candidates[0].config.players
+
+    @property
+    def score(self):
+        """What the gap reads: "points", or "margin" (``--score margin``)."""
+        return "margin" if self.objective.margin_unit else "points"
 
 
 def _flatten_space(table, prefix=""):
@@ -359,9 +400,24 @@ def _search(table, games_max):
     return search
 
 
-def load(path, games_max=None, seed=None):
+def fair_margin(score, margin):
+    """The confirmation's E of "fair within E" (``--margin``): a share of the points, 0.02 by default; with
+    margins, in the game's unit and without a default (nan: each finalist says which edges its games rule out
+    instead, as ``simcore analyze --score margin`` does). ConfigError in one line for a value not allowed."""
+    if margin is None:
+        return DEFAULT_MARGIN if score == "points" else math.nan
+    if score == "points" and not 0 < margin < 1:
+        raise cfg.ConfigError(f"--margin {margin:g} is not a share; allowed: 0 < E < 1, e.g. 0.02")
+    if not 0 < margin < math.inf:
+        raise cfg.ConfigError(f"--margin {margin:g} is not a margin; allowed: E > 0 in the game's unit, e.g. 0.5")
+    return float(margin)
+
+
+def load(path, games_max=None, seed=None, score="points", margin=None):
     """Read and validate a tune file: every candidate is resolved before anything is played. ``games_max``
-    and ``seed`` override the file's."""
+    and ``seed`` override the file's; ``score``: what the gap reads (``analyses.scoring.SCORES``: margins only
+    of a game that declares one); ``margin``: the confirmation's E of "fair within E" (:func:`fair_margin`)."""
+    margin = fair_margin(score, margin)
     path = Path(path)
     text = cfg.read_text(path, "tune file")
     table = cfg.parse_toml(text, path, "tune file")
@@ -396,13 +452,19 @@ def load(path, games_max=None, seed=None):
     numeric = (pa.types.is_boolean, pa.types.is_integer, pa.types.is_floating)    # a label has no mean
     columns = [f.name for f in schema if f.name not in ("game", "variant") and any(t(f.type) for t in numeric)]
     booleans = [f.name for f in schema if pa.types.is_boolean(f.type)]
-    objective = parse_objective(table.get("objective"), columns, players.pop(), booleans)
+    margin_unit = candidates[0].config.module.GAME.margin
+    try:
+        check_score(score, candidates[0].config.game, margin_unit)
+    except ValueError as e:
+        raise cfg.ConfigError(str(e)) from None
+    objective = parse_objective(table.get("objective"), columns, players.pop(), booleans,
+                                margin_unit if score == "margin" else "")
     if search["confirm_seed"] is None:
         if candidates[0].config.seed >= cfg.MAX_SEED:     # found only after the whole race, as an OverflowError
             raise cfg.ConfigError(f"seed {cfg.MAX_SEED} is not allowed for a tune: its confirmation plays seed + 1; "
                                   f"allowed: 0 to {cfg.MAX_SEED - 1}, or [search] confirm_seed")
         search["confirm_seed"] = candidates[0].config.seed + 1
-    return Plan(path, candidates[0].config.game, candidates, objective, search, text)
+    return Plan(path, candidates[0].config.game, candidates, objective, search, text, margin)
 
 
 class Candidates:
@@ -689,9 +751,10 @@ class Confirmed:
     ``value``, ``low``, ``high``: its objective with an interval, and ``terms`` each weighted term's (value,
     low, high), by interval arithmetic from intervals of the means that hold at once with probability
     >= 1 - LEVEL over every finalist and mean (Bonferroni). ``edge``, ``edge_low``, ``edge_high``: per seat its
-    points share - 1/players, on those same intervals (empty when the objective reads no seats);
-    ``statistic``, ``pvalue``: the chi-square test of equal shares of the ``decisive`` games' single winners
-    (nan without any, as in a team game, or without seats). ``difference``: its objective minus the best's on
+    points share - 1/players (scored by margins: its mean margin - 0), on those same intervals (empty when the
+    objective reads no seats); ``statistic``, ``pvalue``: the chi-square test of equal shares of the
+    ``decisive`` games' single winners (nan without any, as in a team game, or without seats; margins count no
+    winners: 0 and nan). ``difference``: its objective minus the best's on
     the same games; ``p_worse``, ``adjusted``: the paired bootstrap p-value of "not worse than the best" and its
     Holm adjustment (nan for the best); ``verdict``: "best", "worse" or "tied" (with the best); ``fairness``:
     whether it is fairer than the best and fair within the margin (:class:`FinalistFairness`).
@@ -724,7 +787,9 @@ class FinalistFairness:
     whether it is shown fair within ``margin`` (``analyses.fairer.fair_within``, Bonferroni across the
     finalists), with the largest distance from fair its intervals leave; and whether it is shown
     *unbalanced*, some seat's (team's) share away from fair (:func:`unbalanced_pvalues`, ``unbalanced_p``
-    Holm-adjusted across the finalists)."""
+    Holm-adjusted across the finalists). Scored by margins (``unit``: theirs, "" for points) the same of the
+    mean margins against a fair 0, the imbalance Σ margin² in ``unit`` squared; ``margin`` nan: no E was given,
+    nothing is claimed within, and ``ruled_out`` is what the games rule out."""
 
     imbalance: float
     against_best: str | None
@@ -733,6 +798,7 @@ class FinalistFairness:
     within: bool
     ruled_out: float
     unbalanced_p: float
+    unit: str = ""
 
     @property
     def unbalanced(self):
@@ -775,36 +841,53 @@ def worse_than_best(resampled):
 def decisive_tests(objective, values):
     """Per finalist (``values``: (finalists, games, columns)): its decisive games (a single winner; a seat's
     points are 1 only then) and the chi-square test (statistic, p-value) of equal shares of their winners,
-    nan without any (a team game) or without seats."""
+    nan without any (a team game) or without seats. Margins count no winners: 0 games and nan, the seats'
+    margins are tested together by :func:`unbalanced_pvalues` instead."""
+    if objective.margin_unit:
+        return np.zeros(len(values), int), [(math.nan, math.nan)] * len(values)
     single = (values[:, :, objective.seats] == 1).sum(axis=1)
     return single.sum(axis=1), [equal_shares_test(counts) for counts in single]
 
 
 def finalist_fairness(objective, values, margin):
     """Per finalist (``values``: (finalists, games, columns), the best first): its :class:`FinalistFairness`,
-    teams as the unit when every finalist's wins show the same teams; [None] * finalists without seats."""
+    teams as the unit when every finalist's games show the same teams (:func:`finalist_teams`); [None] *
+    finalists without seats. ``margin``: the E of "fair within E", nan for none."""
     finalists, games = values.shape[:2]
-    points = values[:, :, objective.seats]
+    points = values[:, :, objective.seats]      # each seat's points, or its margins
     if not objective.seats or games <= points.shape[2]:
         return [None] * finalists
-    teams = common_teams(*(p > 0 for p in points))
-    changes = [imbalance_change(points[0], p, paired=True, teams=teams) for p in points[1:]]
+    teams, total = finalist_teams(objective, points), objective.total
+    changes = [imbalance_change(points[0], p, paired=True, teams=teams, total=total) for p in points[1:]]
     adjusted = holm([c.pvalue for c in changes]) if changes else []
     units = np.stack([fairer_units(p, teams)[0] for p in points])
-    unbalanced = unbalanced_pvalues(*moments(units, fairer_fair(units.shape[2], teams, points[0])), margin)
+    unbalanced = unbalanced_pvalues(*moments(units, fairer_fair(units.shape[2], teams, points[0], total)), margin)
+    given = margin > 0          # nan (margins, no E given): the intervals still say which edges they rule out
     out = []
     for f in range(finalists):
-        within = fair_within(points[f], margin, teams, alpha=LEVEL / finalists)
+        within = fair_within(points[f], margin if given else math.inf, teams, alpha=LEVEL / finalists, total=total)
         imbalance = changes[0].imbalance_a if f == 0 and changes else (changes[f - 1].imbalance_b if f else math.nan)
         against = None if f == 0 else fairer_verdict(changes[f - 1].estimate, adjusted[f - 1], LEVEL)
         out.append(FinalistFairness(float(imbalance), against, float(adjusted[f - 1]) if f else math.nan, margin,
-                                    within.shown, within.ruled_out, float(unbalanced[f])))
+                                    given and within.shown, within.ruled_out, float(unbalanced[f]),
+                                    objective.margin_unit))
     return out
 
 
+def finalist_teams(objective, points):
+    """The teams every finalist's games show alike (``analyses.balance.common_teams``), or None: from the win
+    flags (a seat's points are above 0 exactly when it wins or nobody does), or, scored by margins, from the
+    scores (team-mates share one score, so their margins agree in every game; each seat's column is turned into
+    a flag of its group of equal columns, which ``find_teams`` groups alike)."""
+    if not objective.margin_unit:
+        return common_teams(*(p > 0 for p in points))
+    groups = [np.unique(p.T, axis=0, return_inverse=True)[1].ravel() for p in points]
+    return common_teams(*(g[None, :] == np.arange(g.max() + 1)[:, None] for g in groups))
+
+
 def unbalanced_pvalues(n, d, m, margin):
-    """Per finalist, from the :func:`analyses.sequential.moments` of its units' points (the last axis before the
-    units': the finalists; vectorised over axes before it), the p-value of "every unit's share is fair",
+    """Per finalist, from the :func:`analyses.sequential.moments` of its units' points or margins (the last axis
+    before the units': the finalists; vectorised over axes before it), the p-value of "every unit's share is fair",
     Holm-adjusted across the finalists: the
     fair-centred Hotelling's T² of ``analyses.sequential.look_pvalues`` (one test of every seat at once, teams
     as units, valid with shared wins and timeouts, and no resampling). Calling any fair finalist unbalanced
@@ -820,8 +903,8 @@ def no_fair_finalist(confirmed):
 
 
 def seat_gap(row):
-    """A finalist's seat gap (highest seat's points share - lowest's) on the confirmation games, with its
-    simultaneous interval from the seats' (:class:`Confirmed`): (gap, low, high)."""
+    """A finalist's seat gap (highest seat's points share, or mean margin, - lowest's) on the confirmation games,
+    with its simultaneous interval from the seats' (:class:`Confirmed`): (gap, low, high)."""
     low, high = gap_bounds(row.edge_low, row.edge_high)
     return float(row.edge.max() - row.edge.min()), float(low), float(high)
 
@@ -835,7 +918,7 @@ def confirm(candidates, matrices, objective, draws, seed, margin=DEFAULT_MARGIN)
     """The finalists ``candidates`` (the race's ranking: the first is the best) on their fresh games
     (``matrices``: (games, sources) each, the same game indices): a :class:`Confirmed` each, the best first,
     the others by objective. A finalist is *worse* than the best when the paired bootstrap test says so at
-    family-wise error LEVEL (Holm), else *tied*."""
+    family-wise error LEVEL (Holm), else *tied*. ``margin``: the E of "fair within E" (nan: none)."""
     values = np.stack([objective.values(m) for m in matrices])
     games = values.shape[1]
     sums, squares = values.sum(axis=1), (values ** 2).sum(axis=1)
@@ -847,7 +930,7 @@ def confirm(candidates, matrices, objective, draws, seed, margin=DEFAULT_MARGIN)
     resampled = objective.value(resampled_means(np.random.default_rng([seed, 1 << 20]), values, draws))
     p_worse, adjusted = worse_than_best(resampled)
     decisive, tests = decisive_tests(objective, values)
-    seats, fair = objective.seats, 1 / objective.players
+    seats, fair = objective.seats, objective.total / objective.players
     fairness = finalist_fairness(objective, values, margin)
     rows = []
     for f, c in enumerate(candidates):
@@ -995,7 +1078,7 @@ def _run(plan, folder, executor, on_batch, warn):
         _write_table(path, batch_table(plan, finalists, 0, matrices))
         manifest["confirm"] = {"file": path.name, "sha256": writing.sha256(path), "finalists": finalists}
         sweep.write_manifest(folder, manifest)
-    confirmed = confirm(finalists, matrices, plan.objective, plan.search["bootstrap"], confirm_seed)
+    confirmed = confirm(finalists, matrices, plan.objective, plan.search["bootstrap"], confirm_seed, plan.margin)
     result = TuneResult(plan, state, confirmed, winners(confirmed))
     from simcore.studies import tune_report
     tune_report.write(result, folder)
@@ -1003,25 +1086,37 @@ def _run(plan, folder, executor, on_batch, warn):
 
 
 def check_replacing(plan, folder, force):
-    """Raise OSError in one line when ``folder`` holds the finished batches of another tune file or seed, which
-    this run would replace, and ``force`` is not given (an edited tune file replaced them without a word)."""
+    """Raise OSError in one line when ``folder`` holds the finished batches of another tune file, seed or score,
+    which this run would replace, and ``force`` is not given (an edited tune file replaced them without a
+    word)."""
     held = read_file(folder) if not force else None
     if not isinstance(held, dict) or not (held.get("batches") or held.get("confirm")):
         return
     if held.get("plan") != plan.text or held.get("seed", plan.candidates[0].config.seed) != \
-            plan.candidates[0].config.seed:
-        what = "another tune file" if held.get("plan") != plan.text else f"seed {held.get('seed')}"
+            plan.candidates[0].config.seed or _score(held) != plan.score:
+        what = "another tune file" if held.get("plan") != plan.text else (
+            f"--score {_score(held)}" if _score(held) != plan.score else f"seed {held.get('seed')}")
         raise OSError(f"{folder} holds the finished batches of {what} ({len(held.get('batches') or []):,} "
                       "batches); allowed: --force to replace them, or a new folder")
 
 
+def _score(manifest):
+    """The score a tune folder was raced by: its manifest records "margin"; none recorded is points (a points
+    run's manifest is as it was before margins were)."""
+    return manifest.get("score", "points")
+
+
 def _read_manifest(folder, plan):
-    """The folder's manifest if it is of this tune file and seed (its batches can be kept), else a fresh one."""
+    """The folder's manifest if it is of this tune file, seed and score (its batches can be kept), else a fresh
+    one."""
     seed = plan.candidates[0].config.seed
     fresh = {"simcore_version": __version__, "kind": "tune", "game": plan.game, "tune": str(plan.path),
              "plan": plan.text, "seed": seed, "batches": []}
+    if plan.score != "points":
+        fresh["score"] = plan.score
     manifest = read_file(folder)
     if not isinstance(manifest, dict) or manifest.get("plan") != plan.text or \
-            manifest.get("seed", seed) != seed or not isinstance(manifest.get("batches"), list):
+            manifest.get("seed", seed) != seed or _score(manifest) != plan.score or \
+            not isinstance(manifest.get("batches"), list):
         return fresh
     return {**fresh, **manifest, "kind": "tune", "game": plan.game, "seed": seed}

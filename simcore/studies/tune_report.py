@@ -3,6 +3,7 @@
 import math
 from pathlib import Path
 
+from analyses.scoring import MARGIN_RULE
 from simcore.io import writing
 from simcore.studies.tune import LEVEL, least_unfair, no_fair_finalist, seat_gap
 
@@ -34,6 +35,7 @@ def lines(result):
     plan, race = result.plan, result.race
     names = _Names(plan)
     out = [_search_line(result)]
+    out += [line for line in [scored_by(plan.objective)] if line]
     if race.history and plan.search["method"] == "race" and plan.search["alpha"] > 0:
         out.append(f"the race's error: it drops a candidate only when its objective's lower bound is above the "
                    f"smallest upper bound, so the chance that it ever drops one that is not worse is at most alpha "
@@ -59,10 +61,17 @@ def _fairness_lines(result, names):
     rows = [r for r in result.confirmed if r.fairness is not None]
     if not rows:
         return []
-    margin = rows[0].fairness.margin
-    out = [f"fairness on the same games (the imbalance Σ(share - fair)²; against the best: paired, Holm across the "
-           f"finalists; {UNBALANCED_TEST}; fair within {margin:g}: two one-sided tests per seat, Bonferroni across "
-           "the finalists):"]
+    margin, unit = rows[0].fairness.margin, rows[0].fairness.unit
+    if not unit:
+        out = [f"fairness on the same games (the imbalance Σ(share - fair)²; against the best: paired, Holm across "
+               f"the finalists; {UNBALANCED_TEST}; fair within {margin:g}: two one-sided tests per seat, Bonferroni "
+               "across the finalists):"]
+    else:
+        within = (f"fair within {margin:g} {unit}: two one-sided tests per seat" if margin > 0 else
+                  "the edges ruled out: the intervals of two one-sided tests per seat (no --margin E: nothing is "
+                  "claimed fair within)")
+        out = [f"fairness on the same games (the imbalance Σ margin², in {unit} squared; against the best: paired, "
+               f"Holm across the finalists; {UNBALANCED_MARGINS}; {within}, Bonferroni across the finalists):"]
     for r in rows:
         out.append(f"  {names[r.candidate]:<32} {r.fairness.imbalance:.4f}  {fairness_words(r.fairness)}")
     return out
@@ -76,13 +85,43 @@ def fairness_words(fair):
         against = f"not shown fairer or less fair than the best (p = {fair.pvalue:.3g})"
     else:
         against = f"{fair.against_best} than the best (p = {fair.pvalue:.3g})"
-    within = (f"fair within {fair.margin:g} (every seat within {fair.ruled_out:.3f})" if fair.within else
-              f"not shown fair within {fair.margin:g} (the games rule out only edges above {fair.ruled_out:.3f})")
+    within = _within_words(fair)
     unbalanced = f"{'unbalanced' if fair.unbalanced else 'not shown unbalanced'} ({_p_is('T² p', fair.unbalanced_p)})"
     return f"{against}; {unbalanced}; {within}"
 
 
+def _within_words(fair):
+    """Fair within E or not, and the edge the games rule out; scored by margins in their unit, and without an E
+    only the edge ruled out."""
+    e = f"{fair.margin:g}" + (f" {fair.unit}" if fair.unit else "")
+    ruled_out = _amount(fair.ruled_out, fair.unit)
+    if fair.unit and not fair.margin > 0:
+        return f"every seat's margin within {ruled_out} of 0 (a larger edge is ruled out)"
+    if fair.within:
+        return f"fair within {e} (every seat within {ruled_out})"
+    return f"not shown fair within {e} (the games rule out only edges above {ruled_out})"
+
+
+def _amount(x, unit):
+    """A share (0.038), or a margin with its unit (1.30 prize points)."""
+    return f"{x:.2f} {unit}" if unit else f"{x:.3f}"
+
+
+def _interval(x, low, high, unit):
+    """A share with its interval (0.050 [0.022, 0.078]), or a margin's with its unit (1.30 [1.10, 1.50] prize
+    points)."""
+    f = ".2f" if unit else ".3f"
+    return f"{x:{f}} [{low:{f}}, {high:{f}}]" + (f" {unit}" if unit else "")
+
+
 UNBALANCED_TEST = "unbalanced: Hotelling's T² of the points against fair shares, Holm across the finalists"
+UNBALANCED_MARGINS = "unbalanced: Hotelling's T² of the margins against 0, Holm across the finalists"
+
+
+def scored_by(objective):
+    """The line that says the gap reads margins, in their unit ("" when it reads points)."""
+    unit = objective.margin_unit
+    return f"scored by the margin: {MARGIN_RULE}, in {unit}, so a fair game gives every seat 0" if unit else ""
 
 
 def _p_is(name, p):
@@ -105,14 +144,16 @@ def no_fair_sentence(result, names, markdown):
     who = ("every finalist" if n > 1 else "the one finalist") + ("" if gap_only else
                                                                  " (the best by the whole objective: a candidate "
                                                                  "it ranked lower for its other terms may be fairer)")
-    test = (f"Hotelling's T² of the points against fair shares on the {confirmed[0].games:,} confirmation games"
+    unit = result.plan.objective.margin_unit
+    read = "the margins against 0" if unit else "the points against fair shares"
+    test = (f"Hotelling's T² of {read} on the {confirmed[0].games:,} confirmation games"
             + (f", Holm across the {n} finalists, {_p_is('the largest p', largest)}" if n > 1 else
                f", {_p_is('p', largest)}"))
     least = least_unfair(confirmed)
     gap, low, high = seat_gap(least)
     named = "the least unfair is" if n > 1 else "it is"
     text = (f"{head}: {who} is unbalanced ({test}); {named} {tick}{names[least.candidate]}{tick} (seat gap "
-            f"{gap:.3f} [{low:.3f}, {high:.3f}], simultaneous {1 - LEVEL:.0%} interval)")
+            f"{_interval(gap, low, high, unit)}, simultaneous {1 - LEVEL:.0%} interval)")
     return f"**{head}**{text[len(head):]}." if markdown else text
 
 
@@ -145,14 +186,21 @@ def _verdict(result, names, markdown):
 def _race_rule(result):
     """The race's rule and the error it controls, in one line."""
     search, race = result.plan.search, result.race
-    bounds = (f"each mean a two-sided interval of level 1 - {race.delta:.2g} (Clopper-Pearson for points and "
-              "shares, Student t for other columns), the objective's bounds by interval arithmetic over its terms")
+    bounds = (f"each mean a two-sided interval of level 1 - {race.delta:.2g} ({_bounds_kinds(result)}), the "
+              "objective's bounds by interval arithmetic over its terms")
     if search["alpha"] == 0:
         return (f"alpha = 0: nothing is dropped, an exhaustive sweep on the same games; the intervals shown are "
                 f"those a race of alpha = {LEVEL:g} would use ({bounds}).")
     return (f"The race drops a candidate only when the lower bound of its objective is above the smallest upper "
             f"bound among the candidates racing ({bounds}); the chance that it ever drops one that is not worse "
             f"is at most alpha = {search['alpha']:g}, over all looks and candidates (union bound).")
+
+
+def _bounds_kinds(result):
+    """Which interval each kind of mean gets: a margin has no bound, so Student t, as other columns."""
+    if result.plan.objective.margin_unit:
+        return "Clopper-Pearson for shares, Student t for the margins and other columns"
+    return "Clopper-Pearson for points and shares, Student t for other columns"
 
 
 def _search_section(result, ranked):
@@ -199,18 +247,35 @@ def _confirmed_table(result, names):
     return table
 
 
+def _edges_words(objective):
+    """What the edges table shows."""
+    if objective.margin_unit:
+        return (f"Seat edges: a seat's mean margin ({MARGIN_RULE}, in {objective.margin_unit}) - 0, with the "
+                "simultaneous intervals above. The chi-square test of equal shares counts the decisive games' "
+                "single winners, which margins do not read: it is left out, and the seats' margins are tested "
+                "together by Hotelling's T² below.")
+    return ("Seat edges: a seat's points share - 1/players (a win scores 1, a k-way shared win 1/k, a game nobody "
+            "wins 1/players), with the simultaneous intervals above; the chi-square test of equal shares among the "
+            "decisive games' single winners (per finalist, not adjusted; nan without decisive games, as in a team "
+            "game, where every win is shared).")
+
+
 def _edges_table(result, names):
-    """Each finalist's seat edges with their simultaneous intervals and the test of equal shares."""
+    """Each finalist's seat edges with their simultaneous intervals and the test of equal shares (none of
+    margins)."""
     players = result.plan.objective.players
     if not result.plan.objective.seats:
         return ["The objective reads no seats (no `gap` term): no seat edges."]
-    table = ["| candidate | " + " | ".join(f"seat {s}" for s in range(players)) + " | decisive games | "
-             "chi-square p |", "|---|" + "---|" * players + "---:|---:|"]
+    counted = not result.plan.objective.margin_unit
+    table = ["| candidate | " + " | ".join(f"seat {s}" for s in range(players)) + " |"
+             + (" decisive games | chi-square p |" if counted else ""),
+             "|---|" + "---|" * players + ("---:|---:|" if counted else "")]
     for r in result.confirmed:
         cells = [f"{e:+.4f} [{lo:+.4f}, {hi:+.4f}]" for e, lo, hi in zip(r.edge, r.edge_low, r.edge_high,
                                                                          strict=True)]
         p = "nan" if math.isnan(r.pvalue) else f"{r.pvalue:.3g}"
-        table.append(f"| `{names[r.candidate]}` | " + " | ".join(cells) + f" | {r.decisive:,} | {p} |")
+        table.append(f"| `{names[r.candidate]}` | " + " | ".join(cells) + " |"
+                     + (f" {r.decisive:,} | {p} |" if counted else ""))
     return table
 
 
@@ -224,9 +289,9 @@ def _confirmation(result, names):
         "",
         f"The best {finalists} survivors on {search['confirm_games']:,} fresh games (seed {search['confirm_seed']}). "
         f"Every interval below holds at once with probability at least {1 - LEVEL:.0%} (Bonferroni over the "
-        f"{finalists} finalists and the {means} means each reads: Clopper-Pearson for points and shares, Student t "
-        "for other columns); the objective's and each weighted term's by interval arithmetic, so that the gap's "
-        "interval starts at 0 when the seats' intervals overlap.",
+        f"{finalists} finalists and the {means} means each reads: {_bounds_kinds(result)}); the objective's and "
+        "each weighted term's by interval arithmetic, so that the gap's interval starts at 0 when the seats' "
+        "intervals overlap.",
         "",
         *_confirmed_table(result, names),
         "",
@@ -237,10 +302,7 @@ def _confirmation(result, names):
         f"*tied* with the best. The chance of calling any finalist worse that is not is at most {LEVEL:g} "
         "(family-wise).",
         "",
-        "Seat edges: a seat's points share - 1/players (a win scores 1, a k-way shared win 1/k, a game nobody "
-        "wins 1/players), with the simultaneous intervals above; the chi-square test of equal shares among the "
-        "decisive games' single winners (per finalist, not adjusted; nan without decisive games, as in a team "
-        "game, where every win is shared).",
+        _edges_words(result.plan.objective),
         "",
         *_edges_table(result, names),
         "",
@@ -281,6 +343,7 @@ def write(result, folder):
         "",
         "Objective (lower is better): " + "; ".join(t.describe() for t in plan.objective.terms) + ".",
         "",
+        *[block for line in [scored_by(plan.objective)] if line for block in (f"{line[0].upper()}{line[1:]}.", "")],
         *[block for line in [no_fair_sentence(result, names, markdown=True)] if line for block in (line, "")],
         *_search_section(result, _ranked(result, names) if race.history else []),
         *_confirmation(result, names),

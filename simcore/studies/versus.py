@@ -7,6 +7,10 @@ game is its points (``analyses.scoring.points``): 1 for a win, 1/k for a k-way s
 score; a contest of equals gives 1/players. The interval and the test treat each deal's mean as one
 observation (the seatings of a deal are not independent); the test allows for the skew of the deal means
 (:func:`score`).
+
+Scored by the margin (``--score margin``, a game that declares one), A's score in a game is its margin: its score
+less the table's mean score (``analyses.scoring.margins``), in the game's unit; a contest of equals gives 0, and
+the deal means are tested against 0 by Student's t (:func:`score`).
 """
 
 import math
@@ -16,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
-from analyses.scoring import RULE, points
+from analyses.scoring import MARGIN_RULE, RULE, margins, points
 from simcore import engine
 from simcore.io import config as cfg
 from simcore.io import writing
@@ -44,15 +48,27 @@ class VersusResult:
     fair: float                  # 1 / players
     pvalue: float                # two-sided, H0: score = fair
     seat_scores: tuple           # A's mean points from each seat
-    method: str = "z"            # "z": the skew-corrected z test over the deal means; "exact": every deal alike
+    method: str = "z"            # "z": the skew-corrected z test over the deal means; "exact": every deal alike;
+                                 # "t": Student's t over the deal means of margins; "constant": every deal alike
+    unit: str = ""               # scored by the margin: its unit (prize points); "" for points
 
     @property
     def significant(self):
         return self.pvalue < ALPHA
 
     @property
+    def scoring(self):
+        """How a game was scored, in one line."""
+        return f"scoring: the margin, {MARGIN_RULE} ({self.unit})" if self.unit else SCORING
+
+    @property
     def test(self):
         """The test and the error it controls, in one line."""
+        if self.method == "t":
+            return (f"test: Student's t test of the {self.deals:,} deals' mean margins against 0, two-sided "
+                    f"{ALPHA:.0%} (the chance to call equals stronger or weaker)")
+        if self.method == "constant":
+            return "test: every deal scored the same margin, so there is no chance in it to test"
         if self.method == "z":
             return (f"test: z test of the {self.deals:,} deals' mean scores against fair, their variance taken "
                     f"about fair and corrected for their skew, two-sided {ALPHA:.0%} (the chance to call equals "
@@ -82,13 +98,19 @@ def seatings(game, policy, against, sets=(), games=None, seed=None, table=None):
                         games=games, seed=seed, variant=f"seat{seat}") for seat in range(players)]
 
 
-def a_returns(run, rows, seat):
-    """A's points in each game of ``rows`` when it sits in ``seat``."""
+def a_returns(run, rows, seat, score="points"):
+    """A's points (or margins) in each game of ``rows`` when it sits in ``seat``."""
+    if score == "margin":
+        first = engine.score_offset(run.module.MAX_SEATS)
+        return margins(rows[:, first:first + run.players])[:, seat]
     return seat_returns(rows[:, engine.O_WIN:engine.O_WIN + run.players], seat)
 
 
-def table_returns(table, players, seat):
-    """A's points in each game of a result table (Parquet) when it sits in ``seat``."""
+def table_returns(table, players, seat, score="points"):
+    """A's points (or margins) in each game of a result table (Parquet) when it sits in ``seat``."""
+    if score == "margin":
+        return margins(np.column_stack([table[f"score_{i}"].to_numpy(zero_copy_only=False)
+                                        for i in range(players)]))[:, seat]
     return seat_returns(np.column_stack([table[f"win_{i}"].to_numpy(zero_copy_only=False)
                                          for i in range(players)]), seat)
 
@@ -98,21 +120,27 @@ def seat_returns(wins, seat):
     return points(wins)[:, seat]
 
 
-def contest(runs, on_seat=None, folder=None, trace=False, warn=None):
-    """Play every seating of ``runs`` (from :func:`seatings`) and return the :class:`VersusResult`. ``folder``:
+def contest(runs, on_seat=None, folder=None, trace=False, warn=None, score_by="points"):
+    """Play every seating of ``runs`` (from :func:`seatings`) and return the :class:`VersusResult`, A scored by
+    its points or (``score_by="margin"``) its margins. ``folder``:
     also write each seating's games there as ``seat<s>.parquet`` (``trace``: with its trace), as a sweep writes
     its variants (:func:`to_folder`). ``warn(line)`` hears early, once, how long the contest will take when that
     is long (:class:`~simcore.studies.executors.Pace`)."""
     if folder is not None:
-        return to_folder(runs, folder, on_seat, trace, warn)
+        return to_folder(runs, folder, on_seat, trace, warn, score_by)
     pace = Pace(sum(run.games for run in runs), warn, "Ctrl-C stops it and keeps nothing (with --out FOLDER it "
                                                       "keeps every seating finished)")
     scores = []
     for seat, run in enumerate(runs):
-        scores.append(np.concatenate([a_returns(run, rows, seat) for _, rows in plays.blocks(run, pace.add)]))
+        scores.append(np.concatenate([a_returns(run, rows, seat, score_by)
+                                      for _, rows in plays.blocks(run, pace.add)]))
         if on_seat:
             on_seat(seat, float(scores[-1].mean()))
-    return score(runs, scores)
+    return score(runs, scores, _unit(runs, score_by))
+
+
+def _unit(runs, score_by):
+    return runs[0].module.GAME.margin if score_by == "margin" else ""
 
 
 def as_sweep(runs, folder):
@@ -121,7 +149,7 @@ def as_sweep(runs, folder):
     return sweep.Sweep(Path(folder), runs[0].game, variants)
 
 
-def to_folder(runs, folder, on_seat=None, trace=False, warn=None):
+def to_folder(runs, folder, on_seat=None, trace=False, warn=None, score_by="points"):
     """:func:`contest` into ``folder``: a folder of the kind "versus" (checked, locked, with its manifest), so
     that it is never taken for a sweep's, never written by two runs at once, and an interrupted contest resumes
     with the seatings it finished."""
@@ -134,16 +162,17 @@ def to_folder(runs, folder, on_seat=None, trace=False, warn=None):
             pace.skip(variant.config.games)
         seat = variant.overrides["seat"]
         table = pq.read_table(writing.local(Path(folder) / variant.file))
-        scores[seat] = table_returns(table, runs[seat].players, seat)
+        scores[seat] = table_returns(table, runs[seat].players, seat, score_by)
         if on_seat:
             on_seat(seat, float(scores[seat].mean()))
 
     sweep.run(as_sweep(runs, folder), folder, pace.add, on_variant=finished, kind="versus", trace=trace)
-    return score(runs, scores)
+    return score(runs, scores, _unit(runs, score_by))
 
 
-def score(runs, scores):
-    """The :class:`VersusResult` of A's points ``scores[seat]`` (one array per seating, game by game).
+def score(runs, scores, unit=""):
+    """The :class:`VersusResult` of A's points ``scores[seat]`` (one array per seating, game by game), or of its
+    margins in ``unit`` (:func:`margin_score`).
 
     The deals are independent and a deal's seatings are not, so a deal's mean score is one observation. The
     test of H0: E[deal mean] = 1/players is two-sided at 5% with the 95% interval it inverts (they agree: p <
@@ -160,6 +189,8 @@ def score(runs, scores):
     if deals < 2:
         raise ValueError(f"a contest of {deals} deals is not allowed; allowed: 2 or more deals (one deal has no "
                          "spread to test)")
+    if unit:
+        return margin_score(runs, scores, per_deal, unit)
     fair = 1 / players
     # a spread of rounding errors only (1/3 + 1/3 + 1/3 is not always 1) is no spread: the t test would divide
     # rounding by rounding
@@ -172,6 +203,25 @@ def score(runs, scores):
                         games=deals * players, score=float(per_deal.mean()), low=float(low), high=float(high),
                         fair=fair, pvalue=float(pvalue), seat_scores=tuple(float(s.mean()) for s in scores),
                         method=method)
+
+
+def margin_score(runs, scores, per_deal, unit):
+    """:func:`score` of margins: Student's t test of the deal means against 0 and the interval it inverts. A
+    margin has no bound, so the points' skew correction (which leans on [0, 1]) does not apply; measured
+    (tests/test_calibration_versus.py) the t test holds its level on skewed margins from 20 deals on. Every deal
+    alike: no chance in it, the mean is the answer (p = 1 at 0, else 0)."""
+    from scipy import stats
+
+    n, mean = per_deal.size, float(per_deal.mean())
+    if per_deal.max() - per_deal.min() < SAME:
+        method, low, high, pvalue = "constant", mean, mean, 1.0 if abs(mean) < SAME else 0.0
+    else:
+        method, test = "t", stats.ttest_1samp(per_deal, 0.0)
+        half = stats.t.ppf(1 - ALPHA / 2, n - 1) * per_deal.std(ddof=1) / math.sqrt(n)
+        low, high, pvalue = mean - half, mean + half, float(test.pvalue)
+    return VersusResult(policy=runs[0].policies[0], against=runs[0].policies[1], players=len(runs), deals=n,
+                        games=n * len(runs), score=mean, low=low, high=high, fair=0.0, pvalue=pvalue,
+                        seat_scores=tuple(float(s.mean()) for s in scores), method=method, unit=unit)
 
 
 def skew_z_test(x, null):

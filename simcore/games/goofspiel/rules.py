@@ -48,6 +48,7 @@ GAME = GameType(
     rulebook="Goofspiel, traditional (Merrill Flood, 1950s); parameters as OpenSpiel's goofspiel",
     player_counts=(2, 3, 4),
     policies=("random", "greedy", "mc", "ismcts"),
+    margin="prize points",
     rules_version=1,
     observations=True,
     search=(("rollout", "greedy"), ("widen", 0.5)),     # docs/explanation/agents.md: "Recommended search"

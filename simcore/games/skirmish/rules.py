@@ -137,6 +137,7 @@ GAME = GameType(
     rulebook="an untitled free rulebook (no author or publisher given, nothing else published)",
     player_counts=(2,),
     policies=("random", "greedy", "mc", "ismcts"),
+    margin="gnomes",
     rules_version=1,
     search=(("rollout", "greedy"), ("cutoff", 12), ("widen", 0.25)), # docs/explanation/agents.md
     cases=({"scenario": "capture_the_flag"}, {"scenario": "wizard_war"}),

@@ -272,6 +272,7 @@ GAME = GameType(
     rulebook="Der Herr der Wichtel, Ralf Sandfuchs (Krimsus Krimskrams Kiste, 1998)",
     player_counts=(3, 4, 5),
     policies=("random", "greedy", "mc", "ismcts"),
+    margin="points",
     rules_version=2,                  # 2: greedy no longer peeks at the other retinues (issue 24)
     observations=True,
     search=(("cutoff", 8), ("widen", 0.5)),     # docs/explanation/agents.md: "Recommended search"

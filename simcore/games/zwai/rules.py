@@ -158,6 +158,7 @@ GAME = GameType(
     rulebook="Zwai, Dirk Baumann (Piatnik, 2025)",
     player_counts=(2, 3, 4),
     policies=("random", "greedy", "mc", "ismcts"),
+    margin="fish",
     rules_version=1,
     cases=({"players": 3, "removed_cards": "discard"}, {"players": 4, "formation": "ring"}),
     maps=("formation",),

@@ -179,6 +179,7 @@ GAME = GameType(
     rulebook="Zwergen Ziehen (Oh ! les nains), Philippe des Pallières (Asmodée, 2002)",
     player_counts=(2, 4),
     policies=("random", "greedy", "mc", "ismcts"),
+    margin="rounds",
     rules_version=1,
     cases=({"players": 4, "pro": True},),
     readings=(("re_moves_rope", (False, True),

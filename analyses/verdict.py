@@ -141,8 +141,7 @@ def balance_sentence(balance, adjusted, family, within=None):
     edge = share - fair
     unit = _unit(balance)
     gap, fair_gap = _gaps(balance)
-    where = _p_is("p", balance.gap_pvalue) + (f", {_p_is(f'Holm across {family} variants', adjusted)}"
-                                              if family > 1 else "")
+    where = _tested("p", balance.gap_pvalue, adjusted, family)
     seat_text = (f"{unit_name(worst)} takes {share:.3f} {'of the points' if unit == 'team' else 'points a game'} "
                  f"[{ci.low:.3f}, {ci.high:.3f}] against a fair {fair:.3f}")
     if adjusted < ALPHA:
@@ -184,8 +183,7 @@ def margin_sentence(shift, adjusted, family, unit, within=None):
     k = int(np.argmax(np.abs(shift.shift)))
     worst, edge, ci = teams[k], float(shift.shift[k]), Bounds(float(shift.low[k]), float(shift.high[k]))
     kind = "seat" if shift.teams is None else "team"
-    where = _p_is("Hotelling's T² p", shift.pvalue) + (f", {_p_is(f'Holm across {family} variants', adjusted)}"
-                                                       if family > 1 else "")
+    where = _tested("Hotelling's T² p", shift.pvalue, adjusted, family)
     text = (f"{unit_name(worst)}'s margin (its score less the table's mean) is {edge:+.2f} {unit} a game "
             f"[{ci.low:+.2f}, {ci.high:+.2f}] against a fair 0")
     if adjusted < ALPHA:
@@ -244,6 +242,11 @@ def _within_margins(within, how, unit, margin_unit):
 
 def _p(p):
     return "n/a" if p != p else ("<0.0001" if p < 1e-4 else f"{p:.4f}" if p < 0.01 else f"{p:.2f}")
+
+
+def _tested(name, p, adjusted, family):
+    """``p = 0.03``, and its Holm adjustment across a ``family`` of more than one variant."""
+    return _p_is(name, p) + (f", {_p_is(f'Holm across {family} variants', adjusted)}" if family > 1 else "")
 
 
 def _p_is(name, p):

@@ -46,28 +46,44 @@ def fallback_root():
     return Path(tempfile.gettempdir()) / f"simcore-{os.getuid()}"
 
 
-# What the jitted code is compiled from: the modules that define jitted functions, everything they import from
-# simcore, and the shipped maps that the games read into tables at import. Only these name the cache folder, so
-# editing the CLI, the studies, the reports or the pictures recompiles nothing. tests/test_cache.py checks that
-# the hashed files import no simcore module outside this list but PLAIN ones. A game package's words and picture
-# (PLAIN) are plain Python, compiled into nothing: not hashed either.
-JITTED = ("__init__.py", "engine", "games", "agents", "data")
+# What the jitted code is compiled from. The core (:data:`CORE`: the engine, the agents, the registry and the
+# shipped maps) names the cache folder of a source version; each game's package names a folder of its own inside
+# it (:func:`game_folder`), so that editing or adding a game recompiles that game alone, while editing the core
+# recompiles every game. tests/test_cache.py checks that the core imports no simcore module outside it but PLAIN
+# ones, and that a game imports nothing of another game. A game package's words and picture (PLAIN) are plain
+# Python, compiled into nothing: not hashed either.
+CORE = ("__init__.py", "engine", "agents", "data", "games/__init__.py")
 PLAIN = ("text.py", "picture.py")
 SOURCE = (".py", ".toml")   # what is compiled or read into tables; a game's rules.md (its rules in words) is not
 
 
 def hashed_files(package=Path(__file__).parent):
-    """The files of :data:`JITTED` the cache folder's hash reads, in a fixed order (a game's PLAIN files left out)."""
-    for name in JITTED:
+    """The files of :data:`CORE` the cache folder's hash reads, in a fixed order."""
+    for name in CORE:
         path = package / name
-        for file in sorted(path.rglob("*")) if path.is_dir() else [path]:
-            if (file.suffix in SOURCE and "__pycache__" not in file.parts
-                    and not (name == "games" and file.name in PLAIN)):
-                yield file
+        yield from _sources(path) if path.is_dir() else [path]
+
+
+def game_files(folder):
+    """The files of a game's package (``folder``) its cache folder's hash reads: its source but PLAIN."""
+    return [file for file in _sources(Path(folder)) if file.name not in PLAIN]
+
+
+def _sources(folder):
+    return [file for file in sorted(folder.rglob("*"))
+            if file.suffix in SOURCE and "__pycache__" not in file.parts and file.is_file()]
+
+
+def _digest(files, root, extra=b""):
+    digest = hashlib.sha256(extra)
+    for file in files:
+        digest.update(str(file.relative_to(root)).encode())
+        digest.update(file.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def _source_digest(package=Path(__file__).parent):
-    """A hash of the source the jitted code is compiled from (:data:`JITTED`), the numba version and the
+    """A hash of the core source the jitted code is compiled from (:data:`CORE`), the numba version and the
     legality check's flag.
 
     numba judges a cache entry stale from the function's own file only, so a
@@ -75,17 +91,23 @@ def _source_digest(package=Path(__file__).parent):
     old machine code; a folder per source hash cannot. A checked build compiles
     other machine code from the same source: it gets a folder of its own.
     """
-    digest = hashlib.sha256()
-    for file in hashed_files(package):
-        digest.update(str(file.relative_to(package)).encode())
-        digest.update(file.read_bytes())
     try:
-        digest.update(version("numba").encode())
+        extra = version("numba").encode()
     except PackageNotFoundError:
-        pass
+        extra = b""
     if CHECK_LEGAL:
-        digest.update(b"SIMCORE_CHECK_LEGAL")
-    return digest.hexdigest()[:16]
+        extra += b"SIMCORE_CHECK_LEGAL"
+    return _digest(hashed_files(package), package, extra)
+
+
+def game_digest(folder):
+    """A hash of a game package's source (:func:`game_files`): its cache folder inside the core's."""
+    return _digest(game_files(folder), Path(folder))
+
+
+def game_folder(name, folder):
+    """The name of the cache folder of game ``name`` whose package is ``folder``, inside the core's."""
+    return f"game-{name}-{game_digest(folder)}"
 
 
 def ours(folder):
@@ -114,9 +136,10 @@ def writable(folder):
     return os.path.isdir(folder) and os.access(folder, os.W_OK | os.X_OK)
 
 
-def _prune(root, current):
-    """Remove simcore's cache folders of older source versions, keeping the ``KEEP_CACHES`` most recently used."""
-    used = {f: f.stat().st_mtime for f in root.glob("numba-*") if f != current and ours(f)}
+def _prune(root, current, pattern="numba-*"):
+    """Remove simcore's cache folders of older source versions (``pattern``: of the core, or of one game inside
+    it), keeping the ``KEEP_CACHES`` most recently used."""
+    used = {f: f.stat().st_mtime for f in root.glob(pattern) if f != current and ours(f)}
     stale = time.time() - PRUNE_AFTER_S
     for old in sorted(used, key=used.get, reverse=True)[KEEP_CACHES - 1:]:
         if used[old] < stale:
@@ -125,11 +148,22 @@ def _prune(root, current):
 
 def _version_folder(root):
     """This source version's folder under ``root``: created, marked as simcore's and as just used."""
-    folder = root / f"numba-{_source_digest()}"
+    return _use(root / f"numba-{_source_digest()}")
+
+
+def _use(folder):
     folder.mkdir(parents=True, exist_ok=True)
     (folder / MARKER).touch()
     os.utime(folder)
     return folder
+
+
+def use_game_folder(core, name, folder):
+    """Game ``name``'s cache folder ``folder`` inside the core's (``core``): created, marked and just used, and
+    the game's older folders there pruned as :func:`_prune` prunes the core's."""
+    current = _use(Path(core) / folder)
+    _prune(Path(core), current, f"game-{name}-*")
+    return current
 
 
 def _numba_cache_dir():

@@ -104,9 +104,11 @@ def _compiling(quiet, part=""):
     silent one looks like a hang; --quiet leaves out only where it is cached. ``part``: what of the game is
     compiled, when it is not its game loop (e.g. "traced game loop", another copy of it)."""
     def say(game):
+        from simcore.engine.jit import why_compiling
+
         what = f"{game}'s {part}" if part else game
         where = "" if quiet else f", cached in {os.environ['NUMBA_CACHE_DIR']}"
-        click.echo(f"compiling {what} for this machine (first run only{where})", err=True)
+        click.echo(f"compiling {what} for this machine ({why_compiling(game)}{where})", err=True)
     return say
 
 
@@ -252,6 +254,38 @@ def yards_command():
         return f"{len(rows[0])}x{len(rows)}", "\n".join(line.strip() for line in art.strip().splitlines())
 
     _draw_shipped(skirmish.YARDS_FILE, skirmish.shipped_yards, draw, "paces")
+
+
+@main.command("check")
+@click.argument("game")
+@click.option("--quick", is_flag=True, help="A quarter of each check's games (at least one): for an author "
+                                            "iterating; check without it before relying on the game.")
+def check_command(game, quick):
+    """Run the conformance checks on GAME, for every parameter case it declares (simcore.testing.check_game): its
+    interface plays the engine's games, resample and the heuristics read only what a seat sees, the picture, 1 vs
+    2 threads, traces, the rules page states every parameter. Exits 1 when a check fails."""
+    from simcore import testing
+
+    try:
+        _known_game(game)
+    except click.ClickException as e:
+        e.exit_code = 2                 # 1 says a check failed
+        raise
+    result = testing.check_game(game, quick, _compiling(False), on_record=lambda record: click.echo(str(record)))
+    click.echo(_check_summary(result))
+    if not result.passed:
+        sys.exit(1)
+
+
+def _check_summary(result):
+    """``check``'s last line: what passed, failed and was skipped, how long it took, and what --quick left out."""
+    failed = [f"{record.check} [{record.case}]" for record in result.failures]
+    skipped = sum(record.skipped for record in result.records)
+    passed = len(result.records) - len(failed) - skipped
+    seconds = sum(record.seconds for record in result.records)
+    verdict = f"{len(failed)} failed: {', '.join(failed)}; " if failed else "every check passed: "
+    quick = "; --quick: a quarter of each check's games" if result.quick else ""
+    return f"{result.game}: {verdict}{passed} passed, {skipped} skipped, in {seconds:.1f} s{quick}"
 
 
 # --- playing ----------------------------------------------------------------------------------------------

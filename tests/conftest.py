@@ -18,11 +18,16 @@ os.environ["SIMCORE_CHECK_LEGAL"] = "1"
 WARM = (("wichtel", "skirmish"), ("zwai", "zwergen", "goofspiel"))
 
 
-def _warm_halves():
+def _warm_halves(config):
+    """The games to warm in two halves: those the command line selects by name (a test file or -k naming them,
+    e.g. ``-k kuhn_poker``), else every game, so that testing one game never compiles the others."""
     from simcore import games  # imports no game: setting the flag above first still holds
 
     named = {game for half in WARM for game in half}
-    return [WARM[0], WARM[1] + tuple(g for g in games.names() if g not in named)]
+    halves = [WARM[0], WARM[1] + tuple(g for g in games.names() if g not in named)]
+    asked = " ".join(map(str, config.args)) + " " + (config.option.keyword or "")
+    chosen = {g for g in games.names() if g in asked} or set(games.names())
+    return [[g for g in half if g in chosen] for half in halves]
 
 
 def pytest_sessionstart(session):
@@ -30,7 +35,7 @@ def pytest_sessionstart(session):
         return
     script = os.path.join(os.path.dirname(__file__), "warm_cache.py")
     warming = [subprocess.Popen([sys.executable, script, *games], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                text=True) for games in _warm_halves()]
+                                text=True) for games in _warm_halves(session.config) if games]
     for process in warming:
         output, _ = process.communicate()
         if process.returncode:      # the tests that use the game will fail with it; say so up front

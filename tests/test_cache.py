@@ -161,24 +161,92 @@ def test_an_unwritable_numba_cache_dir_is_not_handed_to_numba(cli, tmp_path):
 
 
 def test_the_cache_folder_changes_with_the_jitted_source_only(tmp_path):
-    """The folder's hash covers what the jitted code is compiled from (simcore.JITTED): editing the CLI, the
-    reports or the pictures recompiles nothing (issue 23), editing a rule, the random streams or a shipped
-    map does."""
+    """The core folder's hash covers what every game's jitted code is compiled from (simcore.CORE): editing the CLI,
+    the reports, the pictures or a game recompiles nothing of the core (issue 23, issue 39), editing the random
+    streams, the agents, the registry or a shipped map does."""
     package = tmp_path / "simcore"
     shutil.copytree(Path(simcore.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
     before = simcore._source_digest(package)
     for name in ("cli.py", "watch/replay_page.py", "watch/pictures.py", "studies/tune_report.py", "io/config.py",
-                 "games/wichtel/text.py", "games/zwai/picture.py"):
+                 "games/wichtel/text.py", "games/zwai/picture.py", "games/zwai/rules.py",
+                 "games/goofspiel/__init__.py"):
         (package / name).write_text((package / name).read_text() + "\n# an edit\n")
     assert simcore._source_digest(package) == before
-    for name in ("engine/rng.py", "engine/jit.py", "games/zwai/rules.py", "games/wichtel/heuristics.py",
-                 "agents/core.py", "games/goofspiel/__init__.py", "data/yards.toml"):
+    for name in ("engine/rng.py", "engine/jit.py", "agents/core.py", "games/__init__.py", "data/yards.toml"):
         edited = package / name
         text = edited.read_text()
         edited.write_text(text + "\n# an edit\n")
         assert simcore._source_digest(package) != before, name
         edited.write_text(text)
     assert simcore._source_digest(package) == before
+
+
+def test_editing_or_adding_a_game_changes_only_its_own_cache_folder(tmp_path):
+    """Issue 39: editing one game (its rules, its heuristics) names a new cache folder for that game alone; adding
+    a game changes no other game's folder, nor the core's; its words and picture change none."""
+    package = tmp_path / "simcore"
+    shutil.copytree(Path(simcore.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+
+    def folders():
+        return {name: simcore.game_folder(name, package / "games" / name) for name in games.names()}
+
+    core, before = simcore._source_digest(package), folders()
+    assert len(set(before.values())) == len(before)
+    for name in ("games/zwai/rules.py", "games/zwai/heuristics.py"):
+        (package / name).write_text((package / name).read_text() + "\n# an edit\n")
+        after = folders()
+        assert after["zwai"] != before["zwai"] and {k: v for k, v in after.items() if k != "zwai"} == \
+            {k: v for k, v in before.items() if k != "zwai"}
+        before = after
+    (package / "games/wichtel/text.py").write_text((package / "games/wichtel/text.py").read_text() + "\n# words\n")
+    shutil.copytree(package / "games/goofspiel", package / "games/kuhn_poker")
+    assert folders() == before and simcore._source_digest(package) == core
+
+
+def test_each_games_machine_code_is_cached_in_its_own_folder():
+    """The cache files: every jitted function of a game's package, and its copy of the agents and game loop, is
+    cached in that game's folder inside the core's; the core's own functions (the random streams) outside every
+    game's folder. So an edited game leaves every other game's machine code where it was."""
+    from numba.core.registry import CPUDispatcher
+
+    from simcore.agents import core
+    from simcore.engine import rng
+
+    root = Path(os.environ["NUMBA_CACHE_DIR"])
+    for name in games.names():
+        module = games.load(name)
+        package = Path(module.__path__[0])
+        folder = root / simcore.game_folder(name, package)
+        jitted = [f for sub in (module.rules, module) for f in vars(sub).values() if isinstance(f, CPUDispatcher)]
+        jitted += [f for f in core.bind(module).compiled.values() if isinstance(f, CPUDispatcher)]
+        assert jitted and folder.is_dir() and (folder / simcore.MARKER).is_file()
+        for f in jitted:     # the game's own, and its copies of the agents; a default it takes is the core's
+            mine = f.py_func.__module__.startswith(module.__name__)
+            where = Path(f._cache._impl.locator.get_cache_path()).parent
+            assert where == (folder if mine else root), (name, f.__name__)
+        assert sum(f.py_func.__module__.startswith(module.__name__) for f in jitted) > 20
+    stream = next(f for f in vars(rng).values() if isinstance(f, CPUDispatcher))
+    assert Path(stream._cache._impl.locator.get_cache_path()).parent == root
+
+
+def test_older_folders_of_a_game_are_pruned_keeping_the_newest_few(tmp_path):
+    """A game edited many times leaves one folder per version in the core's: the newest few (and any used within
+    the hour) stay, as the core's versions do; another game's folders are not touched."""
+    core = tmp_path / "numba-core"
+    old = []
+    for k, age in enumerate([7200 * (1 + k) for k in range(5)]):
+        folder = core / f"game-zwai-old{k}"
+        folder.mkdir(parents=True)
+        (folder / simcore.MARKER).touch()
+        os.utime(folder, (time.time() - age,) * 2)
+        old.append(folder)
+    other = core / "game-wichtel-x"
+    other.mkdir()
+    (other / simcore.MARKER).touch()
+    os.utime(other, (time.time() - 99_999,) * 2)
+    current = simcore.use_game_folder(core, "zwai", "game-zwai-new")
+    kept = {f.name for f in core.iterdir()}
+    assert kept == {current.name, other.name} | {f.name for f in old[:simcore.KEEP_CACHES - 1]}
 
 
 def _simcore_imports(file):
@@ -190,6 +258,20 @@ def _simcore_imports(file):
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
     return {name for name in names if name.split(".")[0] == "simcore"}
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_game_imports_nothing_of_another_game(name):
+    """A game's cache folder is named by its own package and the core: its files import simcore's core, its own
+    package and nothing of another game (a game importing another's rules would not be recompiled with them)."""
+    package = Path(simcore.__file__).parent
+    others = {games.MODULES[other].rsplit(".", 1)[1] for other in games.names() if other != name}
+    for file in simcore.game_files(package / "games" / name):
+        if file.suffix == ".py":
+            for module in _simcore_imports(file):
+                parts = module.split(".")
+                assert parts[:2] != ["simcore", "games"] or len(parts) < 3 or parts[2] not in others, \
+                    (file.name, module)
 
 
 def test_the_jitted_code_imports_nothing_outside_the_hashed_source():
@@ -221,3 +303,37 @@ def test_a_games_words_and_picture_compile_nothing(name):
         jitted = [key for key, value in vars(module).items()
                   if isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__]
         assert not jitted, (module.__name__, jitted)
+
+
+def test_the_compile_line_says_why_a_game_compiles(tmp_path, monkeypatch):
+    """The first run of a game says so; after an edit of the game alone, that it alone compiles again; after an
+    edit of the engine or the agents (a new core folder), that every game compiles again."""
+    from numba.core import config
+
+    from simcore.engine.jit import why_compiling
+
+    games.load("zwai")
+    core = tmp_path / "numba-new"
+    core.mkdir()
+    monkeypatch.setattr(config, "CACHE_DIR", str(core))
+    assert why_compiling("zwai") == "first run only"
+    (tmp_path / "numba-old" / "game-zwai-0123").mkdir(parents=True)
+    assert why_compiling("zwai").startswith("the shared core (the engine, the agents or numba) changed since it was")
+    (core / "game-zwai-4567").mkdir()
+    assert why_compiling("zwai") == "zwai's own source changed since it was compiled here: it alone compiles again"
+
+
+def test_the_test_session_warms_only_the_games_it_selects():
+    """`pytest tests/test_conformance.py -k kuhn_poker` compiles that game alone (issue 39): the games named by the
+    test files or -k, else every game."""
+    from types import SimpleNamespace
+
+    from tests.conftest import _warm_halves
+
+    def warmed(args, keyword=""):
+        return sorted(g for half in _warm_halves(SimpleNamespace(args=args, option=SimpleNamespace(keyword=keyword)))
+                      for g in half)
+
+    assert warmed(["tests/test_conformance.py"], "zwai and not slow") == ["zwai"]
+    assert warmed(["tests/test_wichtel_rules.py", "tests/test_zwergen_reference.py"]) == ["wichtel", "zwergen"]
+    assert warmed(["tests"]) == sorted(games.names())

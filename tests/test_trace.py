@@ -12,7 +12,7 @@ from analyses import data, report
 from simcore import engine, games
 from simcore.io import config as cfg
 from simcore.studies import sweep
-from tests.test_conformance import _traced
+from simcore.testing import traced_blocks as _traced
 
 SCORE = engine.score_offset
 

@@ -13,11 +13,85 @@
 ``run_batch`` itself allocates the scratch, so it keeps numba's plain ``njit(cache=True, parallel=True)``.
 """
 
+import functools
+import os
+import sys
+from pathlib import Path
+
 from llvmlite import ir
 from numba import njit, types
+from numba.core import config
+from numba.core.caching import CacheImpl, UserProvidedCacheLocator
 from numba.extending import intrinsic
 
+import simcore
+
 SETTINGS = {"cache": True, "nogil": True, "_nrt": False}
+
+
+class GameCacheLocator(UserProvidedCacheLocator):
+    """Where numba caches a game's machine code: in a folder of the game's own inside the core's cache folder
+    (``simcore.game_folder``: named by the hash of the game's package), so that editing or adding one game
+    recompiles that game alone. A function is the game's when its module is in the game's package: its rules, its
+    heuristics and its copy of the agents and game loop (``simcore.agents.core.bind`` names the copy's module
+    after the game's). Everything else, the core, is cached where numba's own locator puts it."""
+
+    def __init__(self, py_func, py_file, folder):
+        super().__init__(py_func, py_file)
+        self._cache_path = os.path.join(config.CACHE_DIR, folder, self.get_suitable_cache_subpath(py_file))
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        folder = _game_of(py_func.__module__ or "")
+        if not config.CACHE_DIR or folder is None or not os.path.exists(py_file):
+            return None
+        self = cls(py_func, py_file, folder)
+        try:
+            self.ensure_cache_path()
+        except OSError:
+            return None
+        return self
+
+
+def _game_of(module):
+    """The cache folder of the registered game whose package holds ``module``, else None (the core)."""
+    registry = sys.modules.get("simcore.games")
+    for name, package in getattr(registry, "MODULES", {}).items():
+        if module == package or module.startswith(package + "."):
+            return _folder(name, package)
+    return None
+
+
+@functools.cache
+def _folder(name, package):
+    """Game ``name``'s cache folder, made (once a process) when its first jitted function is defined."""
+    folder = simcore.game_folder(name, sys.modules[package].__path__[0])
+    if config.CACHE_DIR:
+        try:
+            simcore.use_game_folder(config.CACHE_DIR, name, folder)
+        except OSError:
+            pass            # the locator finds it unwritable and leaves the function to numba's own
+    return folder
+
+
+def why_compiling(name):
+    """Why game ``name`` compiles now, in words: its first run on this machine, an edit of its own package (only
+    it compiles again), or of the core, the engine or the agents (every game compiles again)."""
+    package = sys.modules["simcore.games"].MODULES[name]
+    core = Path(config.CACHE_DIR)
+    current = _folder(name, package)
+    if any((core / current).rglob("*.nbi")):       # the game is cached: a part of it runs for the first time
+        return "first run only"
+    if any(f.name != current for f in core.glob(f"game-{name}-*")):
+        return f"{name}'s own source changed since it was compiled here: it alone compiles again"
+    if any(f.parent != core for f in core.parent.glob(f"numba-*/game-{name}-*")):
+        return "the shared core (the engine, the agents or numba) changed since it was compiled here: every game " \
+               "compiles again"
+    return "first run only"
+
+
+if GameCacheLocator not in CacheImpl._locator_classes:   # numba's list of locators: the first that applies wins
+    CacheImpl._locator_classes.insert(0, GameCacheLocator)
 
 
 def kernel(function=None, **options):

@@ -256,6 +256,26 @@ def yards_command():
     _draw_shipped(skirmish.YARDS_FILE, skirmish.shipped_yards, draw, "paces")
 
 
+@main.command("new-game")
+@click.argument("name")
+@click.option("--out", "folder", required=True, type=click.Path(file_okay=False),
+              help="The package's folder (new or empty).")
+def new_game_command(name, folder):
+    """Write a new game NAME as an installable package of its own: a working copy of Goofspiel renamed, to turn
+    into the game (its README says what each file holds). Then: pip install -e FOLDER; simcore check NAME."""
+    from simcore import newgame
+
+    _out(folder)
+    try:
+        written = newgame.write(name, folder)
+    except newgame.NewGameError as e:
+        _fail(str(e))
+    except OSError as e:
+        _fail(f"cannot write {folder}: {e.strerror or e}")
+    click.echo(f"wrote {len(written)} files to {folder}: the game {name} (a copy of Goofspiel to turn into it)")
+    click.echo(f"next: pip install -e {folder}; simcore check {name}")
+
+
 @main.command("check")
 @click.argument("game")
 @click.option("--quick", is_flag=True, help="A quarter of each check's games (at least one): for an author "

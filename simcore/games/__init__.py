@@ -1,8 +1,10 @@
 """The game registry: every game announces its name, players and parameters.
 
 Modelled on OpenSpiel's registry: a game module defines one :class:`GameType`
-named ``GAME`` and is listed in :data:`MODULES`. ``simcore games`` reads the
-registry; the config layer validates user input against ``GAME.params``; the
+named ``GAME`` and registers its package in the entry point group ``simcore.games`` (:data:`GROUP`) of its
+distribution: simcore's own games in simcore's pyproject, a designer's game in its own (``simcore new-game``
+writes it), so that installing the package makes the game known; :data:`MODULES` holds them all.
+``simcore games`` reads the registry; the config layer validates user input against ``GAME.params``; the
 engine runs the game loop that :func:`simcore.agents.core.bind` compiles for the game.
 
 This module states the whole contract of a game: :data:`CONTRACT` names what every game module provides,
@@ -14,20 +16,40 @@ names every missing piece in one line. A game's rules in words, as simulated, ar
 
 import copy
 import importlib
+import re
 import tomllib
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from importlib.resources import files
 from typing import NamedTuple
 
 DATA = files("simcore") / "data"   # shipped formations and yards: package data, found wherever simcore is installed
 
-MODULES = {
+GROUP = "simcore.games"
+# simcore's own games, as its pyproject registers them: also known in a source tree that is not installed, and
+# never shadowed by another package registering one of their names
+BUILT_IN = {
     "zwergen": "simcore.games.zwergen",
     "zwai": "simcore.games.zwai",
     "wichtel": "simcore.games.wichtel",
     "skirmish": "simcore.games.skirmish",
     "goofspiel": "simcore.games.goofspiel",
 }
+NAME = re.compile(r"[a-z][a-z0-9_]*")     # a game's name: a command-line word, a cache folder's and a module's
+
+
+def registered():
+    """Every game of the entry point group :data:`GROUP`, name -> its package: simcore's own first, then the
+    others by name. A name that is no lower-case identifier, or that would shadow one of simcore's own, is left
+    out."""
+    found = dict(BUILT_IN)
+    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+        if NAME.fullmatch(point.name) and point.name not in BUILT_IN:
+            found.setdefault(point.name, point.value)
+    return found
+
+
+MODULES = registered()
 
 
 @dataclass(frozen=True)

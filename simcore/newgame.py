@@ -1,0 +1,140 @@
+"""``simcore new-game NAME --out DIR``: a designer's game as an installable package of its own.
+
+The package is a working game from the first minute: a copy of Goofspiel's package (the template of
+docs/how-to/adding-a-game.md) renamed to NAME, so that ``pip install -e DIR`` and ``simcore check NAME`` pass before
+the designer changes a line, and every later edit is checked against a game that worked. It registers itself in
+the entry point group ``simcore.games`` (``simcore.games.GROUP``) of its own pyproject, as simcore's own games do
+in simcore's; its cache folder is its own (``simcore.engine.jit.GameCacheLocator``), so compiling it compiles no
+other game.
+"""
+
+import keyword
+import shutil
+import sys
+import tempfile
+from importlib.resources import files
+from pathlib import Path
+
+from simcore import games
+
+TEMPLATE = "goofspiel"
+SOURCES = ("__init__.py", "rules.py", "heuristics.py", "text.py", "picture.py", "rules.md")
+
+PYPROJECT = """[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "simcore-{name}"
+version = "0.1.0"
+description = "{name}: a game for simcore"
+requires-python = ">=3.11"
+dependencies = ["simcore"]
+
+# simcore finds the game here once the package is installed (pip install -e .)
+[project.entry-points."simcore.games"]
+{name} = "{name}"
+
+[tool.setuptools.packages.find]
+include = ["{name}*"]
+
+[tool.setuptools.package-data]
+{name} = ["rules.md"]
+"""
+
+README = """# {name}
+
+A game for simcore, made by `simcore new-game {name}`: it starts as a copy of Goofspiel, renamed, which already
+passes simcore's checks. Turn it into your game one piece at a time, checking after each:
+
+    pip install -e .            # once: simcore now knows the game ({name})
+    simcore check {name}        # every check of the game contract (a first run compiles the game)
+    simcore run {name} --config configs/{name}.toml
+
+What to change, file by file (docs/how-to/adding-a-game.md in simcore's documentation walks through each):
+
+| file | what it holds |
+|---|---|
+| `{name}/rules.py` | `GAME` (name, players, parameters), the state layout, setup, legal actions, apply, resample |
+| `{name}/heuristics.py` | `greedy_action` and `evaluate`, reading only what a seat may see |
+| `{name}/text.py` | the game in words: actions, information states, states |
+| `{name}/picture.py` | the board as a picture for replay pages |
+| `{name}/rules.md` | the rules as simulated, every parameter named in backticks (`simcore rules {name}`) |
+| `tests/test_{name}.py` | your own rule tests, and the conformance checks (`simcore.testing.check_game`) |
+"""
+
+CONFIG = """game = "{name}"
+games = 1000
+seed = 1
+
+[policies]
+all = "greedy"
+"""
+
+TEST = '''"""{name}'s tests: the conformance checks of simcore (the game contract), then the game's own rules."""
+
+from simcore.testing import check_game
+
+
+def test_{name}_conforms():
+    result = check_game("{name}", quick=True)
+    assert result.passed, [str(record) for record in result.failures]
+'''
+
+
+class NewGameError(ValueError):
+    """A name or folder ``new-game`` cannot use (one line)."""
+
+
+def check_name(name):
+    """NewGameError in one line unless ``name`` can name a new game: a lower-case identifier, no Python keyword,
+    no module Python already has, and no registered game's."""
+    allowed = "allowed: a new lower-case name of letters, digits and _, starting with a letter (e.g. kuhn_poker)"
+    if not games.NAME.fullmatch(name) or keyword.iskeyword(name):
+        raise NewGameError(f"{name!r} cannot name a game; {allowed}")
+    if name in games.MODULES:
+        raise NewGameError(f"{name!r} is a registered game already; {allowed}")
+    if name in sys.stdlib_module_names or name in ("simcore", "analyses", "numba", "numpy"):
+        raise NewGameError(f"{name!r} is the name of a Python module the game's package would hide; {allowed}")
+
+
+def files_of(name):
+    """{relative path: text} of the package of game ``name``: Goofspiel's, renamed."""
+    template = files(games.BUILT_IN[TEMPLATE])
+    out = {}
+    for source in SOURCES:
+        text = (template / source).read_text(encoding="utf-8")
+        text = (text.replace(f"simcore.games.{TEMPLATE}", name).replace(f'name="{TEMPLATE}"', f'name="{name}"')
+                .replace('long_name="Goofspiel"', f'long_name="{name} (still Goofspiel: the template)"')
+                .replace(f'svg("{TEMPLATE}"', f'svg("{name}"'))
+        if source.endswith(".py"):
+            text = (f"# {name}: made by `simcore new-game` from a copy of Goofspiel; turn it into your game (README.md)"
+                    f"\n{text}")
+        out[f"{name}/{source}"] = text
+    out["pyproject.toml"] = PYPROJECT.format(name=name)
+    out["README.md"] = README.format(name=name)
+    out[f"configs/{name}.toml"] = CONFIG.format(name=name)
+    out[f"tests/test_{name}.py"] = TEST.format(name=name)
+    return out
+
+
+def write(name, folder):
+    """Write game ``name``'s package into ``folder`` (new or empty): every file, or none (NewGameError, OSError).
+    The files are written into a hidden folder beside it, renamed into place when complete."""
+    check_name(name)
+    folder = Path(folder)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise NewGameError(f"{folder} is not an empty folder; allowed: a new or empty folder for the package")
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
+    try:
+        for relative, text in files_of(name).items():
+            (building / relative).parent.mkdir(parents=True, exist_ok=True)
+            (building / relative).write_text(text, encoding="utf-8")
+        if folder.exists():
+            folder.rmdir()
+        building.rename(folder)
+    except BaseException:
+        shutil.rmtree(building, ignore_errors=True)
+        raise
+    return sorted(files_of(name))

@@ -1,0 +1,83 @@
+"""Issue 39, item 1: a designer's game lives in its own package. ``simcore new-game NAME --out DIR`` writes an
+installable package (a working copy of Goofspiel, renamed); installed, it registers through the entry point group
+``simcore.games`` as simcore's own games do, and every command knows it. Here the package is made known as pip
+would (its folder on the path and a distribution's metadata naming the entry point), in processes of their own, so
+no other test sees an extra game; compiling it is left to ``simcore check`` (docs/how-to/adding-a-game.md)."""
+
+import os
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+import simcore
+from simcore import games, newgame
+from tests.conftest import simcore_cli
+
+
+def test_simcores_own_games_register_through_the_entry_point_group():
+    """One path: simcore's pyproject registers its five games in the group any game package uses."""
+    with open("pyproject.toml", "rb") as f:
+        declared = tomllib.load(f)["project"]["entry-points"][games.GROUP]
+    assert declared == games.BUILT_IN and list(games.MODULES)[:5] == list(games.BUILT_IN)
+
+
+def _installed(package, site, name):
+    """The environment of a process in which the package in folder ``package`` is installed as pip -e would make
+    it: on the path, with a distribution's metadata in ``site`` that names its entry point."""
+    info = site / f"simcore_{name}-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: simcore-{name}\nVersion: 0.1.0\n")
+    (info / "entry_points.txt").write_text(f"[{games.GROUP}]\n{name} = {name}\n")
+    path = os.pathsep.join([str(package), str(site), os.environ.get("PYTHONPATH", "")])
+    return {"PYTHONPATH": path}
+
+
+def test_a_new_game_is_a_package_that_every_command_knows_once_installed(tmp_path):
+    written = simcore_cli("new-game", "kuhn_poker", "--out", tmp_path / "kp")
+    assert written.returncode == 0, written.stderr
+    assert "next: pip install -e " in written.stdout
+    files = {str(p.relative_to(tmp_path / "kp")) for p in (tmp_path / "kp").rglob("*") if p.is_file()}
+    assert files == set(newgame.files_of("kuhn_poker"))
+    with open(tmp_path / "kp" / "pyproject.toml", "rb") as f:
+        assert tomllib.load(f)["project"]["entry-points"][games.GROUP] == {"kuhn_poker": "kuhn_poker"}
+    assert "simcore.games.goofspiel" not in (tmp_path / "kp" / "kuhn_poker" / "heuristics.py").read_text()
+    env = _installed(tmp_path / "kp", tmp_path / "site", "kuhn_poker")
+    listed = simcore_cli("games", "kuhn_poker", env=env, process=True)
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout.startswith("kuhn_poker: kuhn_poker (still Goofspiel: the template)")
+    rules = simcore_cli("rules", "kuhn_poker", env=env, process=True)
+    assert rules.returncode == 0 and "num_cards" in rules.stdout
+    loaded = simcore_cli("games", env=env, process=True)
+    assert loaded.stdout.count("\n  players:") == len(games.BUILT_IN) + 1
+    assert "kuhn_poker" not in simcore_cli("games").stdout            # not installed here
+
+
+def test_a_registered_package_gets_a_cache_folder_of_its_own(tmp_path):
+    """The game's machine code goes into its own folder of the cache, named by its package: compiling it
+    compiles no other game, and an edit of it recompiles it alone."""
+    newgame.write("kuhn_poker", tmp_path / "kp")
+    env = _installed(tmp_path / "kp", tmp_path / "site", "kuhn_poker")
+    probe = ("import simcore.games as g; m = g.load('kuhn_poker'); "
+             "print(m.rules.legal_actions._cache._impl.locator.get_cache_path())")
+    done = subprocess.run([sys.executable, "-c", probe], env={**os.environ, **env}, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert f"/{simcore.game_folder('kuhn_poker', tmp_path / 'kp' / 'kuhn_poker')}/" in done.stdout
+
+
+@pytest.mark.parametrize("name, why", [("zwai", "is a registered game already"), ("Kuhn", "cannot name a game"),
+                                       ("json", "the name of a Python module"), ("class", "cannot name a game")])
+def test_a_name_that_cannot_name_a_new_game_is_refused(tmp_path, name, why):
+    done = simcore_cli("new-game", name, "--out", tmp_path / "x")
+    assert done.returncode != 0 and why in done.stderr and len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "x").exists()
+
+
+def test_a_folder_with_files_is_refused_and_kept(tmp_path):
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "mine.txt").write_text("mine")
+    done = simcore_cli("new-game", "kuhn_poker", "--out", tmp_path / "x")
+    assert done.returncode != 0 and "is not an empty folder" in done.stderr
+    assert [p.name for p in (tmp_path / "x").iterdir()] == ["mine.txt"]
+    assert [p.name for p in tmp_path.iterdir()] == ["x"]       # no half-written package beside it

@@ -22,9 +22,20 @@ def test_tables_give_the_bytes_of_a_state_per_game():
 def test_every_game_has_a_random_and_an_mc_case():
     """Issue 12: random play through the interface and one mc:rollouts=8 seat against greedy, per game."""
     for game in games.names():
-        policies = [policy for g, _, policy, _ in bench.CASES.values() if g == game]
+        policies = [policy for g, _, policy, _ in bench.cases([game]).values()]
         assert "random" in policies
         assert {"all": "greedy", 0: "mc:rollouts=8"} in policies
+
+
+def test_a_game_without_cases_of_its_own_gets_them_from_its_contract(monkeypatch):
+    """Issue 39: `simcore bench --game NAME` of a designer's game said "No benchmark case selected". A game without
+    hand-written cases gets random, greedy, mc, ismcts and its recommended search from what it declares."""
+    monkeypatch.setattr(bench, "CASES", {k: v for k, v in bench.CASES.items() if v[0] != "goofspiel"})
+    derived = bench.cases(["goofspiel"])
+    assert derived == bench.contract_cases("goofspiel") and set(derived) == {
+        "goofspiel-random", "goofspiel-greedy", "goofspiel-mc8-vs-greedy", "goofspiel-ismcts1000-vs-greedy",
+        "goofspiel-recommended-vs-greedy"}
+    assert all(case[3] == 0 for case in derived.values())
 
 
 def test_every_game_has_an_ismcts_case_with_its_iterations_per_second():
@@ -32,7 +43,7 @@ def test_every_game_has_an_ismcts_case_with_its_iterations_per_second():
     seat against greedy, per game: the plain search spelled out (comparable across versions), and the game's
     recommended search where it has one (issue 24)."""
     for game in games.names():
-        policies = [policy for g, _, policy, _ in bench.CASES.values() if g == game]
+        policies = [policy for g, _, policy, _ in bench.cases([game]).values()]
         assert {"all": "greedy", 0: bench.RAW_ISMCTS} in policies
         if games.load(game).GAME.search:
             assert {"all": "greedy", 0: "ismcts:iterations=1000"} in policies

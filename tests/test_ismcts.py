@@ -90,14 +90,20 @@ def game_scratch(module, iterations, state, guard=8):
     return x
 
 
-def searched_positions(g, n_games, steps, every):
+def searched_positions(g, n_games, steps, every, enough=0, most_games=50):
     """The states the pool tests search from: every ``every``-th of the first ``steps`` decisions of
-    ``n_games`` games (played by taking the legal actions in turn) where more than one action is legal."""
-    for index in range(n_games):
+    ``n_games`` games (played by taking the legal actions in turn) where more than one action is legal, and of
+    more games (at most ``most_games``) until ``enough`` were found: a short game (a few decisions, as Kuhn
+    poker's) offers few a game, and the contract promises no long games."""
+    found = 0
+    for index in range(most_games):
+        if index >= n_games and found >= enough:
+            return
         s = g.new_initial_state(seed=7, game_index=index)
         step = 0
         while not s.is_terminal() and step < steps:
             if len(s.legal_actions()) > 1 and step % every == 0:
+                found += 1
                 yield s
             s.apply_action(s.legal_actions()[step % len(s.legal_actions())])
             step += 1
@@ -113,7 +119,7 @@ def test_the_node_pool_never_grows_past_the_budget(game, sets):
     module = g.module
     search = core.bind(module).compiled["ismcts_action"]
     searched = 0
-    for s in searched_positions(g, 3, 60, 5):
+    for s in searched_positions(g, 3, 60, 5, enough=8):
         iterations = (1, 2, 7, 40)[searched % 4]
         x = game_scratch(module, iterations, s)
         tools = searched % 2 == 1

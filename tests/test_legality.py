@@ -36,6 +36,11 @@ def test_an_illegal_action_is_refused_before_it_is_applied(game):
     g = simcore.load_game(game)
     s = g.new_initial_state(seed=3)
     actions = np.zeros((core.ACTION_ROWS, module.MAX_ACTIONS), np.int64)
+    # the first decision where some action code is not legal (the contract promises none at the first)
+    while not s.is_terminal() and len(s.legal_actions()) == module.N_ACTION_CODES:
+        s.apply_action(s.legal_actions()[0])
+    if s.is_terminal():
+        pytest.skip(f"{game}: every action code is legal at every decision of its game")
     legal = s.legal_actions()
     illegal = next(a for a in range(module.N_ACTION_CODES) if a not in legal)
     before = s.state.copy()

@@ -81,6 +81,7 @@ JIT_GAMES = {"skirmish": 60_000}       # games per jitted measurement (skirmish 
 SEARCH_GAMES = {"zwai": 1024, "zwergen": 1024, "wichtel": 512, "skirmish": 20, "goofspiel": 2048}   # with an mc seat
 # with an ismcts:iterations=1000 seat
 ISMCTS_GAMES = {"zwai": 64, "zwergen": 48, "wichtel": 24, "skirmish": 8, "goofspiel": 128}
+FEW_GAMES = 16      # ... of a game not measured here (a designer's): few, since its length is unknown
 
 
 def nested(values):
@@ -160,11 +161,11 @@ def _python_rate(run, games, repeats, seed):
 
 def _warm_start_seconds(game, repeats):
     """Wall time of ``simcore run`` with a config it has not run before, cache warm."""
-    key, values = FRESH_CONFIG[game]
+    key, values = FRESH_CONFIG.get(game, ("seed", tuple(range(1001, 1008))))   # a game of a designer's: new seeds
     times = []
     for value in values[:repeats + 1]:
-        cmd = [sys.executable, "-m", "simcore", "run", game, "--set", f"{key}={value}",
-               "--games", "1000", "--quiet"]
+        fresh = ["--seed", str(value)] if key == "seed" else ["--set", f"{key}={value}"]
+        cmd = [sys.executable, "-m", "simcore", "run", game, *fresh, "--games", "1000", "--quiet"]
         t = time.perf_counter()
         subprocess.run(cmd, check=True, env=os.environ.copy())
         times.append(time.perf_counter() - t)
@@ -172,8 +173,33 @@ def _warm_start_seconds(game, repeats):
 
 
 def cases(games_filter=None):
-    """The benchmark cases of the games asked for: name -> (game, parameters, policy, Python games)."""
-    return {name: case for name, case in CASES.items() if not games_filter or case[0] in games_filter}
+    """The benchmark cases of the games asked for: name -> (game, parameters, policy, Python games); a registered
+    game without cases here (a designer's own) gets :func:`contract_cases`."""
+    from simcore import games
+
+    table = dict(CASES)
+    for game in games.names():
+        if not any(case[0] == game for case in CASES.values()):
+            table.update(contract_cases(game))
+    return {name: case for name, case in table.items() if not games_filter or case[0] in games_filter}
+
+
+def contract_cases(game):
+    """The cases of a game from what its ``GameType`` declares, at its defaults: random play, greedy where it has
+    a heuristic, and an mc seat, the plain ismcts and its recommended search against the others (greedy, else
+    random); it has no Python reference here."""
+    from simcore import games
+
+    declared = games.load(game).GAME
+    others = "greedy" if declared.heuristic else "random"
+    out = {f"{game}-random": (game, {}, "random", 0)}
+    if declared.heuristic:
+        out[f"{game}-greedy"] = (game, {}, "greedy", 0)
+    out[f"{game}-mc8-vs-{others}"] = (game, {}, {"all": others, 0: "mc:rollouts=8"}, 0)
+    out[f"{game}-ismcts1000-vs-{others}"] = (game, {}, {"all": others, 0: RAW_ISMCTS}, 0)
+    if declared.search:
+        out[f"{game}-recommended-vs-{others}"] = (game, {}, {"all": others, 0: "ismcts:iterations=1000"}, 0)
+    return out
 
 
 def measure(games_filter=None, games=None, repeats=5, seed=1, threads=None, progress=None, on_compile=None):
@@ -189,7 +215,7 @@ def measure(games_filter=None, games=None, repeats=5, seed=1, threads=None, prog
         agents = {spec.split(":")[0] for _, spec in seats}
         n = JIT_GAMES.get(game, 200_000) if games is None else games
         if agents & set(SEARCHING):
-            n = min(n, (ISMCTS_GAMES if "ismcts" in agents else SEARCH_GAMES)[game])
+            n = min(n, (ISMCTS_GAMES if "ismcts" in agents else SEARCH_GAMES).get(game, FEW_GAMES))
         say(f"[{number}/{len(selected)}] {name}: {n:,} games, jitted on 1 thread and {cores}, then pure Python")
         engine.load(run.module, run.params_array(), run.policies_array(), on_compile)
         iterations = None

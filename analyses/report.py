@@ -631,14 +631,23 @@ def terminal_text(text):
 
 
 def write_report(results, path, baselines=(), write_replay=None, target=None, margin=DEFAULT_MARGIN, strengths=()):
-    """Analyse ``results`` and write the report at ``path``: Markdown (``.md``) with its plots in
+    """Analyse ``results`` (:func:`analyze`) and write the report at ``path`` (:func:`write_analysis`)."""
+    _check_suffix(path)
+    return write_analysis(analyze(results, baselines, target, margin, strengths), path, write_replay)
+
+
+def _check_suffix(path):
+    if Path(path).suffix.lower() not in SUFFIXES:
+        raise ValueError(f"cannot write a report as {Path(path).name}; allowed suffixes: {', '.join(SUFFIXES)}")
+
+
+def write_analysis(analysis, path, write_replay=None):
+    """Write the report of an :func:`analyze` result at ``path``: Markdown (``.md``) with its plots in
     ``<stem>-plots/`` beside it, or one self-contained HTML file (``.html``) whose games worth watching link to
     replay pages written by ``write_replay(file_path, game_index, out_path)`` (none without it)."""
+    _check_suffix(path)
     path = Path(path)
-    if path.suffix.lower() not in SUFFIXES:
-        raise ValueError(f"cannot write a report as {path.name}; allowed suffixes: {', '.join(SUFFIXES)}")
-    analysis = analyze(results, baselines, target, margin, strengths)
-    watches = [w for r in results for w in games_worth_watching(r)]
+    watches = [w for r in analysis.results for w in games_worth_watching(r)]
     if path.suffix.lower() == ".html":
         pages = write_replays(watches, path, write_replay) if write_replay else {}
         images = {name: _png_data(fig) for name, fig in figures(analysis).items()}

@@ -887,9 +887,8 @@ def analyze_command(paths, report_path, baselines, length, tables, margin, stren
         if report_path:
             try:
                 notice = _compiling(False, "agents for the replay pages of the games worth watching")
-                report.write_report(results, report_path, baselines, target=target, margin=margin,
-                                    write_replay=functools.partial(replay.write_html, on_compile=notice),
-                                    strengths=strengths)
+                report.write_analysis(analysis, report_path,
+                                      functools.partial(replay.write_html, on_compile=notice))
             except OSError as e:
                 _fail(f"cannot write {report_path}: {e.strerror or e}")
             except replay.ReplayError as e:

@@ -208,17 +208,16 @@ def score(runs, scores, unit=""):
 def margin_score(runs, scores, per_deal, unit):
     """:func:`score` of margins: Student's t test of the deal means against 0 and the interval it inverts. A
     margin has no bound, so the points' skew correction (which leans on [0, 1]) does not apply; measured
-    (tests/test_calibration_versus.py) the t test holds its level on skewed margins from 20 deals on. Every deal
-    alike: no chance in it, the mean is the answer (p = 1 at 0, else 0)."""
-    from scipy import stats
+    (tests/test_calibration_margins.py) the t test holds its level on skewed margins from 20 deals on. Every deal
+    alike: no chance in it, the mean is the answer (p = 1 at 0, else 0; a spread of rounding errors is none)."""
+    from analyses.paired import t_test
 
     n, mean = per_deal.size, float(per_deal.mean())
     if per_deal.max() - per_deal.min() < SAME:
         method, low, high, pvalue = "constant", mean, mean, 1.0 if abs(mean) < SAME else 0.0
     else:
-        method, test = "t", stats.ttest_1samp(per_deal, 0.0)
-        half = stats.t.ppf(1 - ALPHA / 2, n - 1) * per_deal.std(ddof=1) / math.sqrt(n)
-        low, high, pvalue = mean - half, mean + half, float(test.pvalue)
+        se = math.sqrt(per_deal.var(ddof=1) / n)
+        method, (pvalue, low, high) = "t", t_test(mean, se, n - 1, confidence=1 - ALPHA)
     return VersusResult(policy=runs[0].policies[0], against=runs[0].policies[1], players=len(runs), deals=n,
                         games=n * len(runs), score=mean, low=low, high=high, fair=0.0, pvalue=pvalue,
                         seat_scores=tuple(float(s.mean()) for s in scores), method=method, unit=unit)

@@ -36,21 +36,16 @@ class GameCacheLocator(UserProvidedCacheLocator):
     heuristics and its copy of the agents and game loop (``simcore.agents.core.bind`` names the copy's module
     after the game's). Everything else, the core, is cached where numba's own locator puts it."""
 
-    def __init__(self, py_func, py_file, folder):
+    def __init__(self, py_func, py_file):
         super().__init__(py_func, py_file)
-        self._cache_path = os.path.join(config.CACHE_DIR, folder, self.get_suitable_cache_subpath(py_file))
+        self._cache_path = os.path.join(config.CACHE_DIR, _game_of(py_func.__module__),
+                                        self.get_suitable_cache_subpath(py_file))
 
     @classmethod
     def from_function(cls, py_func, py_file):
-        folder = _game_of(py_func.__module__ or "")
-        if not config.CACHE_DIR or folder is None or not os.path.exists(py_file):
-            return None
-        self = cls(py_func, py_file, folder)
-        try:
-            self.ensure_cache_path()
-        except OSError:
-            return None
-        return self
+        """numba's own checks (a cache folder set, the source a file, the folder writable), for a game's function
+        only."""
+        return super().from_function(py_func, py_file) if _game_of(py_func.__module__ or "") else None
 
 
 def _game_of(module):

@@ -126,9 +126,10 @@ def write(name, folder):
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise NewGameError(f"{folder} is not an empty folder; allowed: a new or empty folder for the package")
     folder.parent.mkdir(parents=True, exist_ok=True)
+    package = files_of(name)
     building = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
-        for relative, text in files_of(name).items():
+        for relative, text in package.items():
             (building / relative).parent.mkdir(parents=True, exist_ok=True)
             (building / relative).write_text(text, encoding="utf-8")
         if folder.exists():
@@ -137,4 +138,4 @@ def write(name, folder):
     except BaseException:
         shutil.rmtree(building, ignore_errors=True)
         raise
-    return sorted(files_of(name))
+    return sorted(package)

@@ -59,6 +59,12 @@ def _run(name, case, kinds=None):
     return cfg.resolve(name, sets=list(case.items()), policies=policies)
 
 
+def _setup(name, case):
+    """A case's game module, its parameter array and its players."""
+    run = _run(name, case)
+    return run.module, run.params_array(), int(run.params["players"])
+
+
 def _kinds(module, players, seating="mixed"):
     """The seats' policies: random and greedy in turn ("mixed"), or one of them everywhere (random alone for a
     game without a heuristic)."""
@@ -78,9 +84,7 @@ def interface(name, case, quick=False, seating="mixed"):
     """Played one jitted call at a time (legal_actions, the uniform pick or greedy_action, apply_action), the
     games are the engine's, row for row. At the end the seats with the highest return are the row's winners;
     a timeout or a game nobody wins returns the same to every seat."""
-    run = _run(name, case)
-    module, params = run.module, run.params_array()
-    players = int(run.params["players"])
+    module, params, players = _setup(name, case)
     kinds = _kinds(module, players, seating)
     expected = engine.run(module, params, _run(name, case, kinds).policies_array(), 11, _played(name, quick))
     returns_of = core.bind(module).interface["returns"]
@@ -108,9 +112,7 @@ def resample(name, case, quick=False):
     """A world resampled for a seat looks the same to it (its information state string), the mover keeps its
     legal actions, and the state keeps its size and type. A game with hidden information redraws something in
     some worlds; a game without redraws nothing."""
-    run = _run(name, case)
-    module, params = run.module, run.params_array()
-    players = int(run.params["players"])
+    module, params, players = _setup(name, case)
     changed = 0
     before, after = np.zeros(module.MAX_ACTIONS, np.int64), np.zeros(module.MAX_ACTIONS, np.int64)
     seen = decisions(module, params, _kinds(module, players), _games(3 if name in LONG else 6, quick))
@@ -140,9 +142,7 @@ def evaluate(name, case, quick=False):
     """A game's evaluate (the score of a playout stopped by ismcts's cutoff): at every decision, a finite
     estimate for each seat; within [0, 1] where the returns are win shares; and the same estimate in every
     world resampled for the seat, so that it reads only what the seat may see."""
-    run = _run(name, case)
-    module, params = run.module, run.params_array()
-    players = int(run.params["players"])
+    module, params, players = _setup(name, case)
     estimate, again = np.zeros(module.MAX_SEATS), np.zeros(module.MAX_SEATS)
     ends = []
     for k in range(_games(6, quick)):
@@ -168,9 +168,7 @@ def evaluate(name, case, quick=False):
 def greedy(name, case, quick=False):
     """A heuristic never peeks: at every decision the mover's greedy plays the same action, with the same
     random draws, in every world resampled for it (so it cannot depend on what the seat does not see)."""
-    run = _run(name, case)
-    module, params = run.module, run.params_array()
-    players = int(run.params["players"])
+    module, params, players = _setup(name, case)
     for k, (state, mover, _) in enumerate(decisions(module, params, _kinds(module, players), _games(3, quick))):
         streams = np.zeros(rng.N_STREAMS, np.uint64)
         rng.seed_streams(streams, 9, k)
@@ -212,9 +210,8 @@ def random_action(name, case, quick=False):
 def action_words(name, case, quick=False):
     """At every decision the distinct legal actions have distinct words (a replay names each one), every code
     is below N_ACTION_CODES and the list fits MAX_ACTIONS."""
-    run = _run(name, case)
-    module, params = run.module, run.params_array()
-    seen = decisions(module, params, _kinds(module, int(run.params["players"])), _games(2, quick))
+    module, params, players = _setup(name, case)
+    seen = decisions(module, params, _kinds(module, players), _games(2, quick))
     for k, (state, _, actions) in enumerate(seen):
         codes = sorted(set(int(a) for a in actions))
         if codes[0] < 0 or codes[-1] >= module.N_ACTION_CODES:
@@ -233,9 +230,7 @@ def observed_actions(name, case, quick=False):
     two actions leaving the same state prove nothing), and the decider sees its own action whole (the code with
     what the action reveals, ``revealed``). A game declaring no hidden actions sees every action whole, so its
     distinct actions must leave every seat's information state apart."""
-    run = _run(name, case)
-    module, params = run.module, run.params_array()
-    players = int(run.params["players"])
+    module, params, players = _setup(name, case)
     observed, shows = (core.bind(module).interface[key] for key in ("observed_action", "revealed"))
     hidden = 0
     seen = decisions(module, params, _kinds(module, players), _games(2, quick))
@@ -276,9 +271,7 @@ def reveals(name, case, quick=False):
     seat's information states apart, so the trees tell apart only what the seat can. (The converse fails by
     design: what the action sets off, a card drawn or who is asked next, may show more, and ISMCTS merges
     such outcomes as it merges chance.)"""
-    run = _run(name, case)
-    module, params = run.module, run.params_array()
-    players = int(run.params["players"])
+    module, params, players = _setup(name, case)
     observed, shows = (core.bind(module).interface[key] for key in ("observed_action", "revealed"))
     lists, revealing = np.zeros(module.MAX_ACTIONS, np.int64), 0
     for k, (state, mover, actions) in enumerate(decisions(module, params, _kinds(module, players), _games(2, quick))):

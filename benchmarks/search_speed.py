@@ -8,13 +8,13 @@ a warm-up game: for comparing versions or search settings (``farm-bench --vs`` p
 import sys
 import time
 
-from simcore.agents import core
+from simcore.engine import binding
 from simcore.io import config as cfg
 
 
 def main(game, spec, n):
     run = cfg.resolve(game, policies=[("all", "greedy"), ("0", spec)])
-    bound = core.bind(run.module)
+    bound = binding.bind(run.module)
     params, agents = run.params_array(), run.policies_array()
     bound.search_batch(params, agents, 1, 0, 1)          # compiled or loaded before the clock starts
     start = time.perf_counter()

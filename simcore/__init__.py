@@ -23,7 +23,7 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 
 
 # A debug build: every action the agents and the game loop apply must be legal in its state, else AssertionError
-# (simcore.agents.core). Read once, here; the tests set it (tests/conftest.py).
+# (simcore.engine.loop). Read once, here; the tests set it (tests/conftest.py).
 CHECK_LEGAL = os.environ.get("SIMCORE_CHECK_LEGAL", "") not in ("", "0")
 
 KEEP_CACHES = 4          # source versions whose numba cache folders are kept under the cache root
@@ -52,7 +52,7 @@ def fallback_root():
 # recompiles every game. tests/test_cache.py checks that the core imports no simcore module outside it but PLAIN
 # ones, and that a game imports nothing of another game. A game package's words and picture (PLAIN) are plain
 # Python, compiled into nothing: not hashed either.
-CORE = ("__init__.py", "engine", "agents", "data", "games/__init__.py")
+CORE = ("__init__.py", "params.py", "engine", "agents", "data", "games/__init__.py", "games/defaults.py")
 PLAIN = ("text.py", "picture.py")
 SOURCE = (".py", ".toml")   # what is compiled or read into tables; a game's rules.md (its rules in words) is not
 

@@ -9,8 +9,8 @@ A broken game fails here with an ``AssertionError`` of one line, never with ``as
 import numpy as np
 
 from simcore import engine
-from simcore.agents import core
 from simcore.engine import rng
+from simcore.engine.binding import bind
 
 
 def play(module, params, kinds, seed, game_index, on_decision=None, on_end=None):
@@ -65,5 +65,5 @@ def resampled(module, state, params, seat, seed):
     world = state.copy()
     streams = np.zeros(rng.N_STREAMS, np.uint64)
     rng.seed_streams(streams, seed, 0)
-    core.bind(module).interface["resample"](world, params, seat, streams)
+    bind(module).interface["resample"](world, params, seat, streams)
     return world

@@ -13,8 +13,8 @@ is the engine's game.
 import numpy as np
 
 from simcore import agents
-from simcore.agents import core
 from simcore.engine import rng
+from simcore.engine.binding import bind
 from simcore.io import config as cfg
 
 MAX_GAME_INDEX = 2**63 - 1     # the engine's game indices are int64
@@ -43,7 +43,7 @@ class Game:
         run = cfg.resolve(name, sets=cfg.api_params(params))
         self.name = name
         self.module = run.module
-        self.bound = core.bind(run.module)      # the jitted interface, defaults included, and the agents
+        self.bound = bind(run.module)      # the jitted interface, defaults included, and the agents
         self.params = dict(run.params)
         self.params_array = run.params_array()
 

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from simcore import engine, games, handle
+from simcore import agents, engine, games, handle
 from simcore._driver import decisions, play, resampled
-from simcore.agents import core
-from simcore.engine import rng
+from simcore.engine import jit, rng
+from simcore.engine.binding import bind
 from simcore.io import config as cfg
 from simcore.watch import pictures
 
@@ -87,7 +87,7 @@ def interface(name, case, quick=False, seating="mixed"):
     module, params, players = _setup(name, case)
     kinds = _kinds(module, players, seating)
     expected = engine.run(module, params, _run(name, case, kinds).policies_array(), 11, _played(name, quick))
-    returns_of = core.bind(module).interface["returns"]
+    returns_of = bind(module).interface["returns"]
     out = np.zeros(module.MAX_SEATS)
     for index, row in enumerate(expected):
         ends = []
@@ -181,7 +181,7 @@ def greedy(name, case, quick=False):
 
 
 def random_action(name, case, quick=False):
-    """A game may replace the agents' random_action with a faster one (simcore.agents.core.OWN); at every
+    """A game may replace the agents' random_action with a faster one (simcore.engine.binding.OWN); at every
     decision it must pick the action the uniform draw over legal_actions picks, from the same number of the
     same stream, so random play (and every rollout) stays the documented random policy."""
     module = games.load(name)
@@ -231,7 +231,7 @@ def observed_actions(name, case, quick=False):
     what the action reveals, ``revealed``). A game declaring no hidden actions sees every action whole, so its
     distinct actions must leave every seat's information state apart."""
     module, params, players = _setup(name, case)
-    observed, shows = (core.bind(module).interface[key] for key in ("observed_action", "revealed"))
+    observed, shows = (bind(module).interface[key] for key in ("observed_action", "revealed"))
     hidden = 0
     seen = decisions(module, params, _kinds(module, players), _games(2, quick))
     for k, (state, mover, actions) in enumerate(seen[::3]):
@@ -272,7 +272,7 @@ def reveals(name, case, quick=False):
     design: what the action sets off, a card drawn or who is asked next, may show more, and ISMCTS merges
     such outcomes as it merges chance.)"""
     module, params, players = _setup(name, case)
-    observed, shows = (core.bind(module).interface[key] for key in ("observed_action", "revealed"))
+    observed, shows = (bind(module).interface[key] for key in ("observed_action", "revealed"))
     lists, revealing = np.zeros(module.MAX_ACTIONS, np.int64), 0
     for k, (state, mover, actions) in enumerate(decisions(module, params, _kinds(module, players), _games(2, quick))):
         if k % 5 and shows(state, params, actions[0], (mover + 1) % players) < 0:
@@ -438,6 +438,48 @@ def searching_traced(name, case, quick=False):
     _trace_holds(module, rows, trace)
 
 
+SEARCHES = ("mc:rollouts=2", "ismcts:iterations=20,rollout=random", "ismcts:iterations=20,rollout=greedy",
+            "ismcts:iterations=20,widen=0.5", "ismcts:iterations=20,cutoff=6,widen=1",
+            "ismcts:iterations=20,cutoff=6,widen=1,tree=observed,rollout=greedy")
+
+
+def offered(module):
+    """The specs of :data:`SEARCHES` game ``module`` offers (greedy rollouts need its heuristic, a cut-off its
+    evaluate, the observed tree its hidden actions), random and greedy first."""
+    specs = ["random", *(["greedy"] if module.GAME.heuristic else []), *SEARCHES]
+    out = []
+    for spec in specs:
+        try:
+            agents.parse(spec, module.GAME)
+        except ValueError:
+            continue
+        out.append(spec)
+    return out
+
+
+def searches_legal(name, case, quick=False):
+    """Every action the game loop and every agent apply is legal in its state, inside every search too (each
+    rollout, each resampled world): games on one thread in the checked copy of the game loop
+    (``simcore.engine.loop.apply_checked``), which raises before an illegal action is applied. Each agent the game
+    offers plays every seat, then they sit side by side."""
+    module = games.load(name)
+    search_batch = bind(module, checked=True).search_batch
+    specs = offered(module)
+    players = _run(name, case).players
+    seatings = [[spec] * players for spec in specs]
+    seatings += [[specs[(k + seat) % len(specs)] for seat in range(players)] for k in range(len(specs))]
+    n = max(1, _games(4, quick))
+    for seats in seatings:
+        run = _run(name, case, seats)
+        try:
+            iterations = search_batch(run.params_array(), run.policies_array(), np.int64(1), np.int64(0),
+                                      np.int64(n))
+        except AssertionError as e:
+            _fail(f"seats {seats}: {e}")
+        if (iterations > 0) != any(spec.startswith("ismcts") for spec in seats):
+            _fail(f"seats {seats}: ran {iterations} ISMCTS iterations")
+
+
 def undocumented(params, text):
     """The names of ``params`` a rules page ``text`` does not state: each in backticks (`name`), a grouped one
     also as its group (`values.XX`, `army.*`)."""
@@ -490,8 +532,9 @@ CHECKS = (
     Check("picture", picture, every_case=False),
     Check("threads", threads, every_case=False),
     Check("handle", through_the_handle, every_case=False),
-    Check("traced", traced),
-    Check("searching-traced", searching_traced, every_case=False),
+    Check("searches-legal", searches_legal),
+    Check("traced", traced, unless=_without("trace", "trace")),
+    Check("searching-traced", searching_traced, every_case=False, unless=_without("trace", "trace")),
     Check("params-documented", documented, every_case=False),
 )
 
@@ -572,9 +615,13 @@ def _record(check, name, case, quick):
 
 def load(name, on_compile=None):
     """Load game ``name`` (its contract checked) and every game loop the checks play, from numba's cache or
-    compiled first: the plain copy and the whole one, traced and not. ``on_compile(name)`` is called once, before
-    the first that compiles (a first run compiles for minutes)."""
+    compiled first: the plain copy and the whole one, traced and not (where the game declares a trace), and the
+    checked one-thread batch of ``searches-legal``. ``on_compile(name)`` is called once, before the first that
+    compiles (a first run compiles for minutes)."""
     module = games.load(name)
+    gaps = agents.search_gaps(module.GAME)
+    if gaps:
+        raise ValueError(f"game {name!r} has {'; '.join(gaps)}")
     told = []
 
     def tell(game):
@@ -585,8 +632,13 @@ def load(name, on_compile=None):
     own = "greedy" if module.GAME.heuristic else "random"
     for spec in (own, "ismcts:iterations=2"):
         run = cfg.resolve(name, policies=[("all", own), (0, spec)])
-        for traced_too in (False, True):
+        for traced_too in (False, True) if module.GAME.trace else (False,):
             engine.load(module, run.params_array(), run.policies_array(), tell, traced=traced_too)
+    search_batch = bind(module, checked=True).search_batch
+    args = (run.params_array(), run.policies_array(), np.int64(0), np.int64(0), np.int64(0))
+    if not jit.cached(search_batch, *args):
+        tell(name)
+    search_batch(*args)
 
 
 def check_game(name, quick=False, on_compile=None, on_record=None):

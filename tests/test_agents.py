@@ -1,5 +1,7 @@
 """Policy specs, the agents table, and one policy against another on the same deals."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -16,6 +18,29 @@ def test_specs_are_canonical_with_every_parameter():
     assert str(agents.parse(" mc : rollouts = 8 ", OFFERED)) == "mc:rollouts=8"
     assert str(agents.parse("greedy", OFFERED)) == "greedy"
     assert agents.parse("mc:rollouts=8", OFFERED).row().tolist() == [agents.MC, 8, 0, 0, 0, 0, 0]
+
+
+def test_the_agents_table_holds_each_parameter_at_its_named_column(monkeypatch):
+    """Agent parameters reach the search by name (agents.COLUMNS, read by the jitted agents as IS_ITERATIONS,
+    MC_ROLLOUTS, ...), never by the order they are declared in: declared in reverse, every spec's row is the
+    same, and the spec string spells the same parameters."""
+    specs = ("mc:rollouts=8,cutoff=3", "ismcts:iterations=50,c=1.5,rollout=greedy,cutoff=4,widen=0.5,tree=observed")
+    rows = [agents.parse(text, ("mc", "ismcts")).row() for text in specs]
+    assert rows[1].tolist() == [agents.ISMCTS, 50, 1.5, 1, 4, 0.5, 1]
+    assert rows[1][agents.IS_ITERATIONS] == 50 and rows[1][agents.IS_WIDEN] == 0.5 and rows[0][agents.MC_CUTOFF] == 3
+    reversed_agents = {name: dataclasses.replace(agent, params=agent.params[::-1])
+                       for name, agent in agents.AGENTS.items()}
+    monkeypatch.setattr(agents, "AGENTS", reversed_agents)
+    again = [agents.parse(text, ("mc", "ismcts")) for text in specs]
+    assert all(np.array_equal(spec.row(), row) for spec, row in zip(again, rows, strict=True))
+    assert dict(again[1].values) == dict(agents.parse(specs[1], ("mc", "ismcts")).values)
+
+
+def test_a_parameter_without_its_own_column_is_named():
+    mc = agents.AGENTS["mc"]
+    extra = dataclasses.replace(mc, params=(*mc.params, dataclasses.replace(mc.params[0], name="depth")))
+    assert agents.column_gaps({"mc": extra}) == ["mc.depth has no column"]
+    assert agents.column_gaps() == []
 
 
 @pytest.mark.parametrize("text, message", [

@@ -209,8 +209,7 @@ def test_each_games_machine_code_is_cached_in_its_own_folder():
     game's folder. So an edited game leaves every other game's machine code where it was."""
     from numba.core.registry import CPUDispatcher
 
-    from simcore.agents import core
-    from simcore.engine import rng
+    from simcore.engine import binding, rng
 
     root = Path(os.environ["NUMBA_CACHE_DIR"])
     for name in games.names():
@@ -218,7 +217,7 @@ def test_each_games_machine_code_is_cached_in_its_own_folder():
         package = Path(module.__path__[0])
         folder = root / simcore.game_folder(name, package)
         jitted = [f for sub in (module.rules, module) for f in vars(sub).values() if isinstance(f, CPUDispatcher)]
-        jitted += [f for f in core.bind(module).compiled.values() if isinstance(f, CPUDispatcher)]
+        jitted += [f for f in binding.bind(module).compiled.values() if isinstance(f, CPUDispatcher)]
         assert jitted and folder.is_dir() and (folder / simcore.MARKER).is_file()
         for f in jitted:     # the game's own, and its copies of the agents; a default it takes is the core's
             mine = f.py_func.__module__.startswith(module.__name__)

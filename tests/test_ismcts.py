@@ -11,7 +11,8 @@ import pytest
 import simcore
 from simcore import agents, engine, games
 from simcore.agents import core
-from simcore.engine import rng
+from simcore.engine import binding, rng
+from simcore.games import defaults
 from simcore.io import config as cfg
 
 
@@ -117,7 +118,7 @@ def test_the_node_pool_never_grows_past_the_budget(game, sets):
     and a cut-off where the game has an evaluation)."""
     g = simcore.load_game(game, params=sets)
     module = g.module
-    search = core.bind(module).compiled["ismcts_action"]
+    search = binding.bind(module).compiled["ismcts_action"]
     searched = 0
     for s in searched_positions(g, 3, 60, 5, enough=8):
         iterations = (1, 2, 7, 40)[searched % 4]
@@ -145,7 +146,7 @@ def test_the_observed_tree_gives_every_seat_a_tree_visited_by_every_iteration(ga
     iteration; the action is legal."""
     g = simcore.load_game(game)
     module = g.module
-    search = core.bind(module).compiled["observed_ismcts_action"]
+    search = binding.bind(module).compiled["observed_ismcts_action"]
     players = g.num_players()
     searched = 0
     for s in searched_positions(g, 2, 40, 3):
@@ -175,10 +176,10 @@ def test_the_observed_tree_of_a_game_whose_actions_all_are_seen_plays_the_raw_tr
     numba's cache imports when it loads the copy)."""
     goofspiel = games.load("goofspiel")
     seen = types.ModuleType("tests.goofspiel_every_action_seen")
-    vars(seen).update({**vars(goofspiel), "__name__": seen.__name__, **core.DEFAULTS["observations"],
+    vars(seen).update({**vars(goofspiel), "__name__": seen.__name__, **defaults.DEFAULTS["observations"],
                        "num_players": goofspiel.num_players})
     monkeypatch.setitem(sys.modules, seen.__name__, seen)
-    run_batch = core.instantiate(vars(seen))["run_batch"]
+    run_batch = binding.instantiate(vars(seen))["run_batch"]
     rows = {}
     for tree in ("raw", "observed"):
         run = cfg.resolve("goofspiel", sets=[("players", 3)],

@@ -17,8 +17,7 @@ from benchmarks.reference import wichtel as ref_wichtel
 from benchmarks.reference import zwai as ref_zwai
 from benchmarks.reference import zwergen as ref_zwergen
 from simcore import engine
-from simcore.agents import core
-from simcore.engine import rng
+from simcore.engine import binding, rng
 from simcore.games import goofspiel, skirmish, wichtel, zwai, zwergen
 from simcore.io import config as cfg
 from simcore.studies.bench import reference_params
@@ -371,7 +370,7 @@ def cross_play(name, run, seed, game_index, resample_every, play_on_at):
             family = np.zeros(rng.N_STREAMS, np.uint64)
             rng.seed_streams(family, RESAMPLE_SEED + seed, decision)
             twin_family = reference.stream_family(RESAMPLE_SEED + seed, decision)
-            core.bind(module).interface["resample"](world, params, who, family)
+            binding.bind(module).interface["resample"](world, params, who, family)
             twin.resample(who, twin_family)
             assert show(world, params, streams) == show_reference(twin), f"resample({who}) at decision {decision}"
             assert int(family[rng.DECK]) == twin_family[rng.DECK].state   # the same number of draws

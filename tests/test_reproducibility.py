@@ -6,7 +6,7 @@ import pytest
 
 import simcore
 from simcore import engine, games
-from simcore.agents import core
+from simcore.engine import binding
 from simcore.io import config as cfg
 
 FOUR_PRO = {"players": 4, "pro": True}
@@ -64,7 +64,7 @@ def test_a_new_variant_does_not_recompile(game, variants):
     module = games.load(game)
     for params in variants:
         simcore.simulate(game, games=300, seed=2, params=params, policies={"*": "greedy"})
-    assert len(core.bind(module).run_plain.signatures) == 1      # greedy seats only: the plain copy (no search)
+    assert len(binding.bind(module).run_plain.signatures) == 1      # greedy seats only: the plain copy (no search)
 
 
 @pytest.mark.parametrize("game", games.names())
@@ -73,12 +73,12 @@ def test_the_plain_copy_plays_the_games_of_the_whole_one(game):
     (issue 23: compile only what runs); for those seats it gives the rows of the whole copy, game by game."""
     run = cfg.resolve(game, policies=[("all", "greedy"), ("0", "random")], games=60, seed=3)
     params, agents = run.params_array(), run.policies_array()
-    assert engine.batch_function(run.module, agents) is core.bind(run.module).run_plain
+    assert engine.batch_function(run.module, agents) is binding.bind(run.module).run_plain
     whole = np.zeros((60, engine.width(run.module)), dtype=np.int64)
-    core.bind(run.module).run_batch(params, agents, np.int64(3), np.int64(0), whole)
+    binding.bind(run.module).run_batch(params, agents, np.int64(3), np.int64(0), whole)
     assert np.array_equal(engine.run(run.module, params, agents, 3, 60), whole)
     searching = cfg.resolve(game, policies=[("all", "greedy"), ("1", "mc:rollouts=1")])
-    assert engine.batch_function(run.module, searching.policies_array()) is core.bind(run.module).run_batch
+    assert engine.batch_function(run.module, searching.policies_array()) is binding.bind(run.module).run_batch
 
 
 @pytest.mark.parametrize("spec, other", [("mc:rollouts=3", "mc:rollouts=5"),
@@ -101,4 +101,4 @@ def test_searching_agents_give_the_same_rows_on_any_thread_count_and_block(cli, 
     assert whole[:, engine.O_WIN + 1].tolist() == tables[0]["win_1"].to_pylist()
     other = cfg.resolve("zwai", policies=[("all", "greedy"), ("1", other)])
     engine.run(other.module, other.params_array(), other.policies_array(), 4, 20)
-    assert len(core.bind(run.module).run_batch.signatures) == 1
+    assert len(binding.bind(run.module).run_batch.signatures) == 1

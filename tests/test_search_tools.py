@@ -11,7 +11,7 @@ import pytest
 import simcore
 from simcore import agents, games
 from simcore.agents import core
-from simcore.engine import rng
+from simcore.engine import binding, rng
 from simcore.io import config as cfg
 
 
@@ -19,7 +19,7 @@ def test_a_cut_off_playout_stops_after_d_decisions_and_asks_the_games_evaluate()
     """cutoff=D: D decisions of random play from the world, then the game's evaluate of the state reached, as
     the searching seat sees it; a playout that reaches the end before is scored by the returns."""
     module = games.load("goofspiel")
-    bound = core.bind(module)
+    bound = binding.bind(module)
     g = simcore.load_game("goofspiel")
     params = g.params_array
     actions = np.zeros((core.ACTION_ROWS, module.MAX_ACTIONS), np.int64)
@@ -107,10 +107,15 @@ def test_a_game_recommends_its_search_and_the_name_reads_back_as_the_same_spec()
                 assert agents.parse(str(spec), game_type) == spec, (name, text)
 
 
-def test_a_recommended_search_the_game_cannot_run_is_a_contract_gap(monkeypatch):
+def test_a_recommended_search_the_game_cannot_run_fails_its_check(monkeypatch):
+    """The agents judge a game's recommended search (agents.search_gaps); simcore check's first record says it."""
+    from simcore import agents, testing
+
     zwai = games.load("zwai")
     monkeypatch.setattr(zwai, "GAME", dataclasses.replace(zwai.GAME, search=(("tree", "observed"),)))
-    assert any("recommended search" in gap and "observations" in gap for gap in games.contract_gaps(zwai))
+    assert any("recommended search" in gap and "observations" in gap for gap in agents.search_gaps(zwai.GAME))
+    with pytest.raises(ValueError, match="game 'zwai' has a recommended search that parses as ismcts:tree=observed"):
+        testing.load("zwai")
 
 
 def test_the_observed_tree_is_refused_for_a_game_whose_actions_everybody_sees():

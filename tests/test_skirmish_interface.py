@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 
 from simcore import engine
-from simcore.agents import core
-from simcore.engine import rng
+from simcore.engine import binding, rng
 from simcore.games import skirmish as s
 from simcore.io import config as cfg
 from tests.interface_driver import play
@@ -51,7 +50,7 @@ def _play_out(state, params, streams):
 def _rollout_row(state, params, seat, streams):
     """The row of a world resampled for ``seat`` with ``streams`` and played out with them."""
     world, streams = state.copy(), streams.copy()
-    core.bind(s).interface["resample"](world, params, seat, streams)
+    binding.bind(s).interface["resample"](world, params, seat, streams)
     _play_out(world, params, streams)
     row = np.zeros(engine.width(s), np.int64)
     s.write_row(world, params, row)
@@ -92,7 +91,7 @@ def _melee_losses_at_turn_end(state, params, seat, streams):
     """A world resampled for ``seat``, played at random to the end of the current turn (its melee included);
     the gnomes each side lost in melee."""
     world, streams = state.copy(), streams.copy()
-    core.bind(s).interface["resample"](world, params, seat, streams)
+    binding.bind(s).interface["resample"](world, params, seat, streams)
     actions = np.zeros(s.MAX_ACTIONS, np.int64)
     turn = world[s.S_TURN]
     while (seat := s.current_player(world, params)) >= 0 and world[s.S_TURN] == turn:

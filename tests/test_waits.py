@@ -11,12 +11,12 @@ from click.testing import CliRunner
 
 from simcore import cli as command
 from simcore import engine
-from simcore.engine import jit
+from simcore.engine import jit, loop
 from simcore.io import config as cfg
 from simcore.studies import duel, executors, runs, tune, versus
 from simcore.studies.executors import LocalExecutor
 
-SEARCH = "mc:rollouts=2"       # a searching seat: chunks of engine.SEARCH_CHUNK games
+SEARCH = "mc:rollouts=2"       # a searching seat: chunks of loop.SEARCH_CHUNK games
 
 
 def _run(policy, games, seed=3, game="goofspiel"):
@@ -71,7 +71,7 @@ def test_a_slow_traced_run_reports_progress_block_by_block(tmp_path, slow_clock)
 
     steps = []
     runs.run_to_file(_run("greedy", 2000), tmp_path / "t.parquet", steps.append, trace=True)
-    unit = engine.CHUNK * numba.get_num_threads()
+    unit = loop.CHUNK * numba.get_num_threads()
     assert steps == [unit] * (2000 // unit) + ([2000 % unit] if 2000 % unit else [])
 
 

@@ -11,7 +11,7 @@ it only loads (a second or two per game).
 import sys
 
 from simcore import engine, handle
-from simcore.agents import core
+from simcore.engine import binding
 from simcore.io import config as cfg
 from simcore.watch import replay
 
@@ -25,7 +25,7 @@ def warm(game):
     plain = cfg.resolve(game, policies=[("all", "greedy")]).policies_array()
     engine.load(run.module, params, plain)                                   # the plain copy
     engine.load(run.module, params, plain, traced=True)                      # ... and its traced batch
-    core.bind(run.module).search_batch(params, policies, 1, 0, 1)  # the bench's one-thread batch
+    binding.bind(run.module).search_batch(params, policies, 1, 0, 1)  # the bench's one-thread batch
     replay.play(run, 0, pictures=True)                  # the handle, agent_action, round-end tables, pictures
     state = handle.load_game(game).new_initial_state(seed=1)
     state.resample(state.current_player(), seed=2)

@@ -10,17 +10,27 @@ A policy is a spec string ``NAME[:KEY=VALUE,...]``, e.g. ``random``, ``greedy`` 
              ``tree=observed`` one per seat keyed by what it observes; plain ``ismcts`` is the game's
              recommended search (``GameType.search``)
 
-The jitted code gets one row of floats per seat, the *agents table*: the agent's kind, then its parameters in
-the order they are declared here (a parameter with choices as the index of its value).
+The jitted code gets one row of floats per seat, the *agents table*: the agent's kind in column ``KIND``, then
+each parameter in the column :data:`COLUMNS` names for it (a parameter with choices as the index of its value).
+The agents read the columns by these names, so the order parameters are declared in changes nothing but the
+order a spec string spells them in.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from simcore.games import Param
+from simcore.params import Param
 
-RANDOM, GREEDY, MC, ISMCTS = range(4)   # kinds: column 0 of the agents table
+RANDOM, GREEDY, MC, ISMCTS = range(4)   # kinds: column KIND of the agents table
+KIND = 0
+MC_ROLLOUTS, MC_CUTOFF = 1, 2
+IS_ITERATIONS, IS_C, IS_ROLLOUT, IS_CUTOFF, IS_WIDEN, IS_TREE = 1, 2, 3, 4, 5, 6
+# agent -> parameter -> its column in the agents table (the constants above, which the jitted agents read)
+COLUMNS = {"random": {}, "greedy": {},
+           "mc": {"rollouts": MC_ROLLOUTS, "cutoff": MC_CUTOFF},
+           "ismcts": {"iterations": IS_ITERATIONS, "c": IS_C, "rollout": IS_ROLLOUT, "cutoff": IS_CUTOFF,
+                      "widen": IS_WIDEN, "tree": IS_TREE}}
 WIDTH = 7                           # columns of the agents table
 # parameters added after specs were first recorded, and what each needs of the game (a GameType flag): a spec
 # leaves them out of its canonical string while they are off, so that files, sweeps and names made before
@@ -64,6 +74,25 @@ AGENTS = {a.name: a for a in (
 )}
 
 
+def column_gaps(agents=None):
+    """What is wrong with :data:`COLUMNS` for ``agents`` (name -> AgentType; :data:`AGENTS`): a declared parameter
+    without a column, a column named for no parameter, two parameters of one agent in one column, or a column
+    outside the table. Empty for simcore's agents (checked at import)."""
+    gaps = []
+    for name, agent in (agents or AGENTS).items():
+        columns = COLUMNS.get(name, {})
+        declared = {p.name for p in agent.params}
+        gaps += [f"{name}.{key} has no column" for key in declared - set(columns)]
+        gaps += [f"{name} has a column for {key}, which it does not declare" for key in set(columns) - declared]
+        if len(set(columns.values())) < len(columns) or not all(KIND < c < WIDTH for c in columns.values()):
+            gaps.append(f"{name}'s columns {columns} are not distinct ones from {KIND + 1} to {WIDTH - 1}")
+    return gaps
+
+
+if column_gaps():
+    raise ImportError(f"simcore.agents: {'; '.join(column_gaps())}")
+
+
 @dataclass(frozen=True)
 class Spec:
     """A parsed policy spec: the agent and every parameter's value."""
@@ -84,10 +113,10 @@ class Spec:
     def row(self):
         """This seat's row of the agents table."""
         out = np.zeros(WIDTH, np.float64)
-        out[0] = AGENTS[self.name].kind
+        out[KIND] = AGENTS[self.name].kind
         params = {p.name: p for p in AGENTS[self.name].params}
-        out[1:1 + len(self.values)] = [params[key].choices.index(value) if params[key].choices else value
-                                       for key, value in self.values]
+        for key, value in self.values:
+            out[COLUMNS[self.name][key]] = params[key].choices.index(value) if params[key].choices else value
         return out
 
 
@@ -150,6 +179,19 @@ def _value(agent, param, raw):
             param.choices and value not in param.choices):
         raise ValueError(f"policy {agent}: {param.name} = {raw!r} is not allowed; allowed: {param.allowed()}")
     return value
+
+
+def search_gaps(game_type):
+    """What is wrong with a game's recommended search (``GameType.search``): it must parse as an ismcts spec for
+    the game. Empty when it does, or when the game recommends none."""
+    if not game_type.search:
+        return []
+    text = "ismcts:" + ",".join(f"{key}={value}" for key, value in game_type.search)
+    try:
+        parse(text, game_type)
+    except ValueError as e:
+        return [f"a recommended search that parses as {text} ({e})"]
+    return []
 
 
 def describe(name):

@@ -1,18 +1,21 @@
-"""The jitted agents and the game loop, written once over the decision interface.
+"""The jitted agents, written once over the decision interface: random, flat Monte Carlo, ISMCTS, and
+:func:`decide`, which asks a seat's agent for its action.
 
-They call the game's interface functions by name (``legal_actions``, ``apply_action``, ...). Each game gets its
-own compiled copy from :func:`bind`, the one place where the agents meet a game: it binds these names to the
-game module's functions and the scratch sizes to its constants (a capability the game does not declare gets
-the default here, e.g. :func:`nothing_hidden` for ``resample``)::
+They call the game's interface functions by name (``legal_actions``, ``apply_action``, ...: declared unbound in
+``simcore.engine.interface``). Each game gets its own compiled copy of them and of the game loop
+(``simcore.engine.loop``) from ``simcore.engine.binding.bind``, the one place where the agents meet a game::
 
-    core.bind(simcore.games.load("zwai")).run_batch(params, agents, seed, start, out)
+    binding.bind(simcore.games.load("zwai")).run_batch(params, agents, seed, start, out)
 
 Why not pass the game's functions as arguments: numba lowers a jitted function used as a value to its address
 in this process, and a function holding such an address is never cached (measured: every new process compiled
 again). A copy per game with its own cache name is cached like any other function.
 
-Scratch arrays are allocated once per chunk by ``run_batch`` (:func:`scratch`) and reused for every game,
-decision, iteration and rollout: nothing else here allocates.
+An agent reads its parameters from its seat's row of the agents table at the columns ``simcore.agents`` names
+(``IS_ITERATIONS``, ``MC_ROLLOUTS``, ...), never by their order of declaration.
+
+Scratch arrays are allocated once per chunk by the game loop's ``run_batch`` (:func:`scratch`) and reused for
+every game, decision, iteration and rollout: nothing else here allocates.
 
 ``states``   [3, state size]  0: the game, 1: a world resampled from the mover's view, 2: a rollout in it
 ``streams``  [3, streams]     the same three
@@ -25,23 +28,50 @@ decision, iteration and rollout: nothing else here allocates.
 ``marks``    [3, max(N_ACTION_CODES, MAX_SEATS)]  ISMCTS's stamps per action code: legal here, has a child
                               here; then the observed tree's current node in each seat's tree
 
-Every action the templates apply goes through ``play_action(state, params, action, streams, actions)``. With
-``SIMCORE_CHECK_LEGAL=1`` in the environment when simcore is imported (the tests set it) it is
-:func:`apply_checked`: the action must be among the state's legal actions, else ``AssertionError`` (inside
-``run_batch``'s ``prange`` numba turns it into ``SystemError``; ``search_batch`` and ``agent_action`` raise it
-as it is). Otherwise it is :func:`apply_unchecked`, the game's ``apply_action`` inlined: no cost. The flag is
-part of the cache folder's name (``simcore._source_digest``), so the two builds never share machine code.
+Every action the agents apply goes through ``play_action`` (``simcore.engine.loop``: checked or not).
 """
 
 import math
-import types
 
 import numpy as np
-from numba import njit, prange
 
-from simcore import CHECK_LEGAL
-from simcore.agents import GREEDY, ISMCTS, MC, RANDOM
-from simcore.engine import CHUNK, O_TIMEOUT, SEARCH_CHUNK, rng
+from simcore.agents import (
+    GREEDY,
+    IS_C,
+    IS_CUTOFF,
+    IS_ITERATIONS,
+    IS_ROLLOUT,
+    IS_TREE,
+    IS_WIDEN,
+    ISMCTS,
+    KIND,
+    MC,
+    MC_CUTOFF,
+    MC_ROLLOUTS,
+    RANDOM,
+)
+from simcore.engine import rng
+from simcore.engine.interface import (
+    MAX_ACTIONS,
+    MAX_SEATS,
+    N_ACTION_CODES,
+    OBSERVED,
+    SEARCH,
+    STATE_DTYPE,
+    STATE_SIZE,
+    WORK_SIZE,
+    apply_action,  # noqa: F401  (bound per game, as every interface name)
+    current_player,
+    evaluate,
+    greedy_action,
+    legal_actions,
+    num_players,
+    observed_action,
+    play_action,
+    resample,
+    returns,
+    revealed,
+)
 from simcore.engine.jit import kernel
 
 GAME, WORLD, ROLLOUT = 0, 1, 2
@@ -61,50 +91,11 @@ REVEAL = -2         # the mover of an observed tree's reveal node (what an actio
 OBSERVED_NODES = 4
 
 
-def _unbound(*args):
-    raise NotImplementedError("the game's interface functions are bound by instantiate()")
-
-
-# The decision interface of the game (see docs and simcore.games): each game's copy binds these names.
-begin = current_player = legal_actions = apply_action = returns = resample = greedy_action = evaluate = write_row = \
-    observed_action = revealed = num_players = _unbound
-# The game's trace hooks (simcore.games.CONTRACT): what a traced game loop records.
-standing = trace_step = action_kind = end_condition = _unbound
-play_action = _unbound      # how the templates apply an action: apply_checked or apply_unchecked, by instantiate()
-# The game's scratch sizes, for run_batch: bound by instantiate() too.
-STATE_SIZE = STATE_DTYPE = MAX_ACTIONS = MAX_SEATS = WORK_SIZE = N_ACTION_CODES = None
-# The trace's sizes: the game's action kinds and the steps a trace holds (bound by instantiate() too).
-N_KINDS = MAX_TRACE_STEPS = None
-# Whether this copy can search (mc, ismcts): False in a game's plain copy, whose branches to the searches numba
-# prunes as dead code before typing them, so a run of random and greedy seats never compiles a search.
-SEARCH = True
-# Whether the game declares what each seat observes of an action (GameType.observations): only then is the
-# observed tree (``ismcts:tree=observed``) compiled.
-OBSERVED = False
-
-
 def random_action(state, params, seat, streams, actions):
     """Uniform over the legal-action list, from the seat's policy stream. A game may define its own
     ``random_action`` that draws the same action from the same number without listing them all (see
     ``OWN``); tests hold it to this one."""
     return actions[rng.randint(streams, rng.POLICY + seat, legal_actions(state, params, actions))]
-
-
-def apply_checked(state, params, action, streams, actions):
-    """``apply_action`` of an action that must be legal in ``state`` (``SIMCORE_CHECK_LEGAL=1``): the legal
-    actions are listed into ``actions[CHECK]``, a row nothing else uses, so the caller's lists survive."""
-    listed = actions[CHECK]
-    n = legal_actions(state, params, listed)
-    for i in range(n):
-        if listed[i] == action:
-            apply_action(state, params, action, streams)
-            return
-    raise AssertionError("illegal action applied: not among the legal actions of its state (SIMCORE_CHECK_LEGAL)")
-
-
-def apply_unchecked(state, params, action, streams, actions):
-    """``apply_action`` itself; inlined where called, so the unused ``actions`` costs nothing."""
-    apply_action(state, params, action, streams)
 
 
 def playout(state, params, streams, actions):
@@ -508,25 +499,15 @@ def tree_size(agents, observers):
     an observed tree, with ``observers`` seats' trees, OBSERVED_NODES per seat and iteration."""
     nodes = 1
     for seat in range(agents.shape[0]):
-        if agents[seat, 0] == ISMCTS:
-            per = OBSERVED_NODES * observers if observers > 0 and agents[seat, 6] == 1 else 1
-            nodes = max(nodes, per * (int(agents[seat, 1]) + 1))
+        if agents[seat, KIND] == ISMCTS:
+            per = OBSERVED_NODES * observers if observers > 0 and agents[seat, IS_TREE] == 1 else 1
+            nodes = max(nodes, per * (int(agents[seat, IS_ITERATIONS]) + 1))
     return nodes
-
-
-@kernel
-def chunk_games(agents):
-    """Games per prange task: CHUNK, or SEARCH_CHUNK when a seat searches, so that a few hundred searching
-    games still spread over every thread. A row depends on its seed and game index only, never on this."""
-    for seat in range(agents.shape[0]):
-        if agents[seat, 0] == MC or agents[seat, 0] == ISMCTS:
-            return SEARCH_CHUNK
-    return CHUNK
 
 
 def all_random(agents):
     for seat in range(agents.shape[0]):
-        if agents[seat, 0] != RANDOM:
+        if agents[seat, KIND] != RANDOM:
             return False
     return True
 
@@ -534,45 +515,26 @@ def all_random(agents):
 def decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks):
     """The action of ``agents[seat]`` in the game ``states[GAME]`` with its streams ``streams[GAME]``."""
     game = states[GAME]
-    kind = int(agents[seat, 0])
+    kind = int(agents[seat, KIND])
     if kind == RANDOM:
         return random_action(game, params, seat, streams[GAME], actions[LIST])
     if kind == GREEDY:
         return greedy_action(game, params, seat, streams[GAME], work)
     if SEARCH:
         if kind == MC:
-            return mc_action(params, seat, int(agents[seat, 1]), int(agents[seat, 2]), states, streams, actions,
-                             floats, work)
+            return mc_action(params, seat, int(agents[seat, MC_ROLLOUTS]), int(agents[seat, MC_CUTOFF]), states,
+                             streams, actions, floats, work)
         if kind == ISMCTS:
             if OBSERVED:
-                if agents[seat, 6] == 1:
-                    return observed_ismcts_action(params, seat, int(agents[seat, 1]), agents[seat, 2],
-                                                  agents[seat, 3] == 1, int(agents[seat, 4]), agents[seat, 5],
-                                                  states, streams, actions, floats, work, tree, totals, marks)
-            return ismcts_action(params, seat, int(agents[seat, 1]), agents[seat, 2], agents[seat, 3] == 1,
-                                 int(agents[seat, 4]), agents[seat, 5], states, streams, actions, floats, work, tree,
-                                 totals, marks)
+                if agents[seat, IS_TREE] == 1:
+                    return observed_ismcts_action(params, seat, int(agents[seat, IS_ITERATIONS]), agents[seat, IS_C],
+                                                  agents[seat, IS_ROLLOUT] == 1, int(agents[seat, IS_CUTOFF]),
+                                                  agents[seat, IS_WIDEN], states, streams, actions, floats, work,
+                                                  tree, totals, marks)
+            return ismcts_action(params, seat, int(agents[seat, IS_ITERATIONS]), agents[seat, IS_C],
+                                 agents[seat, IS_ROLLOUT] == 1, int(agents[seat, IS_CUTOFF]), agents[seat, IS_WIDEN],
+                                 states, streams, actions, floats, work, tree, totals, marks)
     return -1
-
-
-def play(params, agents, seed, game_index, states, streams, actions, floats, work, tree, totals, marks):
-    """Game ``game_index`` of ``seed`` with the agent of ``agents[seat]`` deciding for each seat, played in
-    ``states[GAME]``; returns how many ISMCTS iterations its seats ran (``simcore bench`` counts them)."""
-    game = states[GAME]
-    live = streams[GAME]
-    rng.seed_streams(live, seed, game_index)
-    begin(game, params, live)
-    if all_random(agents):
-        playout(game, params, live, actions)   # the same draws, without asking each seat's agent
-    iterations = 0
-    seat = current_player(game, params)
-    while seat >= 0:
-        tree[0, N_VISITS] = 0                        # a search counts its iterations at the root
-        action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
-        iterations += tree[0, N_VISITS]
-        play_action(game, params, action, live, actions)
-        seat = current_player(game, params)
-    return iterations
 
 
 def scratch(agents):
@@ -584,133 +546,22 @@ def scratch(agents):
             np.zeros((MARK_ROWS, max(N_ACTION_CODES, MAX_SEATS)), np.int64))
 
 
-def run_batch(params, agents, seed, start, out):
-    """Games ``start .. start+len(out)-1``, chunk by chunk over all threads, each chunk with its own scratch."""
-    n = out.shape[0]
-    size = chunk_games(agents)
-    n_chunks = (n + size - 1) // size
-    for chunk in prange(n_chunks):
-        states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
-        for g in range(chunk * size, min(n, (chunk + 1) * size)):
-            play(params, agents, seed, start + g, states, streams, actions, floats, work, tree, totals, marks)
-            write_row(states[GAME], params, out[g])
-
-
-def count_kinds(game, params, seat, action, actions, counts, seen):
-    """The trace's counts of the decision about to be played: ``counts[seat, kind]`` of the action's kind, and
-    ``counts[seat, N_KINDS + kind]`` of every kind legal here (once each). The legal actions are listed into
-    ``actions[CHECK]``, which nothing else holds between a decision and its action, and draw nothing."""
-    kind = action_kind(game, params, action)
-    if kind >= 0:
-        counts[seat, kind] += 1
-    listed = actions[CHECK]
-    n = legal_actions(game, params, listed)
-    seen[:] = 0
-    for i in range(n):
-        k = action_kind(game, params, listed[i])
-        if k >= 0 and seen[k] == 0:
-            seen[k] = 1
-            counts[seat, N_KINDS + k] += 1
-
-
-def record(game, params, table, steps, values):
-    """Every seat's standing now into column ``steps`` of ``table`` (seats x MAX_TRACE_STEPS); once the table
-    is full, into its last column again, so that it ends holding the standing at the end. Returns the columns
-    used."""
-    standing(game, params, values)
-    column = min(steps, MAX_TRACE_STEPS - 1)
-    for seat in range(MAX_SEATS):
-        table[seat, column] = values[seat]
-    return min(steps + 1, MAX_TRACE_STEPS)
-
-
-def play_traced(params, agents, seed, game_index, states, streams, actions, floats, work, tree, totals, marks,
-                table, counts, values, seen):
-    """:func:`play`, recording the game as it goes: every seat's standing whenever the game's step (a round,
-    or a turn) changes and at the end, and the action kinds each seat played and had (:func:`count_kinds`).
-    Every seat decides through :func:`decide`, random seats too: it draws what :func:`playout` draws, so the
-    game is the same. Returns the steps recorded."""
-    game = states[GAME]
-    live = streams[GAME]
-    rng.seed_streams(live, seed, game_index)
-    begin(game, params, live)
-    steps = 0
-    step = trace_step(game, params)
-    current = False                 # the last column recorded holds the state as it is now
-    seat = current_player(game, params)
-    while seat >= 0:
-        tree[0, N_VISITS] = 0
-        action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
-        count_kinds(game, params, seat, action, actions, counts, seen)
-        play_action(game, params, action, live, actions)
-        seat = current_player(game, params)
-        now = trace_step(game, params)
-        current = now != step
-        if current:
-            steps = record(game, params, table, steps, values)
-            step = now
-    if not current:
-        steps = record(game, params, table, steps, values)
-    return steps
-
-
-def run_traced(params, agents, seed, start, out, table, counts, info):
-    """:func:`run_batch` with each game's trace: ``table[g]`` every seat's standing per step (seats x
-    MAX_TRACE_STEPS), ``counts[g]`` every seat's played and legal counts per kind (seats x 2 N_KINDS, zeros
-    on entry), ``info[g]`` the steps recorded and the end condition (-1: a timeout)."""
-    n = out.shape[0]
-    size = chunk_games(agents)
-    n_chunks = (n + size - 1) // size
-    for chunk in prange(n_chunks):
-        states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
-        values = np.zeros(MAX_SEATS, np.int64)
-        seen = np.zeros(N_KINDS + 1, np.int64)
-        for g in range(chunk * size, min(n, (chunk + 1) * size)):
-            info[g, 0] = play_traced(params, agents, seed, start + g, states, streams, actions, floats, work, tree,
-                                     totals, marks, table[g], counts[g], values, seen)
-            write_row(states[GAME], params, out[g])
-            info[g, 1] = -1 if out[g, O_TIMEOUT] else end_condition(states[GAME], params)
-
-
-def agent_action(params, agents, seat, state, live, work, stats):
-    """The action ``agents[seat]`` takes in ``state`` (the handle's ``agent_action``): its draws advance the
-    streams ``live`` as in a game of the engine, and ``work`` keeps what greedy plans for its next decision
-    (Zwai's cell); the state is not changed. Returns the action and how many rows of ``stats`` hold its
-    search's root (:func:`root_stats`; 0 when no search ran)."""
-    states, streams, actions, floats, _, tree, totals, marks = scratch(agents)
-    copy(state, states[GAME])
-    copy(live, streams[GAME])
-    action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
-    copy(streams[GAME], live)
-    return action, root_stats(params, agents, seat, states[GAME], actions, floats, tree, totals, stats)
-
-
-def search_tree(params, agents, seat, state, live):
-    """The node pool and totals a search of ``agents[seat]`` leaves after deciding in ``state`` (with the
-    streams ``live``, not changed): for reading a whole tree (``benchmarks/observed_tree.py``)."""
-    states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
-    copy(state, states[GAME])
-    copy(live, streams[GAME])
-    decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
-    return tree, totals
-
-
 def root_stats(params, agents, seat, game, actions, floats, tree, totals, stats):
     """What a search left at its root, one row per action it tried: the action, how often it was tried, its
     mean return for the mover (replays show them). mc tries every distinct legal action in every world;
     ISMCTS's root children include actions legal only in some resampled worlds. 0 rows when no search ran (a
     lone legal action, or random or greedy)."""
-    kind = int(agents[seat, 0])
+    kind = int(agents[seat, KIND])
     if kind == MC:
         m = distinct(actions[LIST], legal_actions(game, params, actions[LIST]), actions[CANDIDATES])
         if m == 1:
             return 0
         for i in range(m):
             stats[i, 0] = actions[CANDIDATES, i]
-            stats[i, 1] = agents[seat, 1]
-            stats[i, 2] = floats[i] / agents[seat, 1]
+            stats[i, 1] = agents[seat, MC_ROLLOUTS]
+            stats[i, 2] = floats[i] / agents[seat, MC_ROLLOUTS]
         return m
-    root = seat if OBSERVED and agents[seat, 6] == 1 else 0     # an observed tree's seat has its own root
+    root = seat if OBSERVED and agents[seat, IS_TREE] == 1 else 0     # an observed tree's seat has its own root
     if kind != ISMCTS or tree[root, N_VISITS] == 0:
         return 0
     rows = 0
@@ -722,168 +573,3 @@ def root_stats(params, agents, seat, game, actions, floats, tree, totals, stats)
         rows += 1
         child = tree[child, N_SIBLING]
     return rows
-
-
-def search_batch(params, agents, seed, start, n):
-    """Games ``start .. start+n-1`` on this thread alone, for ``simcore bench``: the ISMCTS iterations run."""
-    states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
-    iterations = 0
-    for g in range(start, start + n):
-        iterations += play(params, agents, seed, g, states, streams, actions, floats, work, tree, totals, marks)
-    return iterations
-
-
-def nothing_hidden(state, params, seat, streams):
-    """``resample`` of a game without hidden information (``GameType.hidden_information=False``): a seat sees
-    the whole state, and chance to come is drawn from the streams the world is played with."""
-
-
-def no_evaluate(state, params, seat, out):
-    """``evaluate`` of a game without one: never asked, since ``cutoff`` is refused for it (simcore.agents)."""
-
-
-def all_observed(state, params, action, observer):
-    """``observed_action`` of a game whose every action is seen by every seat: the action itself."""
-    return action
-
-
-def nothing_revealed(state, params, action, observer):
-    """``revealed`` of a game whose every action is seen by every seat: nothing is ever shown later."""
-    return -1
-
-
-def no_players(params):
-    """``num_players`` of a game that declares no observations: never asked, since only the observed tree
-    asks, and ``tree=observed`` is refused for it."""
-    return 0
-
-
-def no_heuristic(state, params, seat, streams, work):
-    """``greedy_action`` of a game without a heuristic: never asked, since "greedy" is not among its policies
-    (the registry checks) and ``rollout=greedy`` is refused for it."""
-    return -1
-
-
-INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "returns", "resample", "greedy_action",
-             "evaluate", "observed_action", "revealed", "num_players", "write_row", "standing", "trace_step",
-             "action_kind", "end_condition")
-# what a game without a capability gets: flag of simcore.games.GameType -> {name: default}
-DEFAULTS = {"hidden_information": {"resample": kernel(nothing_hidden)},
-            "heuristic": {"greedy_action": kernel(no_heuristic), "WORK_SIZE": 1},
-            "evaluate": {"evaluate": kernel(no_evaluate)},
-            "observations": {"observed_action": kernel(all_observed), "revealed": kernel(nothing_revealed),
-                             "num_players": kernel(no_players)}}
-SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES")   # of the scratch
-TEMPLATES = (random_action, playout, greedy_playout, cut_playout, play_out, all_random, distinct, best_of, copy,
-             mc_action, expand_pick, lone_action, to_expand, chosen, ismcts_action, observe, observed_ismcts_action,
-             decide, play, root_stats, count_kinds, record, play_traced)
-OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
-INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack
-
-
-def defaults(game_type):
-    """The defaults of the capabilities ``game_type`` does not declare: name -> jitted function or size."""
-    out = {}
-    for flag, names in DEFAULTS.items():
-        if game_type is not None and not getattr(game_type, flag):
-            out.update(names)
-    return out
-
-
-def instantiate(game_globals, search=True):
-    """Compile the agents, the game loop and ``run_batch`` for one game: name -> jitted function, the
-    interface names bound to the game's functions (or the defaults of capabilities it lacks) and the scratch
-    sizes to its constants.
-
-    ``search=False`` gives the game's plain copy: its ``run_batch`` plays random and greedy seats only (the
-    same games as the whole one's, for those seats) and compiles no search, in a fraction of the time; the
-    engine takes it when no seat searches (``simcore.engine.batch_function``).
-
-    Each copy is cached under the game's name (numba names a cache entry after the file and the qualified
-    name), so the games' copies never collide. ``play_action`` is bound to :func:`apply_checked` or
-    :func:`apply_unchecked` (module docstring). ``run_batch`` allocates the scratch, so it is numba's plain
-    ``njit(parallel=True)`` (with reference counting); everything it calls is a :func:`simcore.engine.jit.kernel`."""
-    game_globals = {**defaults(game_globals.get("GAME")), **game_globals}
-    missing = [name for name in INTERFACE + SIZES if name not in game_globals]
-    if missing:
-        raise ValueError(f"{game_globals['__name__']} does not provide {', '.join(missing)}; allowed: a game "
-                         "module with every name of simcore.games.CONTRACT and of its CAPABILITIES")
-    namespace = dict(globals())
-    namespace.update({name: game_globals[name] for name in INTERFACE + SIZES})
-    namespace["SEARCH"] = search
-    namespace["N_KINDS"] = len(game_globals["ACTION_KINDS"])
-    namespace["MAX_TRACE_STEPS"] = game_globals["MAX_TRACE_STEPS"]
-    namespace["OBSERVED"] = bool(getattr(game_globals.get("GAME"), "observations", False))
-    game = game_globals["__name__"].rpartition(".")[2]
-    # the checked build's entries are named apart too, should a user's NUMBA_CACHE_DIR hold both builds
-    prefix = (f"{game}.checked" if CHECK_LEGAL else game) + ("" if search else ".plain")
-    compiled = {}
-    for name in OWN:
-        if name in game_globals:
-            namespace[name] = compiled[name] = game_globals[name]
-
-    def bind(template, compile_, name=None):
-        name = name or template.__name__
-        function = types.FunctionType(template.__code__, namespace, template.__name__)
-        function.__qualname__ = f"{prefix}.{template.__name__}"
-        function.__module__ = game_globals["__name__"]
-        namespace[name] = compiled[name] = compile_(function)
-
-    if CHECK_LEGAL:
-        bind(apply_checked, kernel, "play_action")
-    else:
-        bind(apply_unchecked, kernel(inline="always"), "play_action")
-    for template in TEMPLATES:
-        if template.__name__ not in compiled:
-            bind(template, kernel(inline="always") if template.__name__ in INLINE else kernel)
-    bind(scratch, njit(cache=True))
-    if search:
-        bind(search_batch, njit(cache=True))
-        bind(agent_action, njit(cache=True))
-        bind(search_tree, njit(cache=True))
-    bind(run_batch, njit(cache=True, parallel=True))
-    bind(run_traced, njit(cache=True, parallel=True))     # compiled on its first call: a traced run only
-    compiled.update({name: namespace[name] for name in INTERFACE + SIZES})
-    return compiled
-
-
-class Bound:
-    """A game's agents and game loop, compiled for it (:func:`bind`): the jitted interface (``interface``,
-    the game's own functions and the defaults of what it lacks), the whole copy (``compiled``: every agent)
-    and the plain one (random and greedy seats only, no search compiled)."""
-
-    def __init__(self, module):
-        self.compiled = instantiate(vars(module))
-        self.interface = {name: self.compiled[name] for name in INTERFACE + SIZES}
-        self.run_batch = self.compiled["run_batch"]
-        self.run_traced = self.compiled["run_traced"]
-        self.search_batch = self.compiled["search_batch"]
-        self.agent_action = self.compiled["agent_action"]
-        self.search_tree = self.compiled["search_tree"]
-        self._module = module
-        self._plain = None
-
-    @property
-    def plain(self):
-        """The plain copy (no search compiled): built on first use, so a searching run never makes it."""
-        if self._plain is None:
-            self._plain = instantiate(vars(self._module), search=False)
-        return self._plain
-
-    @property
-    def run_plain(self):
-        return self.plain["run_batch"]
-
-    @property
-    def run_plain_traced(self):
-        return self.plain["run_traced"]
-
-
-_BOUND = {}
-
-
-def bind(module):
-    """The game module's :class:`Bound` copy of the agents and game loop, made once per process."""
-    if module.__name__ not in _BOUND:
-        _BOUND[module.__name__] = Bound(module)
-    return _BOUND[module.__name__]

@@ -2,16 +2,12 @@
 
 Every game has its own jitted ``run_batch(params, policies, seed,
 start, out)``: a ``prange`` over chunks of ``CHUNK`` games, compiled for it
-from the agents' templates by ``simcore.agents.core.bind`` (the form that keeps
+from the templates of the game loop and the agents by ``simcore.engine.binding.bind`` (the form that keeps
 numba's cache working, see the design's known traps). This module prepares the arrays, hands out blocks of
 games, and never loops over single games in Python.
 
-The result of one game is one row of an ``int64`` matrix laid out as::
-
-    | first_seat | n_turns | timeout | win_0 .. win_{M-1} | score_0 .. score_{M-1} | extras ... |
-
-with ``M = module.MAX_SEATS`` and the extras named by ``module.EXTRA_COLUMNS`` (a name
-with ``{seat}`` is one column per seat and takes ``M`` slots).
+The result of one game is one row of an ``int64`` matrix (``simcore.engine.rows``; a name of
+``module.EXTRA_COLUMNS`` with ``{seat}`` is one column per seat and takes ``MAX_SEATS`` slots).
 Rows depend only on ``(params, policies, seed, game_index)``: a block, a chunk
 or a thread never changes them.
 """
@@ -20,22 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-CHUNK = 256            # games per prange task; fixed, never derived from the thread count
-SEARCH_CHUNK = 4       # ... when a seat searches (mc, ismcts): its games are slow, small tasks keep every thread busy
+# the result row's layout, for a game's write_row: from simcore.engine import O_WIN, score_offset, ...
+from simcore.engine.rows import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset  # noqa: F401
+
 BLOCK = 1 << 16        # games per call into the jitted code (progress and memory granularity)
-
-O_FIRST_SEAT = 0
-O_N_TURNS = 1
-O_TIMEOUT = 2
-O_WIN = 3
-
-
-def score_offset(max_seats):
-    return O_WIN + max_seats
-
-
-def extra_offset(max_seats):
-    return O_WIN + 2 * max_seats
 
 
 def _slots(module, name):
@@ -63,11 +47,15 @@ def batch_function(module, policies, traced=False):
     """The game's batch function for the agents table ``policies``: its plain copy when no seat searches (it
     compiles no search, in a fraction of the time), else the whole one. Both play the same games. ``traced``:
     the batch that also writes each game's trace (``run_traced``, compiled on its first use)."""
-    from simcore.agents import GREEDY, RANDOM, core
+    from simcore.agents import GREEDY, KIND, RANDOM
+    from simcore.engine.binding import bind  # (numba and the templates load with the first game played)
 
+    if traced and not module.GAME.trace:
+        raise ValueError(f"game {module.GAME.name} declares no trace; allowed: a traced run of a game with the "
+                         "trace hooks (simcore.games.CAPABILITIES['trace'])")
     policies = np.asarray(policies)
-    plain = policies.ndim == 2 and bool(np.isin(policies[:, 0], (RANDOM, GREEDY)).all())
-    bound = core.bind(module)
+    plain = policies.ndim == 2 and bool(np.isin(policies[:, KIND], (RANDOM, GREEDY)).all())
+    bound = bind(module)
     if traced:
         return bound.run_plain_traced if plain else bound.run_traced
     return bound.run_plain if plain else bound.run_batch
@@ -115,7 +103,7 @@ TRACE_BLOCK = 1 << 12     # games per traced call: a skirmish block's standings 
 
 @dataclass
 class TraceBlock:
-    """The traces of a block of games (``simcore.agents.core.run_traced``): ``table`` (games, seats, steps)
+    """The traces of a block of games (``simcore.engine.loop.run_traced``): ``table`` (games, seats, steps)
     every seat's standing per step, ``counts`` (games, seats, 2 kinds) played then legal counts per kind,
     ``info`` (games, 2) the steps recorded and the end condition (-1: a timeout)."""
 

@@ -33,7 +33,7 @@ class GameCacheLocator(UserProvidedCacheLocator):
     """Where numba caches a game's machine code: in a folder of the game's own inside the core's cache folder
     (``simcore.game_folder``: named by the hash of the game's package), so that editing or adding one game
     recompiles that game alone. A function is the game's when its module is in the game's package: its rules, its
-    heuristics and its copy of the agents and game loop (``simcore.agents.core.bind`` names the copy's module
+    heuristics and its copy of the agents and game loop (``simcore.engine.binding.bind`` names the copy's module
     after the game's). Everything else, the core, is cached where numba's own locator puts it."""
 
     def __init__(self, py_func, py_file):

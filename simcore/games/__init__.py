@@ -5,13 +5,15 @@ named ``GAME`` and registers its package in the entry point group ``simcore.game
 distribution: simcore's own games in simcore's pyproject, a designer's game in its own (``simcore new-game``
 writes it), so that installing the package makes the game known; :data:`MODULES` holds them all.
 ``simcore games`` reads the registry; the config layer validates user input against ``GAME.params``; the
-engine runs the game loop that :func:`simcore.agents.core.bind` compiles for the game.
+engine runs the game loop that :func:`simcore.engine.binding.bind` compiles for the game.
 
 This module states the whole contract of a game: :data:`CONTRACT` names what every game module provides,
 :data:`CAPABILITIES` what it provides for each capability its ``GameType`` declares (a game without hidden
-information declares ``hidden_information=False`` and writes no ``resample``). :func:`load` checks both and
-names every missing piece in one line. A game's rules in words, as simulated, are ``rules.md`` in its package
-(:func:`rules_text`). ``docs/how-to/adding-a-game.md`` walks through a game module.
+information declares ``hidden_information=False`` and writes no ``resample``; one without a trace ``trace=False``),
+:data:`OPTIONAL` what it may leave to a default. :func:`load` checks them, names every missing piece in one line,
+and completes the module with the defaults of what it leaves out (``simcore.games.defaults``). A game's rules in
+words, as simulated, are ``rules.md`` in its package (:func:`rules_text`). ``docs/how-to/adding-a-game.md`` walks
+through a game module.
 """
 
 import copy
@@ -22,6 +24,9 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from importlib.resources import files
 from typing import NamedTuple
+
+# a game declares its parameters with Param (from simcore.games import Param, as every game's rules do)
+from simcore.params import ConfigError, Param, check_param  # noqa: F401
 
 DATA = files("simcore") / "data"   # shipped formations and yards: package data, found wherever simcore is installed
 
@@ -52,38 +57,6 @@ def registered():
 MODULES = registered()
 
 
-@dataclass(frozen=True)
-class Param:
-    """One named parameter of a game: its default, meaning and allowed values."""
-
-    name: str                 # dotted for grouped parameters: "deck.add"
-    default: object
-    help: str
-    low: int | None = None    # inclusive bounds for ints
-    high: int | None = None
-    choices: tuple = ()       # allowed values for ints or strings, if a set
-    validator: object = None  # value -> normalised value, or ValueError saying what is wrong
-    allowed_text: str = ""    # what the validator accepts, for messages
-
-    @property
-    def kind(self):
-        return type(self.default)
-
-    def allowed(self):
-        """Human-readable description of the allowed values."""
-        if self.allowed_text:
-            return self.allowed_text
-        if self.choices:
-            return "one of " + ", ".join(repr(c) for c in self.choices)
-        if self.kind is bool:
-            return "true or false"
-        if self.kind is int:
-            return f"an integer from {self.low} to {self.high}"
-        if self.kind is float:
-            return "a number" if self.low is None else f"a number from {self.low:g} to {self.high:g}"
-        return f"a {self.kind.__name__}"
-
-
 class Reading(NamedTuple):
     """A parameter that reads the rulebook where it is silent or ambiguous: every value its words allow (ours,
     the default, among them) and what the rulebook leaves open, in a few words. A verdict that changes with the
@@ -112,6 +85,7 @@ class GameType:
     heuristic: bool = True            # a greedy heuristic: greedy_action, WORK_SIZE, and "greedy" among policies
     evaluate: bool = True             # an estimate of each seat's return from a state: evaluate (search cut-offs)
     picture: bool = True              # the module draws its board for replays: draw_board
+    trace: bool = True                # the trace hooks: run --trace records how decided its games are
     # some actions are not seen whole by every seat (a card called face down): observed_action, num_players,
     # and ismcts may key its trees by what each seat observes (tree=observed)
     observations: bool = False
@@ -144,38 +118,25 @@ class GameType:
         """The capabilities it declares, in words (``simcore games``)."""
         flags = {"hidden information": self.hidden_information, "chance": self.chance,
                  "a greedy heuristic": self.heuristic, "an evaluation": self.evaluate, "a picture": self.picture,
-                 "hidden actions": self.observations}
+                 "hidden actions": self.observations, "a trace": self.trace}
         words = [name if on else f"no {name.removeprefix('a ').removeprefix('an ')}" for name, on in flags.items()]
         return ", ".join(words + [f"named maps for {', '.join(self.maps)}"] * bool(self.maps))
 
 
 # What every game module provides: name -> what it is. The jitted interface and the scratch sizes are bound into
-# the game's copy of the agents and game loop (simcore.agents.core.bind).
+# the game's copy of the agents and game loop (simcore.engine.binding.bind).
 CONTRACT = {
     "GAME": "its GameType: name, players, policies, parameters, rules version",
     "MAX_SEATS": "the largest player count (fixes the result layout)",
     "EXTRA_COLUMNS": "(name, kind, meaning) of its own result columns",
     "params_array": "resolved parameter dict -> the flat int64 array the jitted code reads",
-    "check": "resolved parameter dict -> ValueError if inconsistent",
-    "new_state": "an empty state array",
     "STATE_SIZE": "the state array's length", "STATE_DTYPE": "its integer type",
     "MAX_ACTIONS": "the most legal actions a state can have", "N_ACTION_CODES": "every action code is below it",
     "begin": "jitted: set up a game from the streams", "current_player": "jitted: the seat to move, -1 at the end",
     "legal_actions": "jitted: fill a list, return its length", "apply_action": "jitted: play an action",
     "returns": "jitted: each seat's return", "write_row": "jitted: the result row of a game",
-    "round_of": "the round a state is in (replays mark round ends)",
     "action_to_string": "an action in the game's words",
     "information_state_string": "what a seat knows, as text", "state_to_string": "the whole state, as text",
-    # the trace (run --trace): how decided a game is and which kinds of actions its seats played
-    "TRACE_STANDING": "what a seat's standing counts (fish banked, points, ...), in words",
-    "TRACE_STEP": "'round' or 'turn': the step after which the trace records every seat's standing",
-    "MAX_TRACE_STEPS": "the steps a trace holds (past them, the last holds the end)",
-    "ACTION_KINDS": "(name, meaning) of each kind of action the trace counts",
-    "END_CONDITIONS": "(name, meaning) of each way a game ends by its rules",
-    "standing": "jitted: (state, params, out) each seat's standing, from what every seat sees",
-    "trace_step": "jitted: (state, params) the step count (rounds finished, turns played)",
-    "action_kind": "jitted: (state, params, action) the kind of the action about to be played, -1 for none",
-    "end_condition": "jitted: (state, params) the index in END_CONDITIONS of how a finished game ended",
 }
 # What a game module provides for each capability its GameType declares: flag -> {name: what it is}.
 CAPABILITIES = {
@@ -192,6 +153,24 @@ CAPABILITIES = {
                                  "shows every bid), -1 for nothing",
                      "num_players": "jitted: (params) the player count"},
     "picture": {"draw_board": "(state, params) -> the board as SVG, for replays (simcore.watch.pictures)"},
+    # the trace (run --trace): how decided a game is and which kinds of actions its seats played
+    "trace": {
+        "TRACE_STANDING": "what a seat's standing counts (fish banked, points, ...), in words",
+        "TRACE_STEP": "'round' or 'turn': the step after which the trace records every seat's standing",
+        "MAX_TRACE_STEPS": "the steps a trace holds (past them, the last holds the end)",
+        "ACTION_KINDS": "(name, meaning) of each kind of action the trace counts",
+        "END_CONDITIONS": "(name, meaning) of each way a game ends by its rules",
+        "standing": "jitted: (state, params, out) each seat's standing, from what every seat sees",
+        "trace_step": "jitted: (state, params) the step count (rounds finished, turns played)",
+        "action_kind": "jitted: (state, params, action) the kind of the action about to be played, -1 for none",
+        "end_condition": "jitted: (state, params) the index in END_CONDITIONS of how a finished game ended",
+    },
+}
+# What a game module may leave out, and what it gets then (simcore.games.defaults.OPTIONAL): name -> what it is.
+OPTIONAL = {
+    "check": "resolved parameter dict -> ValueError if inconsistent (default: nothing to check across them)",
+    "new_state": "an empty state array (default: STATE_SIZE zeros of STATE_DTYPE)",
+    "round_of": "the round a state is in, for replays to mark round ends (default: no rounds)",
 }
 
 
@@ -206,18 +185,12 @@ def required(game_type):
 
 def contract_gaps(module):
     """The names a game module does not provide (of :data:`CONTRACT` and of its declared capabilities), and
-    the contradictions of its ``GameType`` (greedy among the policies without a heuristic, or the reverse)."""
+    the contradictions of its ``GameType`` (greedy among the policies without a heuristic, or the reverse). Its
+    recommended search is the agents' to judge (``simcore.agents.search_gaps``; ``simcore check`` asks)."""
     game_type = getattr(module, "GAME", None)
     gaps = [name for name in required(game_type) if not hasattr(module, name)]
     if game_type is not None and game_type.heuristic != ("greedy" in game_type.policies):
         gaps.append("'greedy' among its policies exactly when it declares a heuristic")
-    if game_type is not None and game_type.search:
-        from simcore import agents  # (the agents import Param from here)
-        text = "ismcts:" + ",".join(f"{key}={value}" for key, value in game_type.search)
-        try:
-            agents.parse(text, game_type)
-        except ValueError as e:
-            gaps.append(f"a recommended search that parses as {text} ({e})")
     if game_type is not None:
         gaps += reading_gaps(game_type)
     return gaps
@@ -226,8 +199,6 @@ def contract_gaps(module):
 def reading_gaps(game_type):
     """What is wrong with a ``GameType``'s readings: each must name a parameter, give two or more distinct values
     it allows, its default among them, and say what the rulebook leaves open."""
-    from simcore.io.config import ConfigError, check_param  # (the config layer imports this registry)
-
     gaps = []
     for param, values, gap in game_type.readings:
         where = f"a reading of {param!r} that"
@@ -270,6 +241,8 @@ def load(name):
     if missing:
         raise ValueError(f"game {name!r} ({module.__name__}) does not provide {', '.join(missing)}; allowed: a "
                          "module with every name of simcore.games.CONTRACT and of its CAPABILITIES")
+    from simcore.games import defaults  # (jitted: numba loads with the first game)
+    defaults.complete(module)
     return module
 
 

@@ -32,6 +32,7 @@ import numpy as np
 
 from simcore import agents
 from simcore import games as registry
+from simcore.params import ConfigError, check_param, plain, short
 
 MAX_GAMES = 10**12
 MAX_SEED = 2**63 - 1
@@ -40,10 +41,6 @@ TOP_KEYS = ("game", "games", "seed", "variant", "policies", "params")
 ALL_SEATS = ("all", "*")
 MAX_FILE_BYTES = 2**20   # a config, sweep or tune file is a few lines: anything near this size is a mistake
 FILE_ALLOWED = "allowed: a TOML file up to 1 MB"
-
-
-class ConfigError(ValueError):
-    """A config problem, described in one line."""
 
 
 @dataclass
@@ -97,22 +94,12 @@ def toml_value(value):
     return repr(value)
 
 
-def plain(value):
-    """``value`` with numpy scalars (``np.int64(3)``, ``np.float64``, ``np.bool_``), in lists too, as the Python
-    values they stand for: what a notebook computes is what a config file says, and results' TOML holds it."""
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, list):
-        return [plain(v) for v in value]
-    return value
-
-
 def api_params(params):
     """The ``(name, value)`` pairs of the Python API's ``params`` (None: none), or ConfigError in one line."""
     if params is None:
         return []
     if not isinstance(params, dict):
-        raise ConfigError(f"params = {_short(params)} is not allowed; allowed: a dict of parameter names to values")
+        raise ConfigError(f"params = {short(params)} is not allowed; allowed: a dict of parameter names to values")
     return list(flatten(params).items())
 
 
@@ -121,7 +108,7 @@ def api_policies(policies):
     if policies is None:
         return []
     if not isinstance(policies, dict):
-        raise ConfigError(f"policies = {_short(policies)} is not allowed; allowed: a dict of \"*\" or seat numbers "
+        raise ConfigError(f"policies = {short(policies)} is not allowed; allowed: a dict of \"*\" or seat numbers "
                           "to policy specs")
     return list(policies.items())
 
@@ -156,33 +143,6 @@ def parse_assignment(text, option="--set"):
     if not sep or not key.strip():
         raise ConfigError(f"{option} {text!r} is not KEY=VALUE")
     return key.strip(), parse_value(value.strip())
-
-
-def check_param(param, value):
-    """The value of one parameter, or a ConfigError saying what is allowed."""
-    value = plain(value)
-    if param.validator is not None:
-        try:
-            return param.validator(value)
-        except ValueError as e:
-            raise ConfigError(f"parameter {param.name} = {_short(value)}: {e}") from None
-    kind = param.kind
-    if kind is float and isinstance(value, int) and not isinstance(value, bool):
-        value = float(value)
-    ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
-    if ok and param.choices:
-        ok = value in param.choices
-    elif ok and kind is int:
-        ok = param.low <= value <= param.high
-    if not ok:
-        raise ConfigError(f"parameter {param.name} = {value!r} is not allowed; allowed: {param.allowed()}")
-    return value
-
-
-def _short(value):
-    """A value for a one-line message (ASCII art is folded onto one line)."""
-    text = repr(value).replace("\\n", "/")
-    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def read_text(path, what="config"):

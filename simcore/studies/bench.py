@@ -26,7 +26,7 @@ from pathlib import Path
 import numba
 
 from simcore import engine
-from simcore.agents import core
+from simcore.engine.binding import bind
 from simcore.io import config as cfg
 from simcore.io import writing
 
@@ -131,7 +131,7 @@ def _jitted_rate(run, threads, games, repeats, seed):
 def _search_rates(run, games, repeats, seed):
     """Games and ISMCTS iterations per second on this thread alone (``search_batch``), medians."""
     params, policies = run.params_array(), run.policies_array()
-    search_batch = core.bind(run.module).search_batch
+    search_batch = bind(run.module).search_batch
     search_batch(params, policies, seed, 0, 1)   # compile or load from cache
     rates = []
     for _ in range(repeats):

@@ -65,11 +65,11 @@ def timed_blocks(config, start=0, traced=False):
     """Games ``start .. start + config.games - 1`` in blocks of about ``TARGET_SECONDS`` each, the first a chunk
     per thread: ``(first_index, rows, TraceBlock or None)``. The sizes never change the rows (a row depends on
     its seed and game index only)."""
-    from simcore.agents import core
+    from simcore.engine import loop
 
     params, policies = config.params_array(), config.policies_array()
     play = engine.run_traced_blocks if traced else engine.run_blocks
-    unit = core.chunk_games.py_func(policies) * numba.get_num_threads()    # a chunk per thread, as the engine cuts
+    unit = loop.chunk_games.py_func(policies) * numba.get_num_threads()    # a chunk per thread, as the engine cuts
     size, done = unit, 0
     while done < config.games:
         n = min(size, config.games - done)

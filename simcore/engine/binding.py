@@ -1,0 +1,132 @@
+"""Where the agents meet a game: :func:`bind` compiles, for one game, a copy of the agents
+(``simcore.agents.core``) and of the game loop (``simcore.engine.loop``) with the interface names
+(``simcore.engine.interface``) bound to the game module's functions, the scratch sizes to its constants, and a
+capability the game does not declare to its default (``simcore.games.defaults``)::
+
+    binding.bind(simcore.games.load("zwai")).run_batch(params, agents, seed, start, out)
+
+Each copy is cached under the game's name in the game's own cache folder (``simcore.engine.jit``), so the games'
+copies never collide and editing one game recompiles that game alone.
+"""
+
+import types
+
+from numba import njit
+
+from simcore import CHECK_LEGAL
+from simcore.agents import core
+from simcore.engine import loop
+from simcore.engine.interface import INTERFACE, SIZES
+from simcore.engine.jit import kernel
+from simcore.games import defaults
+
+TEMPLATES = (core.random_action, core.playout, core.greedy_playout, core.cut_playout, core.play_out, core.all_random,
+             core.distinct, core.best_of, core.copy, core.mc_action, core.expand_pick, core.lone_action,
+             core.to_expand, core.chosen, core.ismcts_action, core.observe, core.observed_ismcts_action, core.decide,
+             loop.play, core.root_stats, loop.count_kinds, loop.record, loop.play_traced)
+OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
+INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack
+
+
+def instantiate(game_globals, search=True, checked=CHECK_LEGAL):
+    """Compile the agents, the game loop and ``run_batch`` for one game: name -> jitted function, the
+    interface names bound to the game's functions (or the defaults of capabilities it lacks) and the scratch
+    sizes to its constants.
+
+    ``search=False`` gives the game's plain copy: its ``run_batch`` plays random and greedy seats only (the
+    same games as the whole one's, for those seats) and compiles no search, in a fraction of the time; the
+    engine takes it when no seat searches (``simcore.engine.batch_function``).
+
+    ``checked``: ``play_action`` is ``loop.apply_checked`` (every action applied must be legal, else
+    ``AssertionError``), else ``loop.apply_unchecked``; by default as ``SIMCORE_CHECK_LEGAL`` says.
+
+    Each copy is cached under the game's name (numba names a cache entry after the file and the qualified
+    name), so the games' copies never collide. ``run_batch`` allocates the scratch, so it is numba's plain
+    ``njit(parallel=True)`` (with reference counting); everything it calls is a :func:`simcore.engine.jit.kernel`."""
+    game_globals = {**defaults.of(game_globals.get("GAME")), **game_globals}
+    missing = [name for name in INTERFACE + SIZES if name not in game_globals]
+    if missing:
+        raise ValueError(f"{game_globals['__name__']} does not provide {', '.join(missing)}; allowed: a game "
+                         "module with every name of simcore.games.CONTRACT and of its CAPABILITIES")
+    namespace = {**vars(core), **vars(loop)}
+    namespace.update({name: game_globals[name] for name in INTERFACE + SIZES})
+    namespace["SEARCH"] = search
+    namespace["N_KINDS"] = len(game_globals["ACTION_KINDS"])
+    namespace["MAX_TRACE_STEPS"] = game_globals["MAX_TRACE_STEPS"]
+    namespace["OBSERVED"] = bool(getattr(game_globals.get("GAME"), "observations", False))
+    game = game_globals["__name__"].rpartition(".")[2]
+    # the checked copy's entries are named apart: a process may hold both, and a cache folder may too
+    prefix = (f"{game}.checked" if checked else game) + ("" if search else ".plain")
+    compiled = {}
+    for name in OWN:
+        if name in game_globals:
+            namespace[name] = compiled[name] = game_globals[name]
+
+    def bind_one(template, compile_, name=None):
+        name = name or template.__name__
+        function = types.FunctionType(template.__code__, namespace, template.__name__)
+        function.__qualname__ = f"{prefix}.{template.__name__}"
+        function.__module__ = game_globals["__name__"]
+        namespace[name] = compiled[name] = compile_(function)
+
+    if checked:
+        bind_one(loop.apply_checked, kernel, "play_action")
+    else:
+        bind_one(loop.apply_unchecked, kernel(inline="always"), "play_action")
+    for template in TEMPLATES:
+        if template.__name__ not in compiled:
+            bind_one(template, kernel(inline="always") if template.__name__ in INLINE else kernel)
+    bind_one(core.scratch, njit(cache=True))
+    if search:
+        bind_one(loop.search_batch, njit(cache=True))
+        bind_one(loop.agent_action, njit(cache=True))
+        bind_one(loop.search_tree, njit(cache=True))
+    bind_one(loop.run_batch, njit(cache=True, parallel=True))
+    bind_one(loop.run_traced, njit(cache=True, parallel=True))     # compiled on its first call: a traced run only
+    compiled.update({name: namespace[name] for name in INTERFACE + SIZES})
+    return compiled
+
+
+class Bound:
+    """A game's agents and game loop, compiled for it (:func:`bind`): the jitted interface (``interface``,
+    the game's own functions and the defaults of what it lacks), the whole copy (``compiled``: every agent)
+    and the plain one (random and greedy seats only, no search compiled)."""
+
+    def __init__(self, module, checked=CHECK_LEGAL):
+        self.compiled = instantiate(vars(module), checked=checked)
+        self.interface = {name: self.compiled[name] for name in INTERFACE + SIZES}
+        self.run_batch = self.compiled["run_batch"]
+        self.run_traced = self.compiled["run_traced"]
+        self.search_batch = self.compiled["search_batch"]
+        self.agent_action = self.compiled["agent_action"]
+        self.search_tree = self.compiled["search_tree"]
+        self._module = module
+        self._checked = checked
+        self._plain = None
+
+    @property
+    def plain(self):
+        """The plain copy (no search compiled): built on first use, so a searching run never makes it."""
+        if self._plain is None:
+            self._plain = instantiate(vars(self._module), search=False, checked=self._checked)
+        return self._plain
+
+    @property
+    def run_plain(self):
+        return self.plain["run_batch"]
+
+    @property
+    def run_plain_traced(self):
+        return self.plain["run_traced"]
+
+
+_BOUND = {}
+
+
+def bind(module, checked=CHECK_LEGAL):
+    """The game module's :class:`Bound` copy of the agents and game loop, made once per process (and once more
+    for ``checked``, should it differ from the process's build: ``simcore check`` plays the searches checked)."""
+    key = (module.__name__, bool(checked))
+    if key not in _BOUND:
+        _BOUND[key] = Bound(module, checked)
+    return _BOUND[key]

@@ -1,0 +1,31 @@
+"""The names the templates (the agents of ``simcore.agents.core`` and the game loop of ``simcore.engine.loop``) call
+a game by: unbound here, bound to one game's functions and sizes in each copy that
+``simcore.engine.binding.instantiate`` compiles for it. One declaration, so that both template modules read the
+same names and a reader finds what a copy binds in one place."""
+
+
+def _unbound(*args):
+    raise NotImplementedError("the game's interface functions are bound by simcore.engine.binding.instantiate()")
+
+
+# The decision interface of the game (simcore.games.CONTRACT): each game's copy binds these names.
+begin = current_player = legal_actions = apply_action = returns = resample = greedy_action = evaluate = write_row = \
+    observed_action = revealed = num_players = _unbound
+# The game's trace hooks (simcore.games.CAPABILITIES["trace"]): what a traced game loop records.
+standing = trace_step = action_kind = end_condition = _unbound
+play_action = _unbound      # how the templates apply an action: apply_checked or apply_unchecked (engine.loop)
+INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "returns", "resample", "greedy_action",
+             "evaluate", "observed_action", "revealed", "num_players", "write_row", "standing", "trace_step",
+             "action_kind", "end_condition")
+
+# The game's scratch sizes, for the chunk's scratch (simcore.agents.core.scratch).
+STATE_SIZE = STATE_DTYPE = MAX_ACTIONS = MAX_SEATS = WORK_SIZE = N_ACTION_CODES = None
+SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES")
+# The trace's sizes: the game's action kinds and the steps a trace holds.
+N_KINDS = MAX_TRACE_STEPS = None
+# Whether this copy can search (mc, ismcts): False in a game's plain copy, whose branches to the searches numba
+# prunes as dead code before typing them, so a run of random and greedy seats never compiles a search.
+SEARCH = True
+# Whether the game declares what each seat observes of an action (GameType.observations): only then is the
+# observed tree (``ismcts:tree=observed``) compiled.
+OBSERVED = False

@@ -1,0 +1,207 @@
+"""The game loop, written once over the decision interface: a game played seat by seat, each seat's agent deciding
+(``simcore.agents.core.decide``), a batch of games over every thread, the traced loop, and the entry points that
+play one decision or one thread's games.
+
+Like the agents, these are templates: ``simcore.engine.binding.instantiate`` compiles a copy of them for each game,
+with the interface names (``simcore.engine.interface``) bound to the game's functions. Every action goes through
+``play_action(state, params, action, streams, actions)``: :func:`apply_checked` in a checked build (every action
+the game loop and the agents apply must be legal in its state, else ``AssertionError``; inside ``run_batch``'s
+``prange`` numba turns it into ``SystemError``, ``search_batch`` and ``agent_action`` raise it as it is), else
+:func:`apply_unchecked`, the game's ``apply_action`` inlined: no cost. ``SIMCORE_CHECK_LEGAL=1`` in the
+environment when simcore is imported makes every copy a checked one (the tests set it); ``simcore check`` binds
+a checked copy of its own.
+"""
+
+import numpy as np
+from numba import prange
+
+from simcore.agents import ISMCTS, MC
+from simcore.agents.core import CHECK, GAME, N_VISITS, all_random, copy, decide, playout, root_stats, scratch
+from simcore.engine import rng
+from simcore.engine.interface import (
+    MAX_SEATS,
+    MAX_TRACE_STEPS,
+    N_KINDS,
+    action_kind,
+    apply_action,
+    begin,
+    current_player,
+    end_condition,
+    legal_actions,
+    play_action,
+    standing,
+    trace_step,
+    write_row,
+)
+from simcore.engine.jit import kernel
+from simcore.engine.rows import O_TIMEOUT
+
+CHUNK = 256            # games per prange task; fixed, never derived from the thread count
+SEARCH_CHUNK = 4       # ... when a seat searches (mc, ismcts): its games are slow, small tasks keep every thread busy
+
+
+def apply_checked(state, params, action, streams, actions):
+    """``apply_action`` of an action that must be legal in ``state`` (``SIMCORE_CHECK_LEGAL=1``): the legal
+    actions are listed into ``actions[CHECK]``, a row nothing else uses, so the caller's lists survive."""
+    listed = actions[CHECK]
+    n = legal_actions(state, params, listed)
+    for i in range(n):
+        if listed[i] == action:
+            apply_action(state, params, action, streams)
+            return
+    raise AssertionError("illegal action applied: not among the legal actions of its state (SIMCORE_CHECK_LEGAL)")
+
+
+def apply_unchecked(state, params, action, streams, actions):
+    """``apply_action`` itself; inlined where called, so the unused ``actions`` costs nothing."""
+    apply_action(state, params, action, streams)
+
+
+@kernel
+def chunk_games(agents):
+    """Games per prange task: CHUNK, or SEARCH_CHUNK when a seat searches, so that a few hundred searching
+    games still spread over every thread. A row depends on its seed and game index only, never on this."""
+    for seat in range(agents.shape[0]):
+        if agents[seat, 0] == MC or agents[seat, 0] == ISMCTS:
+            return SEARCH_CHUNK
+    return CHUNK
+
+
+def play(params, agents, seed, game_index, states, streams, actions, floats, work, tree, totals, marks):
+    """Game ``game_index`` of ``seed`` with the agent of ``agents[seat]`` deciding for each seat, played in
+    ``states[GAME]``; returns how many ISMCTS iterations its seats ran (``simcore bench`` counts them)."""
+    game = states[GAME]
+    live = streams[GAME]
+    rng.seed_streams(live, seed, game_index)
+    begin(game, params, live)
+    if all_random(agents):
+        playout(game, params, live, actions)   # the same draws, without asking each seat's agent
+    iterations = 0
+    seat = current_player(game, params)
+    while seat >= 0:
+        tree[0, N_VISITS] = 0                        # a search counts its iterations at the root
+        action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
+        iterations += tree[0, N_VISITS]
+        play_action(game, params, action, live, actions)
+        seat = current_player(game, params)
+    return iterations
+
+
+def run_batch(params, agents, seed, start, out):
+    """Games ``start .. start+len(out)-1``, chunk by chunk over all threads, each chunk with its own scratch."""
+    n = out.shape[0]
+    size = chunk_games(agents)
+    n_chunks = (n + size - 1) // size
+    for chunk in prange(n_chunks):
+        states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
+        for g in range(chunk * size, min(n, (chunk + 1) * size)):
+            play(params, agents, seed, start + g, states, streams, actions, floats, work, tree, totals, marks)
+            write_row(states[GAME], params, out[g])
+
+
+def count_kinds(game, params, seat, action, actions, counts, seen):
+    """The trace's counts of the decision about to be played: ``counts[seat, kind]`` of the action's kind, and
+    ``counts[seat, N_KINDS + kind]`` of every kind legal here (once each). The legal actions are listed into
+    ``actions[CHECK]``, which nothing else holds between a decision and its action, and draw nothing."""
+    kind = action_kind(game, params, action)
+    if kind >= 0:
+        counts[seat, kind] += 1
+    listed = actions[CHECK]
+    n = legal_actions(game, params, listed)
+    seen[:] = 0
+    for i in range(n):
+        k = action_kind(game, params, listed[i])
+        if k >= 0 and seen[k] == 0:
+            seen[k] = 1
+            counts[seat, N_KINDS + k] += 1
+
+
+def record(game, params, table, steps, values):
+    """Every seat's standing now into column ``steps`` of ``table`` (seats x MAX_TRACE_STEPS); once the table
+    is full, into its last column again, so that it ends holding the standing at the end. Returns the columns
+    used."""
+    standing(game, params, values)
+    column = min(steps, MAX_TRACE_STEPS - 1)
+    for seat in range(MAX_SEATS):
+        table[seat, column] = values[seat]
+    return min(steps + 1, MAX_TRACE_STEPS)
+
+
+def play_traced(params, agents, seed, game_index, states, streams, actions, floats, work, tree, totals, marks,
+                table, counts, values, seen):
+    """:func:`play`, recording the game as it goes: every seat's standing whenever the game's step (a round,
+    or a turn) changes and at the end, and the action kinds each seat played and had (:func:`count_kinds`).
+    Every seat decides through :func:`decide`, random seats too: it draws what :func:`playout` draws, so the
+    game is the same. Returns the steps recorded."""
+    game = states[GAME]
+    live = streams[GAME]
+    rng.seed_streams(live, seed, game_index)
+    begin(game, params, live)
+    steps = 0
+    step = trace_step(game, params)
+    current = False                 # the last column recorded holds the state as it is now
+    seat = current_player(game, params)
+    while seat >= 0:
+        tree[0, N_VISITS] = 0
+        action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
+        count_kinds(game, params, seat, action, actions, counts, seen)
+        play_action(game, params, action, live, actions)
+        seat = current_player(game, params)
+        now = trace_step(game, params)
+        current = now != step
+        if current:
+            steps = record(game, params, table, steps, values)
+            step = now
+    if not current:
+        steps = record(game, params, table, steps, values)
+    return steps
+
+
+def run_traced(params, agents, seed, start, out, table, counts, info):
+    """:func:`run_batch` with each game's trace: ``table[g]`` every seat's standing per step (seats x
+    MAX_TRACE_STEPS), ``counts[g]`` every seat's played and legal counts per kind (seats x 2 N_KINDS, zeros
+    on entry), ``info[g]`` the steps recorded and the end condition (-1: a timeout)."""
+    n = out.shape[0]
+    size = chunk_games(agents)
+    n_chunks = (n + size - 1) // size
+    for chunk in prange(n_chunks):
+        states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
+        values = np.zeros(MAX_SEATS, np.int64)
+        seen = np.zeros(N_KINDS + 1, np.int64)
+        for g in range(chunk * size, min(n, (chunk + 1) * size)):
+            info[g, 0] = play_traced(params, agents, seed, start + g, states, streams, actions, floats, work, tree,
+                                     totals, marks, table[g], counts[g], values, seen)
+            write_row(states[GAME], params, out[g])
+            info[g, 1] = -1 if out[g, O_TIMEOUT] else end_condition(states[GAME], params)
+
+
+def agent_action(params, agents, seat, state, live, work, stats):
+    """The action ``agents[seat]`` takes in ``state`` (the handle's ``agent_action``): its draws advance the
+    streams ``live`` as in a game of the engine, and ``work`` keeps what greedy plans for its next decision
+    (Zwai's cell); the state is not changed. Returns the action and how many rows of ``stats`` hold its
+    search's root (:func:`root_stats`; 0 when no search ran)."""
+    states, streams, actions, floats, _, tree, totals, marks = scratch(agents)
+    copy(state, states[GAME])
+    copy(live, streams[GAME])
+    action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
+    copy(streams[GAME], live)
+    return action, root_stats(params, agents, seat, states[GAME], actions, floats, tree, totals, stats)
+
+
+def search_tree(params, agents, seat, state, live):
+    """The node pool and totals a search of ``agents[seat]`` leaves after deciding in ``state`` (with the
+    streams ``live``, not changed): for reading a whole tree (``benchmarks/observed_tree.py``)."""
+    states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
+    copy(state, states[GAME])
+    copy(live, streams[GAME])
+    decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
+    return tree, totals
+
+
+def search_batch(params, agents, seed, start, n):
+    """Games ``start .. start+n-1`` on this thread alone, for ``simcore bench``: the ISMCTS iterations run."""
+    states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
+    iterations = 0
+    for g in range(start, start + n):
+        iterations += play(params, agents, seed, g, states, streams, actions, floats, work, tree, totals, marks)
+    return iterations

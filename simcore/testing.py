@@ -382,6 +382,57 @@ def through_the_handle(name, case, quick=False):
         _fail("the handle's state prints as nothing")
 
 
+def against_openspiel(name, case, quick=False):
+    """The game is OpenSpiel's game of the name its ``GameType.openspiel`` gives: played side by side with
+    ``pyspiel`` (random actions, OpenSpiel's chance nodes answered with what simcore's chance drew, from the game's
+    ``openspiel_chance``), the seat to move and its legal actions are the same at every decision, and the returns
+    at the end. OpenSpiel's parameters of the same names as the game's take the case's values."""
+    import pyspiel
+
+    module = games.load(name)
+    run = _run(name, case)
+    reference = pyspiel.load_game(module.GAME.openspiel)
+    reference = pyspiel.load_game(module.GAME.openspiel, {key: value for key, value in run.params.items()
+                                                         if key in reference.get_parameters()})
+    game = handle.load_game(name, params=dict(case))
+    for index in range(_games(40, quick)):
+        ours, theirs, drawn = game.new_initial_state(seed=index), reference.new_initial_state(), 0
+        for step in range(100_000):
+            while theirs.is_chance_node():
+                outcomes = module.openspiel_chance(ours.state, game.params_array)
+                if drawn >= len(outcomes):
+                    _fail(f"game {index}, step {step}: OpenSpiel draws chance outcome {drawn + 1}; "
+                          f"openspiel_chance gives {len(outcomes)}")
+                theirs.apply_action(int(outcomes[drawn]))
+                drawn += 1
+            if ours.is_terminal() or theirs.is_terminal():
+                break
+            if ours.current_player() != theirs.current_player() or \
+                    sorted(set(ours.legal_actions())) != sorted(theirs.legal_actions()):
+                _fail(f"game {index}, step {step}: seat {ours.current_player()} may play "
+                      f"{sorted(set(ours.legal_actions()))}, OpenSpiel's player {theirs.current_player()} "
+                      f"{sorted(theirs.legal_actions())}")
+            actions = ours.legal_actions()
+            action = actions[(index * 7919 + step * 104729) % len(actions)]
+            ours.apply_action(action)
+            theirs.apply_action(int(action))
+        if ours.is_terminal() != theirs.is_terminal():
+            _fail(f"game {index}: {'simcore' if ours.is_terminal() else 'OpenSpiel'}'s game ended first")
+        if not np.allclose(ours.returns(), theirs.returns()):
+            _fail(f"game {index}: returns {list(ours.returns())}, OpenSpiel's {theirs.returns()}")
+
+
+def _openspiel(module):
+    """Why the OpenSpiel cross-check does not apply, or "" where it does."""
+    if not module.GAME.openspiel:
+        return f"{module.GAME.name} names no OpenSpiel game"
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return "OpenSpiel is not installed (pip install open_spiel)"
+    return ""
+
+
 def traced_blocks(module, params, agents, seed, n, block=engine.TRACE_BLOCK):
     """The rows and the traces of a traced run, its blocks joined."""
     blocks = list(engine.run_traced_blocks(module, params, agents, seed, n, block=block))
@@ -533,6 +584,7 @@ CHECKS = (
     Check("threads", threads, every_case=False),
     Check("handle", through_the_handle, every_case=False),
     Check("searches-legal", searches_legal),
+    Check("openspiel", against_openspiel, unless=_openspiel),
     Check("traced", traced, unless=_without("trace", "trace")),
     Check("searching-traced", searching_traced, every_case=False, unless=_without("trace", "trace")),
     Check("params-documented", documented, every_case=False),

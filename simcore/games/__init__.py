@@ -99,6 +99,9 @@ class GameType:
     # the unit of a seat's score (the result column score_i, more being better), a noun after a number ("prize
     # points"): the game declares a margin, a seat's score less the table's mean (``--score margin``); "" for none
     margin: str = ""
+    # the name of the same game in OpenSpiel (pyspiel.load_game), "" for none: simcore check plays the two side by
+    # side (the module provides openspiel_chance), its parameters of the same names taking the case's values
+    openspiel: str = ""
     cases: tuple = field(default=(), compare=False)   # parameter sets (dicts) the conformance suite plays too
     param_index: dict = field(init=False, repr=False, compare=False)
 
@@ -153,6 +156,8 @@ CAPABILITIES = {
                                  "shows every bid), -1 for nothing",
                      "num_players": "jitted: (params) the player count"},
     "picture": {"draw_board": "(state, params) -> the board as SVG, for replays (simcore.watch.pictures)"},
+    "openspiel": {"openspiel_chance": "(state, params) -> the chance outcomes drawn so far, as OpenSpiel's "
+                                      "chance nodes name them, in the order OpenSpiel draws them"},
     # the trace (run --trace): how decided a game is and which kinds of actions its seats played
     "trace": {
         "TRACE_STANDING": "what a seat's standing counts (fish banked, points, ...), in words",

@@ -512,16 +512,17 @@ def searches_legal(name, case, quick=False):
     """Every action the game loop and every agent apply is legal in its state, inside every search too (each
     rollout, each resampled world): games on one thread in the checked copy of the game loop
     (``simcore.engine.loop.apply_checked``), which raises before an illegal action is applied. Each agent the game
-    offers plays every seat, then they sit side by side."""
+    offers plays every seat of the default game, then they sit side by side at the largest player count."""
     module = games.load(name)
     search_batch = bind(module, checked=True).search_batch
     specs = offered(module)
-    players = _run(name, case).players
-    seatings = [[spec] * players for spec in specs]
-    seatings += [[specs[(k + seat) % len(specs)] for seat in range(players)] for k in range(len(specs))]
+    players, most = _run(name, case).players, max(module.GAME.player_counts)
+    seatings = [({}, [spec] * players) for spec in specs]
+    seatings += [({"players": most}, [specs[(k + seat) % len(specs)] for seat in range(most)])
+                 for k in range(len(specs))]
     n = max(1, _games(4, quick))
-    for seats in seatings:
-        run = _run(name, case, seats)
+    for params, seats in seatings:
+        run = _run(name, params, seats)
         try:
             iterations = search_batch(run.params_array(), run.policies_array(), np.int64(1), np.int64(0),
                                       np.int64(n))
@@ -583,7 +584,7 @@ CHECKS = (
     Check("picture", picture, every_case=False),
     Check("threads", threads, every_case=False),
     Check("handle", through_the_handle, every_case=False),
-    Check("searches-legal", searches_legal),
+    Check("searches-legal", searches_legal, every_case=False),
     Check("openspiel", against_openspiel, unless=_openspiel),
     Check("traced", traced, unless=_without("trace", "trace")),
     Check("searching-traced", searching_traced, every_case=False, unless=_without("trace", "trace")),

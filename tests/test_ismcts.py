@@ -125,8 +125,9 @@ def test_the_node_pool_never_grows_past_the_budget(game, sets):
         x = game_scratch(module, iterations, s)
         tools = searched % 2 == 1
         cutoff = 3 if tools and module.GAME.evaluate else 0
-        action = search(g.params_array, s.current_player(), iterations, 0.7, False, cutoff, 0.5 * tools, x["states"],
-                        x["streams"], x["actions"], x["floats"], x["work"], x["tree"], x["totals"], x["marks"])
+        action = search(g.params_array, s.current_player(), iterations, 0.7, False, cutoff, 0.5 * tools, False,
+                        x["states"], x["streams"], x["actions"], x["floats"], x["work"], x["tree"], x["totals"],
+                        x["marks"])
         tree = x["tree"]
         assert (tree[iterations + 1:] == -7).all()
         assert tree[0, core.N_VISITS] == iterations
@@ -154,7 +155,7 @@ def test_the_observed_tree_gives_every_seat_a_tree_visited_by_every_iteration(ga
         iterations = (3, 40)[searched % 2]
         capacity = core.OBSERVED_NODES * module.MAX_SEATS * (iterations + 1)
         x = game_scratch(module, capacity - 1, s)
-        action = search(g.params_array, seat, iterations, 0.7, False, 0, 0.0, x["states"], x["streams"],
+        action = search(g.params_array, seat, iterations, 0.7, False, 0, 0.0, False, x["states"], x["streams"],
                         x["actions"], x["floats"], x["work"], x["tree"][:capacity], x["totals"][:capacity],
                         x["marks"])
         tree = x["tree"]
@@ -270,3 +271,23 @@ def test_bad_ismcts_specs_are_one_line_errors():
                       ("ismcts:budget=5", "has no parameter 'budget'; allowed: iterations, c, rollout, cutoff, widen")):
         with pytest.raises(ValueError, match=says):
             agents.parse(bad, allowed)
+
+
+def test_final_visits_draws_the_played_action_in_proportion_to_the_root_visits():
+    """ismcts:final=visits (issue 40): the action played is drawn from the seat's policy stream in proportion to
+    how often the search chose each root action, so a search that splits its visits plays a mixed strategy;
+    final=most (the default) always plays the most-visited one. Children not legal in the real game never play."""
+    tree = np.full((4, core.NODE_WIDTH), -1, np.int64)
+    tree[0, core.N_CHILD] = 1
+    for node, (action, visits, sibling) in enumerate([(3, 30, 2), (5, 10, 3), (7, 60, -1)], start=1):
+        tree[node, core.N_ACTION], tree[node, core.N_VISITS], tree[node, core.N_SIBLING] = action, visits, sibling
+    marks = np.zeros((core.MARK_ROWS, 8), np.int64)
+    marks[core.LEGAL, [3, 5]] = 1                       # action 7, the most visited, is not legal in the real game
+    streams = np.zeros(rng.N_STREAMS, np.uint64)
+    drawn = []
+    for game_index in range(4000):
+        rng.seed_streams(streams, 11, game_index)
+        drawn.append(core.visit_draw(tree, 0, marks, 1, streams, 1))
+    assert set(drawn) == {3, 5}
+    assert abs(drawn.count(3) / len(drawn) - 0.75) < 0.03         # 30 of the 40 legal visits
+    assert core.most_visited(tree, 0, marks, 1) == 3

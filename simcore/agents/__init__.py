@@ -25,17 +25,17 @@ from simcore.params import Param
 RANDOM, GREEDY, MC, ISMCTS = range(4)   # kinds: column KIND of the agents table
 KIND = 0
 MC_ROLLOUTS, MC_CUTOFF = 1, 2
-IS_ITERATIONS, IS_C, IS_ROLLOUT, IS_CUTOFF, IS_WIDEN, IS_TREE = 1, 2, 3, 4, 5, 6
+IS_ITERATIONS, IS_C, IS_ROLLOUT, IS_CUTOFF, IS_WIDEN, IS_TREE, IS_FINAL = 1, 2, 3, 4, 5, 6, 7
 # agent -> parameter -> its column in the agents table (the constants above, which the jitted agents read)
 COLUMNS = {"random": {}, "greedy": {},
            "mc": {"rollouts": MC_ROLLOUTS, "cutoff": MC_CUTOFF},
            "ismcts": {"iterations": IS_ITERATIONS, "c": IS_C, "rollout": IS_ROLLOUT, "cutoff": IS_CUTOFF,
-                      "widen": IS_WIDEN, "tree": IS_TREE}}
-WIDTH = 7                           # columns of the agents table
+                      "widen": IS_WIDEN, "tree": IS_TREE, "final": IS_FINAL}}
+WIDTH = 8                           # columns of the agents table
 # parameters added after specs were first recorded, and what each needs of the game (a GameType flag): a spec
 # leaves them out of its canonical string while they are off, so that files, sweeps and names made before
 # they existed keep their names
-LATER = {"cutoff": 0, "widen": 0.0, "tree": "raw"}
+LATER = {"cutoff": 0, "widen": 0.0, "tree": "raw", "final": "most"}
 NEEDS = {("rollout", "greedy"): "heuristic", "cutoff": "evaluate", ("tree", "observed"): "observations"}
 
 
@@ -70,7 +70,10 @@ AGENTS = {a.name: a for a in (
                      "children, the greedy's action first (0: every legal action at once)", 0.0, 1000.0),
                Param("tree", "raw", "raw: one tree keyed by action codes; observed: one tree per seat, keyed by "
                      "what that seat observes of each action (multiple-observer ISMCTS; a game with hidden "
-                     "actions)", choices=("raw", "observed")))),
+                     "actions)", choices=("raw", "observed")),
+               Param("final", "most", "the action played: most: the root action chosen most often; visits: one drawn "
+                     "in proportion to how often each was chosen (a mixed strategy, as hidden and simultaneous "
+                     "moves need)", choices=("most", "visits")))),
 )}
 
 

@@ -39,6 +39,7 @@ from simcore.agents import (
     GREEDY,
     IS_C,
     IS_CUTOFF,
+    IS_FINAL,
     IS_ITERATIONS,
     IS_ROLLOUT,
     IS_TREE,
@@ -332,15 +333,39 @@ def to_expand(world, params, listed, tree, node, marks, epoch, mover, widen):
     return n, 0
 
 
-def chosen(game, params, listed, tree, root, marks, epoch):
-    """The action a search plays: the child of ``root`` legal in the real game most often chosen."""
+@kernel
+def visit_draw(tree, root, marks, epoch, streams, seat):
+    """A child of ``root`` legal in the real game, drawn in proportion to its visits from the seat's policy
+    stream (``ismcts:final=visits``)."""
+    total = 0
+    child = tree[root, N_CHILD]
+    while child >= 0:
+        if marks[LEGAL, tree[child, N_ACTION]] == epoch:
+            total += tree[child, N_VISITS]
+        child = tree[child, N_SIBLING]
+    pick = rng.randint(streams, rng.POLICY + seat, total)
+    child = tree[root, N_CHILD]
+    while child >= 0:
+        if marks[LEGAL, tree[child, N_ACTION]] == epoch:
+            pick -= tree[child, N_VISITS]
+            if pick < 0:
+                return tree[child, N_ACTION]
+        child = tree[child, N_SIBLING]
+    return -1
+
+
+def chosen(game, params, listed, tree, root, marks, epoch, mixed, streams, seat):
+    """The action a search plays: the child of ``root`` legal in the real game most often chosen, or with
+    ``mixed`` one drawn in proportion to how often each was chosen (from ``streams``, the game's own)."""
     n = legal_actions(game, params, listed)
     mark_legal(listed, n, marks, epoch)
+    if mixed:
+        return visit_draw(tree, root, marks, epoch, streams, seat)
     return most_visited(tree, root, marks, epoch)
 
 
-def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, states, streams, actions, floats,
-                  work, tree, totals, marks):
+def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, mixed, states, streams, actions,
+                  floats, work, tree, totals, marks):
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012). Each iteration resamples a
     world from the mover's view, descends from the root by UCB1 over the children whose actions are legal in
     that world (availability counts), adds one node for an untried legal action, plays the rest of the game
@@ -380,7 +405,7 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, s
             mover = current_player(world, params)
         play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
         back_up(tree, totals, node, ret)
-    return chosen(game, params, listed, tree, 0, marks, epoch + 1)
+    return chosen(game, params, listed, tree, 0, marks, epoch + 1, mixed, streams[GAME], seat)
 
 
 def play_out(world, params, streams, actions, work, greedy, cutoff, seat, out):
@@ -444,8 +469,8 @@ def back_up(tree, totals, node, ret):
     tree[node, N_VISITS] += 1
 
 
-def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, states, streams, actions,
-                           floats, work, tree, totals, marks):
+def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, mixed, states, streams,
+                           actions, floats, work, tree, totals, marks):
     """Multiple-observer information-set MCTS (Cowling, Powley and Whitehouse 2012): one tree per seat, each
     keyed by what its seat observes of every action (the game's ``observed_action``: "a call", not "a call of
     ME"). Each iteration resamples a world from the searcher's view; every seat decides in its own tree, by
@@ -490,7 +515,7 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
         play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
         for observer in range(players):
             back_up(tree, totals, current[observer], ret)
-    return chosen(game, params, listed, tree, seat, marks, epoch + 1)
+    return chosen(game, params, listed, tree, seat, marks, epoch + 1, mixed, streams[GAME], seat)
 
 
 @kernel
@@ -529,11 +554,12 @@ def decide(params, agents, seat, states, streams, actions, floats, work, tree, t
                 if agents[seat, IS_TREE] == 1:
                     return observed_ismcts_action(params, seat, int(agents[seat, IS_ITERATIONS]), agents[seat, IS_C],
                                                   agents[seat, IS_ROLLOUT] == 1, int(agents[seat, IS_CUTOFF]),
-                                                  agents[seat, IS_WIDEN], states, streams, actions, floats, work,
-                                                  tree, totals, marks)
+                                                  agents[seat, IS_WIDEN], agents[seat, IS_FINAL] == 1, states,
+                                                  streams, actions, floats, work, tree, totals, marks)
             return ismcts_action(params, seat, int(agents[seat, IS_ITERATIONS]), agents[seat, IS_C],
                                  agents[seat, IS_ROLLOUT] == 1, int(agents[seat, IS_CUTOFF]), agents[seat, IS_WIDEN],
-                                 states, streams, actions, floats, work, tree, totals, marks)
+                                 agents[seat, IS_FINAL] == 1, states, streams, actions, floats, work, tree, totals,
+                                 marks)
     return -1
 
 

@@ -102,3 +102,13 @@ def test_versus_command_reports_the_score(cli):
     assert "mc:rollouts=2 against random, zwai, 30 deals x 2 seats: score" in done.stdout
     bad = cli("versus", "zwai", "--policy", "mc:rollouts=-1", "--against", "random")
     assert bad.returncode != 0 and bad.stderr.count("\n") == 1 and "rollouts" in bad.stderr
+
+
+def test_final_is_spelled_out_only_when_it_mixes():
+    """ismcts:final (issue 40) came after specs were first recorded: off (most), a spec's string and the files and
+    sweeps named by it stay as they were; on, the string says so and reads back as the same spec."""
+    allowed = ("random", "greedy", "mc", "ismcts")
+    assert "final" not in str(agents.parse("ismcts:iterations=50", allowed))
+    mixed = agents.parse("ismcts:iterations=50,final=visits", allowed)
+    assert str(mixed) == "ismcts:iterations=50,c=0.7,rollout=random,final=visits"
+    assert agents.parse(str(mixed), allowed) == mixed and mixed.row()[agents.IS_FINAL] == 1

@@ -261,13 +261,15 @@ def test_bad_ismcts_specs_are_one_line_errors():
     allowed = ("random", "greedy", "mc", "ismcts")
     assert str(agents.parse("ismcts:iterations=50,c=1.5,rollout=greedy", allowed)) == \
         "ismcts:iterations=50,c=1.5,rollout=greedy"
-    assert agents.parse("ismcts:rollout=greedy", allowed).row().tolist() == [agents.ISMCTS, 1000, 0.7, 1, 0, 0, 0]
-    assert agents.parse("ismcts:cutoff=9,widen=0.5", allowed).row().tolist() == [agents.ISMCTS, 1000, 0.7, 0, 9, 0.5, 0]
+    assert agents.parse("ismcts:rollout=greedy", allowed).row().tolist() == [agents.ISMCTS, 1000, 0.7, 1, 0, 0, 0, 0]
+    assert agents.parse("ismcts:cutoff=9,widen=0.5", allowed).row().tolist() == \
+        [agents.ISMCTS, 1000, 0.7, 0, 9, 0.5, 0, 0]
     for bad, says in (("ismcts:iterations=0", "iterations = '0' is not allowed"),
                       ("ismcts:c=-1", "c = '-1' is not allowed"),
                       ("ismcts:rollout=smart", "rollout = 'smart' is not allowed; allowed: one of 'random'"),
                       ("ismcts:cutoff=-1", "cutoff = '-1' is not allowed"),
                       ("ismcts:widen=x", "widen = 'x' is not allowed"),
+                      ("ismcts:final=best", "final = 'best' is not allowed; allowed: one of 'most', 'visits'"),
                       ("ismcts:budget=5", "has no parameter 'budget'; allowed: iterations, c, rollout, cutoff, widen")):
         with pytest.raises(ValueError, match=says):
             agents.parse(bad, allowed)

@@ -203,6 +203,8 @@ def games_command(game):
             from simcore import agents
 
             click.echo(f"  ismcts here means: {agents.parse('ismcts', info)} (the game's recommended search)")
+            if info.strength:
+                click.echo(f"  its strength, on fresh deals: {info.strength}")
         width = max(len(p.name) for p in info.params)
         for p in info.params:
             default = cfg.toml_value(p.default)

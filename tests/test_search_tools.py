@@ -4,6 +4,8 @@ every game's evaluate to what its seats see and every agent to the same rows on 
 
 import dataclasses
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -151,3 +153,17 @@ def test_zwergens_evaluation_plays_the_rounds_after_this_one_as_coin_flips():
                                                                   for k in range(b))
             assert chance(a, b) == pytest.approx(expected, abs=1e-12)
     assert chance(2, 2) == 0.5 and chance(1, 2) == 0.75
+
+
+def test_each_shipped_game_states_the_strength_of_its_recommended_search_as_the_agents_page_measured_it(cli):
+    """Issue 40: the strength `simcore games` prints is the one measured on fresh deals, as the agents page's
+    table gives it (not the grid's seed it was chosen on)."""
+    page = (Path(__file__).resolve().parents[1] / "docs" / "explanation" / "agents.md").read_text()
+    fresh = page.split("| fresh seeds (9173) |", 1)[1].split("\n\n", 1)[0]
+    for name in games.BUILT_IN:
+        strength = games.load(name).GAME.strength
+        scores = re.findall(r"\d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]", strength)
+        assert scores and "seed 9173" in strength, name
+        assert all(score in fresh for score in scores), (name, scores)
+    shown = cli("games", "zwergen").stdout
+    assert f"  its strength, on fresh deals: {games.load('zwergen').GAME.strength}\n" in shown

@@ -102,6 +102,9 @@ class GameType:
     # the name of the same game in OpenSpiel (pyspiel.load_game), "" for none: simcore check plays the two side by
     # side (the module provides openspiel_chance), its parameters of the same names taking the case's values
     openspiel: str = ""
+    # how strong the recommended search is, measured on fresh deals (not those it was chosen on), in words:
+    # "0.978 [0.954, 0.994] against greedy (200 deals x 2 seats, seed 9173)"; simcore games prints it
+    strength: str = ""
     cases: tuple = field(default=(), compare=False)   # parameter sets (dicts) the conformance suite plays too
     param_index: dict = field(init=False, repr=False, compare=False)
 

@@ -115,12 +115,15 @@ def _compiling(quiet, part=""):
 def _load(run, quiet, scheduler=None, trace=False):
     """Load (or first compile) the run's game before anything is timed; a cluster's workers load their own. A
     traced run of a game that declares no trace is refused in one line."""
-    if trace and not run.module.GAME.trace:
-        _fail(f"game {run.game} declares no trace; allowed: a traced run of a game with the trace hooks "
-              "(simcore.games.CAPABILITIES['trace'])")
+    from simcore import engine
+
+    if trace:
+        try:
+            engine.traceable(run.module)
+        except ValueError as e:
+            _fail(str(e))
     if scheduler:
         return
-    from simcore import engine
     engine.load(run.module, run.params_array(), run.policies_array(),
                 _compiling(quiet, "traced game loop" if trace else ""), traced=trace)
 

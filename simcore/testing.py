@@ -517,10 +517,10 @@ def searches_legal(name, case, quick=False):
     search_batch = bind(module, checked=True).search_batch
     specs = offered(module)
     players, most = _run(name, case).players, max(module.GAME.player_counts)
-    seatings = [({}, [spec] * players) for spec in specs]
-    seatings += [({"players": most}, [specs[(k + seat) % len(specs)] for seat in range(most)])
+    seatings = [(case, [spec] * players) for spec in specs]
+    seatings += [({**case, "players": most}, [specs[(k + seat) % len(specs)] for seat in range(most)])
                  for k in range(len(specs))]
-    n = max(1, _games(4, quick))
+    n = _games(4, quick)
     for params, seats in seatings:
         run = _run(name, params, seats)
         try:
@@ -687,8 +687,9 @@ def load(name, on_compile=None):
         run = cfg.resolve(name, policies=[("all", own), (0, spec)])
         for traced_too in (False, True) if module.GAME.trace else (False,):
             engine.load(module, run.params_array(), run.policies_array(), tell, traced=traced_too)
+    searching = cfg.resolve(name, policies=[("all", own), (0, "ismcts:iterations=2")])
     search_batch = bind(module, checked=True).search_batch
-    args = (run.params_array(), run.policies_array(), np.int64(0), np.int64(0), np.int64(0))
+    args = (searching.params_array(), searching.policies_array(), np.int64(0), np.int64(0), np.int64(0))
     if not jit.cached(search_batch, *args):
         tell(name)
     search_batch(*args)

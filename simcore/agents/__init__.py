@@ -92,8 +92,9 @@ def column_gaps(agents=None):
     return gaps
 
 
-if column_gaps():
-    raise ImportError(f"simcore.agents: {'; '.join(column_gaps())}")
+_GAPS = column_gaps()
+if _GAPS:
+    raise ImportError(f"simcore.agents: {'; '.join(_GAPS)}")
 
 
 @dataclass(frozen=True)

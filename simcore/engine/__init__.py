@@ -43,6 +43,13 @@ def extra_columns(module, players):
         offset += _slots(module, name)
 
 
+def traceable(module):
+    """ValueError in one line unless the game declares the trace hooks (``GameType.trace``)."""
+    if not module.GAME.trace:
+        raise ValueError(f"game {module.GAME.name} declares no trace; allowed: a traced run of a game with the "
+                         "trace hooks (simcore.games.CAPABILITIES['trace'])")
+
+
 def batch_function(module, policies, traced=False):
     """The game's batch function for the agents table ``policies``: its plain copy when no seat searches (it
     compiles no search, in a fraction of the time), else the whole one. Both play the same games. ``traced``:
@@ -50,9 +57,8 @@ def batch_function(module, policies, traced=False):
     from simcore.agents import GREEDY, KIND, RANDOM
     from simcore.engine.binding import bind  # (numba and the templates load with the first game played)
 
-    if traced and not module.GAME.trace:
-        raise ValueError(f"game {module.GAME.name} declares no trace; allowed: a traced run of a game with the "
-                         "trace hooks (simcore.games.CAPABILITIES['trace'])")
+    if traced:
+        traceable(module)
     policies = np.asarray(policies)
     plain = policies.ndim == 2 and bool(np.isin(policies[:, KIND], (RANDOM, GREEDY)).all())
     bound = bind(module)

@@ -323,11 +323,12 @@ def picture(name, case, quick=False):
 def threads(name, case, quick=False):
     """Same (config, seed), same rows, whatever the thread count or the block split, with every agent
     seated: mc (with and without a cut-off), ismcts (greedy rollouts where the game has a heuristic; the
-    observed tree where the game declares hidden actions), greedy and random."""
+    observed tree where the game declares hidden actions; a played action drawn from the visits), greedy and
+    random."""
     module = games.load(name)
     players = cfg.resolve(name).params["players"]
     search = "ismcts:iterations=24" + (",rollout=greedy" if module.GAME.heuristic else "")
-    tools = "ismcts:iterations=24,widen=0.5" + (",cutoff=5" if module.GAME.evaluate else "")
+    tools = "ismcts:iterations=24,widen=0.5,final=visits" + (",cutoff=5" if module.GAME.evaluate else "")
     observed = ["ismcts:iterations=24,tree=observed", tools + ",tree=observed"] if module.GAME.observations else []
     cut_mc = "mc:rollouts=1" + (",cutoff=3" if module.GAME.evaluate else "")
     n = _games(6, quick)

@@ -29,6 +29,7 @@ from simcore import agents, engine, games, handle
 from simcore._driver import decisions, play, resampled
 from simcore.engine import jit, rng
 from simcore.engine.binding import bind
+from simcore.games import defaults
 from simcore.io import config as cfg
 from simcore.watch import pictures
 
@@ -298,6 +299,43 @@ def reveals(name, case, quick=False):
         _fail("no action revealed anything to any seat (revealed always -1)")
 
 
+def rewound(name, case, quick=False):
+    """``rewind`` (select=regret's view of a round of face-down moves) takes back only moves the seat has not
+    seen: at every decision, what rewinding for the mover leaves is the state k decisions earlier in the same
+    game, each of those k moves another seat's, and every action legal there looked alike to the mover (one
+    ``observed_action`` code). Some decision takes back a move."""
+    module, params, players = _setup(name, case)
+    observed, rewind = (bind(module).interface[key] for key in ("observed_action", "rewind"))
+    taken_back = 0
+    for game in range(_games(3, quick)):
+        seen = []
+        play(module, params, _kinds(module, players), 5, game,
+             on_decision=lambda state, seat, actions, seen=seen: seen.append((state.copy(), seat, actions)))
+        for i, (state, mover, _) in enumerate(seen):
+            world = state.copy()
+            k = rewind(world, params, mover)
+            taken_back += k
+            if k == 0:
+                if not np.array_equal(world, state):
+                    _fail(f"game {game}, decision {i}: rewind took back nothing, yet changed the state")
+                continue
+            if k > i or not np.array_equal(world, seen[i - k][0]):
+                _fail(f"game {game}, decision {i}: rewind took back {k} moves for seat {mover}, and the state it "
+                      f"left is not the state {k} decisions earlier")
+            for earlier, other, actions in seen[i - k:i]:
+                codes = {observed(earlier, params, action, mover) for action in actions}
+                if other == mover or len(codes) > 1:
+                    _fail(f"game {game}, decision {i}: rewind took back a move of seat {other} that seat {mover} "
+                          f"saw (its legal actions looked like {sorted(codes)}); allowed: only moves it did not see")
+    if not taken_back:
+        _fail("rewind never took back a move")
+
+
+def _rewinds(module):
+    return "" if module.rewind is not defaults.OPTIONAL_JITTED["rewind"] else \
+        f"{module.GAME.name} writes no rewind (nothing to take back)"
+
+
 def picture(name, case, quick=False):
     """A game with a picture draws every state of a game as one well-formed SVG element tagged with its
     name; a game without one is refused in one line."""
@@ -323,16 +361,17 @@ def picture(name, case, quick=False):
 def threads(name, case, quick=False):
     """Same (config, seed), same rows, whatever the thread count or the block split, with every agent
     seated: mc (with and without a cut-off), ismcts (greedy rollouts where the game has a heuristic; the
-    observed tree where the game declares hidden actions; a played action drawn from the visits), greedy and
-    random."""
+    observed tree where the game declares hidden actions, with UCB1 and with regret matching; a played action
+    drawn from the visits or from the average strategy), greedy and random."""
     module = games.load(name)
     players = cfg.resolve(name).params["players"]
     search = "ismcts:iterations=24" + (",rollout=greedy" if module.GAME.heuristic else "")
     tools = "ismcts:iterations=24,widen=0.5,final=visits" + (",cutoff=5" if module.GAME.evaluate else "")
     observed = ["ismcts:iterations=24,tree=observed", tools + ",tree=observed"] if module.GAME.observations else []
+    regret = [REGRET, "mc:rollouts=1"] if module.GAME.observations else []
     cut_mc = "mc:rollouts=1" + (",cutoff=3" if module.GAME.evaluate else "")
     n = _games(6, quick)
-    for seats in (["mc:rollouts=2", search], [tools, cut_mc], observed):
+    for seats in (["mc:rollouts=2", search], [tools, cut_mc], observed, regret):
         if not seats:
             continue
         specs = [*seats, *_kinds(module, players)][:max(players, 2)]
@@ -490,9 +529,10 @@ def searching_traced(name, case, quick=False):
     _trace_holds(module, rows, trace)
 
 
+REGRET = "ismcts:iterations=24,tree=observed,select=regret,final=average"   # simultaneous-move MCTS
 SEARCHES = ("mc:rollouts=2", "ismcts:iterations=20,rollout=random", "ismcts:iterations=20,rollout=greedy",
             "ismcts:iterations=20,widen=0.5", "ismcts:iterations=20,cutoff=6,widen=1",
-            "ismcts:iterations=20,cutoff=6,widen=1,tree=observed,rollout=greedy")
+            "ismcts:iterations=20,cutoff=6,widen=1,tree=observed,rollout=greedy", REGRET)
 
 
 def offered(module):
@@ -582,6 +622,7 @@ CHECKS = (
     Check("action-words", action_words),
     Check("observed-actions", observed_actions),
     Check("reveals", reveals, unless=_without("observations", "hidden actions")),
+    Check("rewind", rewound, unless=_rewinds),
     Check("picture", picture, every_case=False),
     Check("threads", threads, every_case=False),
     Check("handle", through_the_handle, every_case=False),

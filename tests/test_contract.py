@@ -19,7 +19,7 @@ def test_every_registered_game_provides_the_whole_contract(game):
 
 
 def test_the_contract_holds_what_the_agents_bind():
-    provided = set(games.CONTRACT).union(*games.CAPABILITIES.values())
+    provided = set(games.CONTRACT).union(games.OPTIONAL, *games.CAPABILITIES.values())
     assert set(interface.INTERFACE + interface.SIZES) <= provided
     assert set(defaults.DEFAULTS) == set(games.CAPABILITIES) - {"picture", "openspiel"}   # plain Python, not bound
     assert all(set(defaults.DEFAULTS[flag]) == set(games.CAPABILITIES[flag]) for flag in defaults.DEFAULTS)

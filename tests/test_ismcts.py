@@ -20,13 +20,13 @@ def hand_built_tree(children):
     """A root with one child per ``(action, visits, availability, total)``, newest first as add_node links
     them; returns (tree, totals, node of each child)."""
     tree = np.zeros((len(children) + 1, core.NODE_WIDTH), np.int64)
-    totals = np.zeros(len(children) + 1)
+    totals = np.zeros((len(children) + 1, core.TOTALS_WIDTH))
     core.add_node(tree, totals, 0, -1, -1, -1)
     for node, (action, visits, avail, total) in enumerate(children, start=1):
         core.add_node(tree, totals, node, action, 0, 0)
         tree[node, core.N_VISITS] = visits
         tree[node, core.N_AVAIL] = avail
-        totals[node] = total
+        totals[node, core.T_TOTAL] = total
     return tree, totals
 
 
@@ -84,7 +84,7 @@ def game_scratch(module, iterations, state, guard=8):
                 floats=np.zeros(module.MAX_ACTIONS + module.MAX_SEATS),
                 work=np.zeros(module.WORK_SIZE, np.int64),
                 tree=np.full((iterations + 1 + guard, core.NODE_WIDTH), -7, np.int64),
-                totals=np.zeros(iterations + 1 + guard),
+                totals=np.zeros((iterations + 1 + guard, core.TOTALS_WIDTH)),
                 marks=np.zeros((core.MARK_ROWS, max(module.N_ACTION_CODES, module.MAX_SEATS)), np.int64))
     x["states"][core.GAME] = state.state
     x["streams"][core.GAME] = state.streams
@@ -125,7 +125,7 @@ def test_the_node_pool_never_grows_past_the_budget(game, sets):
         x = game_scratch(module, iterations, s)
         tools = searched % 2 == 1
         cutoff = 3 if tools and module.GAME.evaluate else 0
-        action = search(g.params_array, s.current_player(), iterations, 0.7, False, cutoff, 0.5 * tools, False,
+        action = search(g.params_array, s.current_player(), iterations, 0.7, False, cutoff, 0.5 * tools, 0,
                         x["states"], x["streams"], x["actions"], x["floats"], x["work"], x["tree"], x["totals"],
                         x["marks"])
         tree = x["tree"]
@@ -155,7 +155,7 @@ def test_the_observed_tree_gives_every_seat_a_tree_visited_by_every_iteration(ga
         iterations = (3, 40)[searched % 2]
         capacity = core.OBSERVED_NODES * module.MAX_SEATS * (iterations + 1)
         x = game_scratch(module, capacity - 1, s)
-        action = search(g.params_array, seat, iterations, 0.7, False, 0, 0.0, False, x["states"], x["streams"],
+        action = search(g.params_array, seat, iterations, 0.7, False, 0, 0.0, 0, 0, 0.1, x["states"], x["streams"],
                         x["actions"], x["floats"], x["work"], x["tree"][:capacity], x["totals"][:capacity],
                         x["marks"])
         tree = x["tree"]
@@ -261,16 +261,21 @@ def test_bad_ismcts_specs_are_one_line_errors():
     allowed = ("random", "greedy", "mc", "ismcts")
     assert str(agents.parse("ismcts:iterations=50,c=1.5,rollout=greedy", allowed)) == \
         "ismcts:iterations=50,c=1.5,rollout=greedy"
-    assert agents.parse("ismcts:rollout=greedy", allowed).row().tolist() == [agents.ISMCTS, 1000, 0.7, 1, 0, 0, 0, 0]
+    assert agents.parse("ismcts:rollout=greedy", allowed).row().tolist() == \
+        [agents.ISMCTS, 1000, 0.7, 1, 0, 0, 0, 0, 0, 0.1]
     assert agents.parse("ismcts:cutoff=9,widen=0.5", allowed).row().tolist() == \
-        [agents.ISMCTS, 1000, 0.7, 0, 9, 0.5, 0, 0]
+        [agents.ISMCTS, 1000, 0.7, 0, 9, 0.5, 0, 0, 0, 0.1]
     for bad, says in (("ismcts:iterations=0", "iterations = '0' is not allowed"),
                       ("ismcts:c=-1", "c = '-1' is not allowed"),
                       ("ismcts:rollout=smart", "rollout = 'smart' is not allowed; allowed: one of 'random'"),
                       ("ismcts:cutoff=-1", "cutoff = '-1' is not allowed"),
                       ("ismcts:widen=x", "widen = 'x' is not allowed"),
-                      ("ismcts:final=best", "final = 'best' is not allowed; allowed: one of 'most', 'visits'"),
-                      ("ismcts:budget=5", "has no parameter 'budget'; allowed: iterations, c, rollout, cutoff, widen")):
+                      ("ismcts:final=best",
+                       "final = 'best' is not allowed; allowed: one of 'most', 'visits', 'average'"),
+                      ("ismcts:budget=5", "has no parameter 'budget'; allowed: iterations, c, rollout, cutoff, widen"),
+                      ("ismcts:select=regret", "select=regret needs tree=observed"),
+                      ("ismcts:final=average", "final=average needs select=regret"),
+                      ("ismcts:explore=2", "explore = '2' is not allowed")):
         with pytest.raises(ValueError, match=says):
             agents.parse(bad, allowed)
 

@@ -25,18 +25,22 @@ from simcore.params import Param
 RANDOM, GREEDY, MC, ISMCTS = range(4)   # kinds: column KIND of the agents table
 KIND = 0
 MC_ROLLOUTS, MC_CUTOFF = 1, 2
-IS_ITERATIONS, IS_C, IS_ROLLOUT, IS_CUTOFF, IS_WIDEN, IS_TREE, IS_FINAL = 1, 2, 3, 4, 5, 6, 7
+IS_ITERATIONS, IS_C, IS_ROLLOUT, IS_CUTOFF, IS_WIDEN = 1, 2, 3, 4, 5
+IS_TREE, IS_FINAL, IS_SELECT, IS_EXPLORE = 6, 7, 8, 9
 # agent -> parameter -> its column in the agents table (the constants above, which the jitted agents read)
 COLUMNS = {"random": {}, "greedy": {},
            "mc": {"rollouts": MC_ROLLOUTS, "cutoff": MC_CUTOFF},
            "ismcts": {"iterations": IS_ITERATIONS, "c": IS_C, "rollout": IS_ROLLOUT, "cutoff": IS_CUTOFF,
-                      "widen": IS_WIDEN, "tree": IS_TREE, "final": IS_FINAL}}
-WIDTH = 8                           # columns of the agents table
+                      "widen": IS_WIDEN, "tree": IS_TREE, "final": IS_FINAL, "select": IS_SELECT,
+                      "explore": IS_EXPLORE}}
+WIDTH = 10                          # columns of the agents table
 # parameters added after specs were first recorded, and what each needs of the game (a GameType flag): a spec
 # leaves them out of its canonical string while they are off, so that files, sweeps and names made before
 # they existed keep their names
-LATER = {"cutoff": 0, "widen": 0.0, "tree": "raw", "final": "most"}
+LATER = {"cutoff": 0, "widen": 0.0, "tree": "raw", "final": "most", "select": "ucb", "explore": 0.1}
 NEEDS = {("rollout", "greedy"): "heuristic", "cutoff": "evaluate", ("tree", "observed"): "observations"}
+# a parameter's value that only means something beside another's: (key, value) -> (key, the value it needs)
+BESIDE = {("select", "regret"): ("tree", "observed"), ("final", "average"): ("select", "regret")}
 
 
 @dataclass(frozen=True)
@@ -59,8 +63,8 @@ AGENTS = {a.name: a for a in (
                Param("cutoff", 0, "decisions a rollout plays before the game's evaluate scores it (0: to the end "
                      "of the game)", 0, 1_000_000))),
     AgentType("ismcts", ISMCTS, "information-set MCTS: each iteration resamples a world from the mover's view, "
-              "descends by UCB1 over the actions legal in it, adds a node, plays out and backs up every seat's "
-              "return; plays the most-visited action",
+              "descends by UCB1 (or regret matching) over the actions legal in it, adds a node, plays out and "
+              "backs up every seat's return; plays the most-visited action (or a mixed strategy: final)",
               (Param("iterations", 1000, "search iterations per decision (the budget)", 1, 1_000_000),
                Param("c", 0.7, "UCB1 exploration constant", 0.0, 100.0),
                Param("rollout", "random", "how each iteration plays the game out", choices=("random", "greedy")),
@@ -73,7 +77,14 @@ AGENTS = {a.name: a for a in (
                      "actions)", choices=("raw", "observed")),
                Param("final", "most", "the action played: most: the root action chosen most often; visits: one drawn "
                      "in proportion to how often each was chosen (a mixed strategy, as hidden and simultaneous "
-                     "moves need)", choices=("most", "visits")))),
+                     "moves need); average: one drawn from the average strategy of regret matching "
+                     "(select=regret)", choices=("most", "visits", "average")),
+               Param("select", "ucb", "how a seat chooses among its children in the tree: ucb: UCB1; regret: regret "
+                     "matching, a mixed strategy (simultaneous-move MCTS), with the face-down moves of the round "
+                     "the searcher has not seen played again by their seats' own strategies (tree=observed)",
+                     choices=("ucb", "regret")),
+               Param("explore", 0.1, "select=regret: the share of each choice drawn uniformly (exploration)",
+                     0.0, 1.0))),
 )}
 
 
@@ -132,6 +143,11 @@ def parse(text, allowed):
     if game_type is not None:
         allowed = game_type.policies
     spec = _parse(text, allowed, dict(game_type.search) if game_type is not None else {})
+    values = dict(spec.values)
+    for (key, value), (other, needed) in BESIDE.items():
+        if values.get(key) == value and values.get(other) != needed:
+            raise ValueError(f"policy {spec.name}: {key}={value} needs {other}={needed}, and {other} is "
+                             f"{values.get(other)}; allowed: {other}={needed} beside it")
     for key, value in spec.values:
         flag = NEEDS.get((key, value)) or (NEEDS.get(key) if value != LATER.get(key) else None)
         if game_type is not None and flag and not getattr(game_type, flag):

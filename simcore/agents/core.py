@@ -24,7 +24,8 @@ every game, decision, iteration and rollout: nothing else here allocates.
 ``floats``   [MAX_ACTIONS + MAX_SEATS]  the candidates' summed returns, then one rollout's returns
 ``work``     the game's own scratch for ``greedy_action``
 ``tree``     [nodes, NODE_WIDTH]  ISMCTS's node pool: one node per iteration and the root, so the budget bounds it
-``totals``   [nodes]              each node's summed return for the seat that chose its action
+``totals``   [nodes, TOTALS_WIDTH]  each node's summed return for the seat that chose its action; with regret
+                              matching its regret, its strategy sum and its chance in the current iteration
 ``marks``    [3, max(N_ACTION_CODES, MAX_SEATS)]  ISMCTS's stamps per action code: legal here, has a child
                               here; then the observed tree's current node in each seat's tree
 
@@ -39,9 +40,11 @@ from simcore.agents import (
     GREEDY,
     IS_C,
     IS_CUTOFF,
+    IS_EXPLORE,
     IS_FINAL,
     IS_ITERATIONS,
     IS_ROLLOUT,
+    IS_SELECT,
     IS_TREE,
     IS_WIDEN,
     ISMCTS,
@@ -72,6 +75,7 @@ from simcore.engine.interface import (
     resample,
     returns,
     revealed,
+    rewind,
 )
 from simcore.engine.jit import kernel
 
@@ -80,9 +84,14 @@ LIST, CANDIDATES, CHECK = 0, 1, 2
 ACTION_ROWS = 3
 # a node of the ISMCTS tree: the action that leads to it, its parent, first child and next sibling, how often it
 # was chosen and how often it was available (legal in the world of an iteration that reached its parent), and
-# the seat that chose it (its totals are that seat's returns)
-N_ACTION, N_PARENT, N_CHILD, N_SIBLING, N_VISITS, N_AVAIL, N_MOVER = range(7)
-NODE_WIDTH = 7
+# the seat that chose it (its totals are that seat's returns), and the last iteration in which regret matching
+# counted it among the choices (select=regret)
+N_ACTION, N_PARENT, N_CHILD, N_SIBLING, N_VISITS, N_AVAIL, N_MOVER, N_STAMP = range(8)
+NODE_WIDTH = 8
+# a node's floats: its summed return, and for regret matching its cumulative regret, the sum of the strategies
+# that chose it (the average strategy) and its chance of being chosen in the iteration that stamped it
+T_TOTAL, T_REGRET, T_STRATEGY, T_CHANCE = range(4)
+TOTALS_WIDTH = 4
 LEGAL, TRIED, CURRENT = 0, 1, 2
 MARK_ROWS = 3
 REVEAL = -2         # the mover of an observed tree's reveal node (what an action showed a seat; no one chose it)
@@ -214,7 +223,9 @@ def add_node(tree, totals, node, action, parent, mover):
     tree[node, N_VISITS] = 0
     tree[node, N_AVAIL] = 1
     tree[node, N_MOVER] = mover
-    totals[node] = 0.0
+    tree[node, N_STAMP] = 0
+    for column in range(TOTALS_WIDTH):
+        totals[node, column] = 0.0
     if parent >= 0:
         tree[node, N_SIBLING] = tree[parent, N_CHILD]
         tree[parent, N_CHILD] = node
@@ -274,7 +285,7 @@ def ucb_child(tree, totals, node, marks, epoch, c, mover):
     while child >= 0:
         if marks[LEGAL, tree[child, N_ACTION]] == epoch and (mover < 0 or tree[child, N_MOVER] == mover):
             visits = tree[child, N_VISITS]
-            score = totals[child] / visits + c * math.sqrt(math.log(tree[child, N_AVAIL]) / visits)
+            score = totals[child, T_TOTAL] / visits + c * math.sqrt(math.log(tree[child, N_AVAIL]) / visits)
             if best < 0 or score > best_score:
                 best = child
                 best_score = score
@@ -354,17 +365,65 @@ def visit_draw(tree, root, marks, epoch, streams, seat):
     return -1
 
 
-def chosen(game, params, listed, tree, root, marks, epoch, mixed, streams, seat):
-    """The action a search plays: the child of ``root`` legal in the real game most often chosen, or with
-    ``mixed`` one drawn in proportion to how often each was chosen (from ``streams``, the game's own)."""
+@kernel
+def strategy_draw(tree, totals, node, marks, epoch, streams, seat):
+    """A child of ``node`` legal in the real game, drawn from the average strategy of regret matching there (each
+    child's strategy sum) from the seat's policy stream (``ismcts:final=average``); -1 when regret matching never
+    chose there (a budget too small to reach it)."""
+    total = 0.0
+    child = tree[node, N_CHILD]
+    while child >= 0:
+        if marks[LEGAL, tree[child, N_ACTION]] == epoch and tree[child, N_MOVER] == seat:
+            total += totals[child, T_STRATEGY]
+        child = tree[child, N_SIBLING]
+    if total <= 0.0:
+        return -1
+    pick = rng.uniform(streams, rng.POLICY + seat) * total
+    last = -1
+    child = tree[node, N_CHILD]
+    while child >= 0:
+        if marks[LEGAL, tree[child, N_ACTION]] == epoch and tree[child, N_MOVER] == seat:
+            last = tree[child, N_ACTION]
+            pick -= totals[child, T_STRATEGY]
+            if pick < 0.0:
+                return last
+        child = tree[child, N_SIBLING]
+    return last
+
+
+@kernel
+def decision_node(tree, root, seat):
+    """The node of ``seat``'s tree (rooted at ``root``) where it decides: the root, or where the searcher's view
+    was rewound to the start of the round (select=regret), the node the round's face-down moves lead to. Those
+    moves show the seat nothing, so each is the lone child on the way down."""
+    node = root
+    while True:
+        child = tree[node, N_CHILD]
+        if child < 0 or tree[child, N_SIBLING] >= 0 or tree[child, N_MOVER] == seat:
+            return node
+        node = child
+
+
+def chosen(game, params, listed, tree, totals, root, marks, epoch, final, streams, seat):
+    """The action a search plays (``final``): 0, the child of ``root`` legal in the real game most often chosen;
+    1, one drawn in proportion to how often each was chosen; 2, one drawn from the average strategy of regret
+    matching (from ``streams``, the game's own). Where the search never decided at ``root`` (a budget smaller
+    than the round's face-down moves), a legal action at random."""
     n = legal_actions(game, params, listed)
     mark_legal(listed, n, marks, epoch)
-    if mixed:
+    if tree[root, N_CHILD] < 0:
+        return random_action(game, params, seat, streams, listed)
+    if final == 2:
+        action = strategy_draw(tree, totals, root, marks, epoch, streams, seat)
+        if action >= 0:
+            return action
+        return visit_draw(tree, root, marks, epoch, streams, seat)
+    if final == 1:
         return visit_draw(tree, root, marks, epoch, streams, seat)
     return most_visited(tree, root, marks, epoch)
 
 
-def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, mixed, states, streams, actions,
+def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, final, states, streams, actions,
                   floats, work, tree, totals, marks):
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012). Each iteration resamples a
     world from the mover's view, descends from the root by UCB1 over the children whose actions are legal in
@@ -404,8 +463,8 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, m
             play_action(world, params, tree[node, N_ACTION], streams[WORLD], actions)
             mover = current_player(world, params)
         play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
-        back_up(tree, totals, node, ret)
-    return chosen(game, params, listed, tree, 0, marks, epoch + 1, mixed, streams[GAME], seat)
+        back_up(tree, totals, node, ret, 0)
+    return chosen(game, params, listed, tree, totals, 0, marks, epoch + 1, final, streams[GAME], seat)
 
 
 def play_out(world, params, streams, actions, work, greedy, cutoff, seat, out):
@@ -458,26 +517,84 @@ def observe(tree, totals, current, world, params, action, mover, players, size):
 
 
 @kernel
-def back_up(tree, totals, node, ret):
+def regret_child(tree, totals, node, marks, epoch, mover, explore, streams, stamp):
+    """Regret matching (Hart and Mas-Colell 2000) among ``mover``'s children of ``node`` legal now, as
+    simultaneous-move MCTS chooses (Lanctot, Lisy and Winands 2013): each child's share of the positive regrets
+    (equal shares while none is positive), mixed with ``explore`` of uniform, one drawn from the search stream.
+    Each candidate adds its share to its strategy sum (the average strategy, which the search plays), is stamped
+    with iteration ``stamp`` and keeps its chance, for :func:`regret_update`."""
+    count = 0
+    positive = 0.0
+    child = tree[node, N_CHILD]
+    while child >= 0:
+        if marks[LEGAL, tree[child, N_ACTION]] == epoch and tree[child, N_MOVER] == mover:
+            count += 1
+            positive += max(totals[child, T_REGRET], 0.0)
+        child = tree[child, N_SIBLING]
+    pick = rng.uniform(streams, rng.SEARCH + mover)
+    best = -1
+    last = -1
+    child = tree[node, N_CHILD]
+    while child >= 0:
+        if marks[LEGAL, tree[child, N_ACTION]] == epoch and tree[child, N_MOVER] == mover:
+            share = max(totals[child, T_REGRET], 0.0) / positive if positive > 0.0 else 1.0 / count
+            chance = (1.0 - explore) * share + explore / count
+            totals[child, T_STRATEGY] += share
+            totals[child, T_CHANCE] = chance
+            tree[child, N_STAMP] = stamp
+            last = child
+            pick -= chance
+            if best < 0 and pick < 0.0:
+                best = child
+        child = tree[child, N_SIBLING]
+    return best if best >= 0 else last
+
+
+@kernel
+def regret_update(tree, totals, node, ret, stamp):
+    """Regret matching's update where ``node`` was chosen in iteration ``stamp``: every choice its parent
+    offered then (stamped) loses the mover's return ``u``; the chosen one gains ``u`` over its chance (the
+    sampled estimate of each choice's value: u / p for the chosen, 0 for the others)."""
+    mover = tree[node, N_MOVER]
+    u = ret[mover]
+    child = tree[tree[node, N_PARENT], N_CHILD]
+    while child >= 0:
+        if tree[child, N_STAMP] == stamp and tree[child, N_MOVER] == mover:
+            gain = u / totals[node, T_CHANCE] if child == node else 0.0
+            totals[child, T_REGRET] += gain - u
+        child = tree[child, N_SIBLING]
+
+
+@kernel
+def back_up(tree, totals, node, ret, stamp):
     """Add an iteration's returns to ``node`` and its ancestors, each for the seat that chose it (a reveal
-    node, chosen by nobody, only counts the visit)."""
+    node, chosen by nobody, only counts the visit); where regret matching chose in this iteration (``stamp``
+    > 0), its update."""
     while tree[node, N_PARENT] >= 0:
         tree[node, N_VISITS] += 1
         if tree[node, N_MOVER] >= 0:
-            totals[node] += ret[tree[node, N_MOVER]]
+            totals[node, T_TOTAL] += ret[tree[node, N_MOVER]]
+            if stamp > 0 and tree[node, N_STAMP] == stamp:
+                regret_update(tree, totals, node, ret, stamp)
         node = tree[node, N_PARENT]
     tree[node, N_VISITS] += 1
 
 
-def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, mixed, states, streams,
-                           actions, floats, work, tree, totals, marks):
+def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, final, regret, explore,
+                           states, streams, actions, floats, work, tree, totals, marks):
     """Multiple-observer information-set MCTS (Cowling, Powley and Whitehouse 2012): one tree per seat, each
     keyed by what its seat observes of every action (the game's ``observed_action``: "a call", not "a call of
     ME"). Each iteration resamples a world from the searcher's view; every seat decides in its own tree, by
     UCB1 over its legal actions there, so no seat's choice depends on what it could not have seen; every tree
     follows the action as its seat observes it. Expansion, widening and playouts are those of
     :func:`ismcts_action`; tree ``seat``'s most-chosen root action is played. Seat i's tree is rooted at node
-    i; ``marks[CURRENT]`` holds each tree's current node."""
+    i; ``marks[CURRENT]`` holds each tree's current node.
+
+    With ``regret`` every seat chooses by regret matching (:func:`regret_child`; simultaneous-move MCTS) and
+    each world starts from the round as the searcher saw it begin: the game's ``rewind`` takes back the
+    face-down moves the searcher has not seen, which their seats then choose again by their own strategies in
+    their own trees, rather than a uniform draw answering them. The searcher decides at the node those moves
+    lead to in its tree (:func:`decision_node`)."""
     game = states[GAME]
     world = states[WORLD]
     listed = actions[LIST]
@@ -492,9 +609,11 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
         add_node(tree, totals, root, -1, -1, -1)
     size = players
     epoch = 0
-    for _ in range(iterations):
+    for iteration in range(iterations):
         copy(game, world)
         rng.fork(streams[GAME], rng.SEARCH + seat, streams[WORLD])
+        if regret:
+            rewind(world, params, seat)
         resample(world, params, seat, streams[WORLD])
         for observer in range(players):
             current[observer] = observer
@@ -505,6 +624,9 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
             n, fresh = to_expand(world, params, listed, tree, node, marks, epoch, mover, widen)
             if fresh > 0:
                 action = expand_pick(world, params, mover, streams[WORLD], listed, n, marks, epoch, fresh, widen, work)
+            elif regret:
+                action = tree[regret_child(tree, totals, node, marks, epoch, mover, explore, streams[WORLD],
+                                           iteration + 1), N_ACTION]
             else:
                 action = tree[ucb_child(tree, totals, node, marks, epoch, c, mover), N_ACTION]
             size = observe(tree, totals, current, world, params, action, mover, players, size)
@@ -514,8 +636,9 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
             mover = current_player(world, params)
         play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
         for observer in range(players):
-            back_up(tree, totals, current[observer], ret)
-    return chosen(game, params, listed, tree, seat, marks, epoch + 1, mixed, streams[GAME], seat)
+            back_up(tree, totals, current[observer], ret, (iteration + 1) * regret)
+    return chosen(game, params, listed, tree, totals, decision_node(tree, seat, seat), marks, epoch + 1, final,
+                  streams[GAME], seat)
 
 
 @kernel
@@ -554,11 +677,12 @@ def decide(params, agents, seat, states, streams, actions, floats, work, tree, t
                 if agents[seat, IS_TREE] == 1:
                     return observed_ismcts_action(params, seat, int(agents[seat, IS_ITERATIONS]), agents[seat, IS_C],
                                                   agents[seat, IS_ROLLOUT] == 1, int(agents[seat, IS_CUTOFF]),
-                                                  agents[seat, IS_WIDEN], agents[seat, IS_FINAL] == 1, states,
+                                                  agents[seat, IS_WIDEN], int(agents[seat, IS_FINAL]),
+                                                  int(agents[seat, IS_SELECT]), agents[seat, IS_EXPLORE], states,
                                                   streams, actions, floats, work, tree, totals, marks)
             return ismcts_action(params, seat, int(agents[seat, IS_ITERATIONS]), agents[seat, IS_C],
                                  agents[seat, IS_ROLLOUT] == 1, int(agents[seat, IS_CUTOFF]), agents[seat, IS_WIDEN],
-                                 agents[seat, IS_FINAL] == 1, states, streams, actions, floats, work, tree, totals,
+                                 int(agents[seat, IS_FINAL]), states, streams, actions, floats, work, tree, totals,
                                  marks)
     return -1
 
@@ -568,7 +692,8 @@ def scratch(agents):
     nodes = tree_size(agents, MAX_SEATS if OBSERVED else 0)
     return (np.zeros((3, STATE_SIZE), STATE_DTYPE), np.zeros((3, rng.N_STREAMS), np.uint64),
             np.zeros((ACTION_ROWS, MAX_ACTIONS), np.int64), np.zeros(MAX_ACTIONS + MAX_SEATS, np.float64),
-            np.zeros(WORK_SIZE, np.int64), np.zeros((nodes, NODE_WIDTH), np.int64), np.zeros(nodes, np.float64),
+            np.zeros(WORK_SIZE, np.int64), np.zeros((nodes, NODE_WIDTH), np.int64),
+            np.zeros((nodes, TOTALS_WIDTH), np.float64),
             np.zeros((MARK_ROWS, max(N_ACTION_CODES, MAX_SEATS)), np.int64))
 
 
@@ -587,7 +712,7 @@ def root_stats(params, agents, seat, game, actions, floats, tree, totals, stats)
             stats[i, 1] = agents[seat, MC_ROLLOUTS]
             stats[i, 2] = floats[i] / agents[seat, MC_ROLLOUTS]
         return m
-    root = seat if OBSERVED and agents[seat, IS_TREE] == 1 else 0     # an observed tree's seat has its own root
+    root = decision_node(tree, seat, seat) if OBSERVED and agents[seat, IS_TREE] == 1 else 0   # its own tree
     if kind != ISMCTS or tree[root, N_VISITS] == 0:
         return 0
     rows = 0
@@ -595,7 +720,7 @@ def root_stats(params, agents, seat, game, actions, floats, tree, totals, stats)
     while child >= 0:
         stats[rows, 0] = tree[child, N_ACTION]
         stats[rows, 1] = tree[child, N_VISITS]
-        stats[rows, 2] = totals[child] / tree[child, N_VISITS]
+        stats[rows, 2] = totals[child, T_TOTAL] / max(tree[child, N_VISITS], 1)
         rows += 1
         child = tree[child, N_SIBLING]
     return rows

@@ -39,6 +39,11 @@ def no_heuristic(state, params, seat, streams, work):
     return -1
 
 
+def no_rewind(state, params, seat):
+    """``rewind`` of a game without face-down moves to take back: takes back nothing."""
+    return 0
+
+
 def no_standing(state, params, out):
     """``standing`` of a game without a trace: never asked, since ``--trace`` is refused for it."""
 
@@ -87,9 +92,14 @@ def empty_state(module):
 OPTIONAL = {"check": lambda module: no_check, "new_state": empty_state, "round_of": lambda module: no_rounds}
 
 
+# optional jitted names of the contract: name -> what a game that does not define it gets
+OPTIONAL_JITTED = {"rewind": kernel(no_rewind)}
+
+
 def of(game_type):
-    """The defaults of the capabilities ``game_type`` does not declare: name -> jitted function or value."""
-    out = {}
+    """The defaults of the capabilities ``game_type`` does not declare, and of the optional jitted names
+    (:data:`OPTIONAL_JITTED`): name -> jitted function or value."""
+    out = dict(OPTIONAL_JITTED)
     for flag, names in DEFAULTS.items():
         if game_type is not None and not getattr(game_type, flag):
             out.update(names)

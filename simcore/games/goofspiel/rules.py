@@ -354,6 +354,24 @@ def resample(state, params, seat, streams):
         bid(state, other, kth_card(state, hand, n, rng.randint(streams, rng.DECK, state[S_HELD + other])))
 
 
+@kernel
+def rewind(state, params, seat):
+    """Take back the current trick's face-down bids made before ``seat``'s (it has not seen them): each card
+    goes back to its hand and the first of those seats is to bid again. The trick's start as ``seat`` saw it;
+    returns how many bids were taken back."""
+    taken = 0
+    for other in range(params[P_PLAYERS] - 1, -1, -1):
+        card = state[S_BID + other]
+        if other == seat or card < 0:
+            continue
+        state[S_HAND + other * MAX_CARDS + card] = 1
+        state[S_HELD + other] += 1
+        state[S_BID + other] = -1
+        state[S_SEAT] = other
+        taken += 1
+    return taken
+
+
 # --- a whole game -------------------------------------------------------------
 
 

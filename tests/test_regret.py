@@ -31,7 +31,8 @@ def node_with_regrets(regrets, mover=0):
 
 def test_regret_matching_draws_each_child_by_its_share_of_the_positive_regrets_mixed_with_exploration():
     """Hart and Mas-Colell: positive regrets 3 and 1 (and -2) give shares 0.75, 0.25, 0; explore = 0.3 mixes in
-    0.1 each: chances 0.625, 0.275, 0.1. Every candidate's share goes into its strategy sum."""
+    0.1 each: chances 0.625, 0.275, 0.1. Every candidate's share, weighted by the iteration (9: linear
+    averaging), goes into its strategy sum."""
     draws = []
     for index in range(6000):
         tree, totals, marks = node_with_regrets([3.0, 1.0, -2.0])
@@ -39,7 +40,7 @@ def test_regret_matching_draws_each_child_by_its_share_of_the_positive_regrets_m
         rng.seed_streams(streams, 3, index)
         draws.append(core.regret_child(tree, totals, 0, marks, 1, 0, 0.3, streams, 9))
     assert totals[1:, core.T_CHANCE] == pytest.approx([0.625, 0.275, 0.1])
-    assert totals[1:, core.T_STRATEGY] == pytest.approx([0.75, 0.25, 0.0])
+    assert totals[1:, core.T_STRATEGY] == pytest.approx([9 * 0.75, 9 * 0.25, 0.0])
     assert (tree[1:, core.N_STAMP] == 9).all()
     for node, chance in zip((1, 2, 3), (0.625, 0.275, 0.1), strict=True):
         assert abs(draws.count(node) / len(draws) - chance) < 0.02
@@ -51,7 +52,7 @@ def test_regret_matching_plays_equal_shares_while_no_regret_is_positive_and_skip
     marks[core.LEGAL, tree[3, core.N_ACTION]] = 0   # not legal in this world
     streams = np.zeros(rng.N_STREAMS, np.uint64)
     core.regret_child(tree, totals, 0, marks, 1, 0, 0.0, streams, 4)
-    assert totals[1:, core.T_STRATEGY] == pytest.approx([0.5, 0.5, 0.0, 0.0])
+    assert totals[1:, core.T_STRATEGY] == pytest.approx([4 * 0.5, 4 * 0.5, 0.0, 0.0])
     assert tree[1:, core.N_STAMP].tolist() == [4, 4, 0, 0]
 
 

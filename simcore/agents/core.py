@@ -521,8 +521,9 @@ def regret_child(tree, totals, node, marks, epoch, mover, explore, streams, stam
     """Regret matching (Hart and Mas-Colell 2000) among ``mover``'s children of ``node`` legal now, as
     simultaneous-move MCTS chooses (Lanctot, Lisy and Winands 2013): each child's share of the positive regrets
     (equal shares while none is positive), mixed with ``explore`` of uniform, one drawn from the search stream.
-    Each candidate adds its share to its strategy sum (the average strategy, which the search plays), is stamped
-    with iteration ``stamp`` and keeps its chance, for :func:`regret_update`."""
+    Each candidate adds its share, weighted by iteration ``stamp``, to its strategy sum (the average strategy,
+    which the search plays: linear averaging, as CFR+ does, forgets the uninformed first iterations sooner), is
+    stamped with ``stamp`` and keeps its chance, for :func:`regret_update`."""
     count = 0
     positive = 0.0
     child = tree[node, N_CHILD]
@@ -539,7 +540,7 @@ def regret_child(tree, totals, node, marks, epoch, mover, explore, streams, stam
         if marks[LEGAL, tree[child, N_ACTION]] == epoch and tree[child, N_MOVER] == mover:
             share = max(totals[child, T_REGRET], 0.0) / positive if positive > 0.0 else 1.0 / count
             chance = (1.0 - explore) * share + explore / count
-            totals[child, T_STRATEGY] += share
+            totals[child, T_STRATEGY] += share * stamp
             totals[child, T_CHANCE] = chance
             tree[child, N_STAMP] = stamp
             last = child

@@ -336,6 +336,30 @@ def _rewinds(module):
         f"{module.GAME.name} writes no rewind (nothing to take back)"
 
 
+def deals(name, case, quick=False):
+    """``dealt`` (what chance dealt face up with the action just played, which select=regret keys its trees by)
+    reads only what its observer may see: at every decision, the same code in every world resampled for that
+    seat. Some decision deals something."""
+    module, params, players = _setup(name, case)
+    dealt = bind(module).interface["dealt"]
+    shown = 0
+    for k, (state, _, _) in enumerate(decisions(module, params, _kinds(module, players), _games(3, quick))):
+        for seat in range(players):
+            code = dealt(state, params, seat)
+            shown += code >= 0
+            again = dealt(resampled(module, state, params, seat, k), params, seat)
+            if again != code:
+                _fail(f"decision {k}: dealt shows seat {seat} {code}, and {again} in a world resampled for it; "
+                      f"allowed: only what the seat sees, the same in every such world")
+    if not shown:
+        _fail("dealt never showed a seat anything")
+
+
+def _deals(module):
+    return "" if module.dealt is not defaults.OPTIONAL_JITTED["dealt"] else \
+        f"{module.GAME.name} writes no dealt (its actions deal nothing face up)"
+
+
 def picture(name, case, quick=False):
     """A game with a picture draws every state of a game as one well-formed SVG element tagged with its
     name; a game without one is refused in one line."""
@@ -623,6 +647,7 @@ CHECKS = (
     Check("observed-actions", observed_actions),
     Check("reveals", reveals, unless=_without("observations", "hidden actions")),
     Check("rewind", rewound, unless=_rewinds),
+    Check("dealt", deals, unless=_deals),
     Check("picture", picture, every_case=False),
     Check("threads", threads, every_case=False),
     Check("handle", through_the_handle, every_case=False),

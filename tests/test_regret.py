@@ -104,6 +104,50 @@ def test_rewind_takes_back_the_face_down_bids_a_seat_has_not_seen():
     assert world[goofspiel.S_SEAT] == 0 and world[goofspiel.S_BID + 1] == 1
 
 
+def test_dealt_shows_every_seat_the_prize_the_tricks_last_bid_reveals():
+    """Rules (docs/goofspiel.md): once every seat has bid, the trick resolves and the next prize card is turned
+    face up (in random order, drawn from the prize deck). An earlier bid deals nothing (-1); the last one shows
+    every seat the new prize; after the game's last trick nothing is left to deal."""
+    game = simcore.load_game("goofspiel", {"num_cards": 4})
+    dealt = game.bound.interface["dealt"]
+    state = game.new_initial_state(seed=5)
+    state.apply_action(2)
+    assert [dealt(state.state, game.params_array, seat) for seat in (0, 1)] == [-1, -1]
+    state.apply_action(0)
+    prize = state.state[goofspiel.S_PRIZE]
+    assert prize >= 0 and [dealt(state.state, game.params_array, seat) for seat in (0, 1)] == [prize, prize]
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    assert dealt(state.state, game.params_array, 0) == -1
+
+
+def test_the_regret_search_keeps_a_seats_next_trick_apart_for_each_prize_dealt():
+    """select=regret follows what chance dealt by a reveal node: below the first trick's two bids and the reveal
+    of the bids, seat 0's tree holds one reveal node per next prize (at 4 cards in random order, the 3 prizes
+    left), and its second bids lie below them, never fused across prizes."""
+    game = simcore.load_game("goofspiel", {"num_cards": 4})
+    module = game.module
+    table = np.zeros((module.MAX_SEATS, agents.WIDTH))
+    table[0] = agents.parse(REGRET, module.GAME).row()
+    state = game.new_initial_state(seed=3)
+    tree, totals = game.bound.search_tree(game.params_array, table, np.int64(0), state.state, state.streams)
+    first = state.state[goofspiel.S_PRIZE]
+    prizes, below = set(), 0
+    for node in range(len(tree)):
+        if not tree[node, core.N_VISITS]:
+            continue
+        path = [node]                               # node, its parent, ... up to a root
+        while tree[path[-1], core.N_PARENT] >= 0:
+            path.append(tree[path[-1], core.N_PARENT])
+        movers = [tree[n, core.N_MOVER] for n in path]
+        if path[-1] == 0 and len(path) == 5 and movers[:4] == [core.REVEAL, core.REVEAL, 1, 0]:
+            prizes.add(int(tree[node, core.N_ACTION]))                     # prize, bids shown, seat 1, seat 0
+        if path[-1] == 0 and len(path) == 6 and movers[0] == 0:                # seat 0's second bid
+            below += 1
+            assert movers[1:3] == [core.REVEAL, core.REVEAL]
+    assert prizes == set(range(4)) - {first} and below > 0
+
+
 def test_the_second_bidder_decides_where_its_tree_meets_the_face_down_bid_and_plays_mixed():
     """Seat 1's search starts each world at the trick's start: seat 0 bids again in its own tree, seat 1's tree
     follows one face-down code to the node where seat 1 decides (core.decision_node), whose children are

@@ -66,6 +66,7 @@ from simcore.engine.interface import (
     WORK_SIZE,
     apply_action,  # noqa: F401  (bound per game, as every interface name)
     current_player,
+    dealt,
     evaluate,
     greedy_action,
     legal_actions,
@@ -516,6 +517,18 @@ def observe(tree, totals, current, world, params, action, mover, players, size):
     return size
 
 
+def see_dealt(tree, totals, current, world, params, players, size):
+    """After an action, every seat's tree follows what chance dealt face up with it (the game's ``dealt``:
+    Goofspiel's next prize) by a reveal node keyed by it, so that a seat's later choices are apart for each card
+    it saw dealt, as its information sets are (select=regret: fused across the prizes, its average strategy
+    stalls near 0.19 exploitability at 4 cards; the UCB1 trees keep their fused nodes and their rows)."""
+    for observer in range(players):
+        shown = dealt(world, params, observer)
+        if shown >= 0:
+            current[observer], size = follow(tree, totals, current[observer], shown, REVEAL, size)
+    return size
+
+
 @kernel
 def regret_child(tree, totals, node, marks, epoch, mover, explore, streams, stamp):
     """Regret matching (Hart and Mas-Colell 2000) among ``mover``'s children of ``node`` legal now, as
@@ -619,7 +632,7 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
         for observer in range(players):
             current[observer] = observer
         mover = current_player(world, params)
-        while mover >= 0 and size + 2 * players <= tree.shape[0]:
+        while mover >= 0 and size + (2 + regret) * players <= tree.shape[0]:
             node = current[mover]
             epoch += 1
             n, fresh = to_expand(world, params, listed, tree, node, marks, epoch, mover, widen)
@@ -632,6 +645,8 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
                 action = tree[ucb_child(tree, totals, node, marks, epoch, c, mover), N_ACTION]
             size = observe(tree, totals, current, world, params, action, mover, players, size)
             play_action(world, params, action, streams[WORLD], actions)
+            if regret:
+                size = see_dealt(tree, totals, current, world, params, players, size)
             if fresh > 0:
                 break           # the new nodes' playout follows
             mover = current_player(world, params)

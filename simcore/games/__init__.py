@@ -182,6 +182,9 @@ OPTIONAL = {
     "rewind": "jitted: (state, params, seat) take back the face-down moves of the current round that seat has not "
               "seen (the round's start, as seat saw it; ismcts select=regret lets their seats choose them again); "
               "returns how many (default: takes back nothing)",
+    "dealt": "jitted: (state, params, observer) just after an action, the code of what chance dealt face up with "
+             "it that observer sees (Goofspiel's next prize), else -1; ismcts select=regret keys its trees by it, "
+             "so a seat's later choices are apart for each card it saw dealt (default: deals nothing)",
 }
 
 

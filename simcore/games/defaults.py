@@ -44,6 +44,11 @@ def no_rewind(state, params, seat):
     return 0
 
 
+def no_deal(state, params, observer):
+    """``dealt`` of a game whose actions deal nothing face up: shows nothing."""
+    return -1
+
+
 def no_standing(state, params, out):
     """``standing`` of a game without a trace: never asked, since ``--trace`` is refused for it."""
 
@@ -93,7 +98,7 @@ OPTIONAL = {"check": lambda module: no_check, "new_state": empty_state, "round_o
 
 
 # optional jitted names of the contract: name -> what a game that does not define it gets
-OPTIONAL_JITTED = {"rewind": kernel(no_rewind)}
+OPTIONAL_JITTED = {"rewind": kernel(no_rewind), "dealt": kernel(no_deal)}
 
 
 def of(game_type):

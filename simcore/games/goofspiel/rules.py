@@ -372,6 +372,15 @@ def rewind(state, params, seat):
     return taken
 
 
+@kernel
+def dealt(state, params, observer):
+    """What the trick's last bid deals every seat face up: the next prize (in random order the one thing
+    chance decides), once the trick has resolved and the next waits for its first bid; -1 after any other bid."""
+    if state[S_SEAT] != 0 or state[S_BID] >= 0 or state[S_PRIZE] < 0:
+        return -1
+    return state[S_PRIZE]
+
+
 # --- a whole game -------------------------------------------------------------
 
 

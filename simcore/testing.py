@@ -331,9 +331,10 @@ def rewound(name, case, quick=False):
         _fail("rewind never took back a move")
 
 
-def _rewinds(module):
-    return "" if module.rewind is not defaults.OPTIONAL_JITTED["rewind"] else \
-        f"{module.GAME.name} writes no rewind (nothing to take back)"
+def _writes(name, otherwise):
+    """A check's ``unless`` for an optional jitted name: the reason to skip a game that leaves it to its default."""
+    return lambda module: "" if getattr(module, name) is not defaults.OPTIONAL_JITTED[name] else \
+        f"{module.GAME.name} writes no {name} ({otherwise})"
 
 
 def deals(name, case, quick=False):
@@ -353,11 +354,6 @@ def deals(name, case, quick=False):
                       f"allowed: only what the seat sees, the same in every such world")
     if not shown:
         _fail("dealt never showed a seat anything")
-
-
-def _deals(module):
-    return "" if module.dealt is not defaults.OPTIONAL_JITTED["dealt"] else \
-        f"{module.GAME.name} writes no dealt (its actions deal nothing face up)"
 
 
 def picture(name, case, quick=False):
@@ -646,8 +642,8 @@ CHECKS = (
     Check("action-words", action_words),
     Check("observed-actions", observed_actions),
     Check("reveals", reveals, unless=_without("observations", "hidden actions")),
-    Check("rewind", rewound, unless=_rewinds),
-    Check("dealt", deals, unless=_deals),
+    Check("rewind", rewound, unless=_writes("rewind", "nothing to take back")),
+    Check("dealt", deals, unless=_writes("dealt", "its actions deal nothing face up")),
     Check("picture", picture, every_case=False),
     Check("threads", threads, every_case=False),
     Check("handle", through_the_handle, every_case=False),

@@ -85,9 +85,9 @@ def test_the_average_strategy_is_drawn_in_proportion_to_the_strategy_sums():
 
 
 def test_rewind_takes_back_the_face_down_bids_a_seat_has_not_seen():
-    """Rules (docs/goofspiel.md): "every seat bids one card of its hand face down, one seat after the other";
-    the bids are shown once the trick's last bid is made. Seat 2 of three has seen neither earlier bid: both go
-    back to their hands and seat 0 is to bid again; seat 0 has nothing to take back."""
+    """Rules (docs/goofspiel.md, "A trick"): "Then seat 0, seat 1, … each bid one card of their hand, face
+    down"; "When the last seat has bid, ... The bids are shown." Seat 2 of three has seen neither earlier bid:
+    both go back to their hands and seat 0 is to bid again; seat 0 has nothing to take back."""
     game = simcore.load_game("goofspiel", {"players": 3, "num_cards": 5})
     state = game.new_initial_state(seed=4)
     start = state.state.copy()
@@ -105,9 +105,10 @@ def test_rewind_takes_back_the_face_down_bids_a_seat_has_not_seen():
 
 
 def test_dealt_shows_every_seat_the_prize_the_tricks_last_bid_reveals():
-    """Rules (docs/goofspiel.md): once every seat has bid, the trick resolves and the next prize card is turned
-    face up (in random order, drawn from the prize deck). An earlier bid deals nothing (-1); the last one shows
-    every seat the new prize; after the game's last trick nothing is left to deal."""
+    """Rules (docs/goofspiel.md): "When the last seat has bid, the highest bid takes the prize"; then the next
+    trick: "A trick: the next prize is revealed" (in random order drawn from the prize deck). An earlier bid
+    deals nothing (-1); the last one shows every seat the new prize; after the game's last trick nothing is left
+    to deal."""
     game = simcore.load_game("goofspiel", {"num_cards": 4})
     dealt = game.bound.interface["dealt"]
     state = game.new_initial_state(seed=5)

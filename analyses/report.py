@@ -289,15 +289,24 @@ def figures(analysis):
     return figs
 
 
-def save_plots(analysis, folder):
-    """Write the plots as PNG into ``folder``; return their file names."""
+def save_plots(analysis, folder, progress=None):
+    """Write the plots as PNG into ``folder``; return their file names. ``progress(what, done, total)`` hears
+    of each."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     figs = figures(analysis)
-    for name, fig in figs.items():
+    for name, fig in _drawn(figs, progress):
         fig.savefig(folder / name, dpi=110)
         plt.close(fig)
     return list(figs)
+
+
+def _drawn(figs, progress=None):
+    """The (name, figure) pairs of ``figs``, telling ``progress`` of each one done before the next is given."""
+    for done, item in enumerate(figs.items(), 1):
+        yield item
+        if progress:
+            progress("plots", done, len(figs))
 
 
 def _png_data(fig):
@@ -582,12 +591,13 @@ def _slug(text):
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def write_replays(watches, path, write_replay):
-    """Write a replay page per game into ``<report stem>-replays/`` beside the report; return {watch: href}."""
+def write_replays(watches, path, write_replay, progress=None):
+    """Write a replay page per game into ``<report stem>-replays/`` beside the report; return {watch: href}.
+    ``progress(what, done, total)`` hears of each page written."""
     folder = path.parent / f"{path.stem}-replays"
     folder.mkdir(parents=True, exist_ok=True)
     pages, used = {}, set()
-    for w in watches:
+    for done, w in enumerate(watches, 1):
         name = f"{_slug(w.variant)}-{_slug(w.label)}"
         if name in used:                    # two variant names with one slug ("a b", "a-b")
             name += f"-{len(used)}"
@@ -595,6 +605,8 @@ def write_replays(watches, path, write_replay):
         name += ".html"
         write_replay(w.path, w.game_index, folder / name)
         pages[w] = quote(f"{folder.name}/{name}")
+        if progress:
+            progress("replay pages (each game played again)", done, len(watches))
     return pages
 
 
@@ -641,20 +653,22 @@ def _check_suffix(path):
         raise ValueError(f"cannot write a report as {Path(path).name}; allowed suffixes: {', '.join(SUFFIXES)}")
 
 
-def write_analysis(analysis, path, write_replay=None):
+def write_analysis(analysis, path, write_replay=None, progress=None):
     """Write the report of an :func:`analyze` result at ``path``: Markdown (``.md``) with its plots in
     ``<stem>-plots/`` beside it, or one self-contained HTML file (``.html``) whose games worth watching link to
-    replay pages written by ``write_replay(file_path, game_index, out_path)`` (none without it)."""
+    replay pages written by ``write_replay(file_path, game_index, out_path)`` (none without it).
+    ``progress(what, done, total)`` hears of each replay page and plot as it is written."""
     _check_suffix(path)
     path = Path(path)
+    progress = progress or (lambda what, done, total: None)
     watches = [w for r in analysis.results for w in games_worth_watching(r)]
     if path.suffix.lower() == ".html":
-        pages = write_replays(watches, path, write_replay) if write_replay else {}
-        images = {name: _png_data(fig) for name, fig in figures(analysis).items()}
+        pages = write_replays(watches, path, write_replay, progress) if write_replay else {}
+        images = {name: _png_data(fig) for name, fig in _drawn(figures(analysis), progress)}
         text = html_page(report_sections(analysis, watches, path.parent, pages), images.get)
     else:
         plots = f"{path.stem}-plots"
-        save_plots(analysis, path.parent / plots)
+        save_plots(analysis, path.parent / plots, progress)
         text = markdown(report_sections(analysis, watches, path.parent, {}), lambda file: f"{plots}/{file}")
     # the whole text is ready before the file is opened; the rename makes it appear complete or not at all
     writing.write_atomic(path, lambda tmp: tmp.write_text(text, encoding="utf-8"))

@@ -13,6 +13,7 @@ import re
 import shutil
 import signal
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -33,6 +34,20 @@ def _note(message, quiet=False):
     """A progress line, which --quiet leaves out."""
     if not quiet:
         click.echo(message)
+
+
+def _steps(label, every=1.0):
+    """A ``progress(what, done, total)`` that prints ``label: what done/total`` on the terminal (stderr) at the
+    first and last of each kind and at most every ``every`` seconds between: never silent for long, never a
+    line per item."""
+    last = {}
+
+    def progress(what, done, total):
+        now = time.monotonic()
+        if done in (1, total) or now - last.get(what, 0.0) >= every:
+            last[what] = now
+            click.echo(f"{label}: {what} {done}/{total}", err=True)
+    return progress
 
 
 # --- the options every command shares ---------------------------------------------------------------------
@@ -882,6 +897,9 @@ def analyze_command(paths, report_path, baselines, length, tables, margin, stren
             from analyses import fairer, sequential
 
             margin = sequential.swept_margin(results) or fairer.DEFAULT_MARGIN
+        if report_path:
+            click.echo(f"analysing {len(results)} variant{'s' * (len(results) > 1)} for "
+                       f"{Path(report_path).name}", err=True)
         analysis = report.analyze(results, baselines, target, margin, strengths)
         if strengths and not analysis.skill_levels:
             _fail("--strength measures the levels of a skill sweep, and these variants differ in more than the "
@@ -897,7 +915,8 @@ def analyze_command(paths, report_path, baselines, length, tables, margin, stren
             try:
                 notice = _compiling(False, "agents for the replay pages of the games worth watching")
                 report.write_analysis(analysis, report_path,
-                                      functools.partial(replay.write_html, on_compile=notice))
+                                      functools.partial(replay.write_html, on_compile=notice),
+                                      _steps(f"writing {Path(report_path).name}"))
             except OSError as e:
                 _fail(f"cannot write {report_path}: {e.strerror or e}")
             except replay.ReplayError as e:

@@ -193,3 +193,24 @@ def test_the_html_report_says_when_it_compiles_the_replay_agents(cli, tmp_path, 
     done = cli("analyze", tmp_path / "g.parquet", "--report", tmp_path / "r.html")
     assert done.returncode == 0, done.stderr
     assert "compiling goofspiel's agents for the replay pages of the games worth watching" in done.stderr
+
+
+def test_the_report_says_what_it_writes_while_it_works(cli, tmp_path):
+    """Issue 41: `analyze --report` of the demo sweep worked for minutes printing nothing. It says on the terminal
+    what it analyses, then how far its replay pages and plots are, the last of each as done of total; the
+    verdict on stdout is unchanged by it."""
+    import re
+
+    assert cli("run", "goofspiel", "--games", "50", "--out", tmp_path / "g.parquet", "--quiet").returncode == 0
+    plain = cli("analyze", tmp_path / "g.parquet")
+    for name in ("r.html", "r.md"):
+        done = cli("analyze", tmp_path / "g.parquet", "--report", tmp_path / name)
+        assert done.returncode == 0, done.stderr
+        assert f"analysing 1 variant for {name}" in done.stderr
+        steps = re.findall(rf"writing {re.escape(name)}: (.+) (\d+)/(\d+)", done.stderr)
+        kinds = {what for what, _, _ in steps}
+        assert kinds == ({"replay pages (each game played again)", "plots"} if name.endswith("html") else {"plots"})
+        for kind in kinds:
+            last = [(int(d), int(t)) for what, d, t in steps if what == kind][-1]
+            assert last[0] == last[1] > 0, done.stderr
+        assert done.stdout.startswith(plain.stdout.split("\n\nThe tables")[0])

@@ -10,12 +10,17 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# pip without --quiet: a first install takes minutes, and pip's own lines (and bars on a terminal) say how far it is
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[dev,cluster,docs]'
+	@echo "== installing simcore and what it needs into $(VENV) (the first time only; a few minutes)"
+	$(BIN)/python -m pip install -e '.[dev,cluster,docs]'
 	touch $@
 
+# each step says what it does; a game's first run says it is compiling (once per machine), each run its games/s
 demo: $(VENV)/.installed
+	@echo "== the games simcore plays"
 	$(BIN)/simcore games
+	@echo "== playing every game (a game's first run compiles it for this machine first)"
 	$(BIN)/simcore run zwergen --games 200000 --seed 1 --out demo-zwergen.parquet
 	$(BIN)/simcore run zwergen --set players=4 --set pro=true --policy greedy --policy 1=random \
 		--games 200000 --seed 1 --out demo-zwergen4.parquet
@@ -27,9 +32,12 @@ demo: $(VENV)/.installed
 	$(BIN)/simcore run skirmish --set scenario=capture_the_flag --policy greedy --games 20000 --seed 1 \
 		--out demo-skirmish-ctf.parquet
 	$(BIN)/simcore run goofspiel --policy greedy --policy 1=random --games 200000 --seed 1 --out demo-goofspiel.parquet
+	@echo "== a sweep of Zwai's formations and player counts, traced (27 variants)"
 	$(BIN)/simcore sweep configs/zwai-formations.toml --games 10000 --out demo-runs/zwai --trace
+	@echo "== its report, as Markdown and as one HTML page (the verdicts go to the reports, progress to the terminal)"
 	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai-report.md > /dev/null
 	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai-report.html > /dev/null
+	@echo "== a replay page of one game"
 	$(BIN)/simcore replay demo-zwai3-ring.parquet --index 0 --html demo-replay.html | tail -2
 	@echo "report: demo-runs/zwai-report.md (plots in demo-runs/zwai-report-plots/) and demo-runs/zwai-report.html"
 	@echo "replay: demo-replay.html (open it in a browser)"

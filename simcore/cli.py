@@ -124,7 +124,61 @@ def _compiling(quiet, part=""):
         what = f"{game}'s {part}" if part else game
         where = "" if quiet else f", cached in {os.environ['NUMBA_CACHE_DIR']}"
         click.echo(f"compiling {what} for this machine ({why_compiling(game)}{where})", err=True)
+        _heartbeat(what)
     return say
+
+
+HEARTBEAT = 2.0         # seconds a compile may run without a line on the terminal
+
+
+def _heartbeat(what, every=HEARTBEAT, echo=None):
+    """While the compile about to start runs: every ``every`` seconds a line on stderr (or to ``echo``) saying
+    how long it has run, how many functions numba has compiled and which of simcore's it is on (numba's compile
+    events); on a terminal the line rewrites itself. It ends with the outermost compile, or at its first beat if
+    none started."""
+    import threading
+
+    from numba.core import event
+
+    tty = echo is None and sys.stderr.isatty()
+    echo = echo or (lambda line: click.echo(f"\r{line}\033[K" if tty else line, err=True, nl=not tty))
+    began, ended = time.monotonic(), threading.Event()
+
+    class Count(event.Listener):
+        depth = compiled = 0
+        current, shown = "", False
+
+        def on_start(self, e):
+            if not ended.is_set():
+                self.depth += 1
+                function = getattr(e.data["dispatcher"], "py_func", None)
+                if getattr(function, "__module__", "").startswith("simcore"):     # not numba's own helpers
+                    self.current = function.__name__
+
+        def on_end(self, e):
+            if not ended.is_set():
+                self.depth -= 1
+                self.compiled += 1
+                if self.depth == 0:
+                    ended.set()
+                    if tty and self.shown:      # the rewritten line ends before the run's own lines
+                        click.echo("", err=True)
+
+    count = Count()
+    event.register("numba:compile", count)
+
+    def beat():
+        while not ended.wait(every):
+            if count.compiled == count.depth == 0:      # nothing is compiling after all (numba's cache served it)
+                break
+            now = f" (now {count.current})" if count.current else ""
+            echo(f"  still compiling {what}: {time.monotonic() - began:.0f} s, {count.compiled} functions "
+                 f"compiled so far{now}")
+            count.shown = True
+        ended.set()
+        event.unregister("numba:compile", count)
+
+    threading.Thread(target=beat, daemon=True).start()
 
 
 def _load(run, quiet, scheduler=None, trace=False):

@@ -214,3 +214,36 @@ def test_the_report_says_what_it_writes_while_it_works(cli, tmp_path):
             last = [(int(d), int(t)) for what, d, t in steps if what == kind][-1]
             assert last[0] == last[1] > 0, done.stderr
         assert done.stdout.startswith(plain.stdout.split("\n\nThe tables")[0])
+
+
+def test_a_compile_is_never_silent_for_long():
+    """Issue 41: a game's first compile took 17 to 215 s after one line, "compiling GAME". While numba compiles,
+    a line every HEARTBEAT seconds says for how long, how many functions are done and which of simcore's is being
+    compiled; the lines stop when the compile ends, and a heartbeat with no compile after it stops at once."""
+    import time
+
+    import numba
+    import numpy as np
+
+    from simcore import cli
+
+    def squares(a):
+        total = 0.0
+        for i in range(a.shape[0]):
+            total += a[i] ** 2 + a[i] % 3
+        return total
+    squares.__module__ = "simcore.heartbeat_test"       # named as simcore's own are
+    lines = []
+    cli._heartbeat("the test's function", every=0.01, echo=lines.append)
+    assert numba.njit(cache=False)(squares)(np.arange(4.0)) == 17.0
+    time.sleep(0.1)
+    assert lines, "no line while numba compiled"
+    assert all(line.startswith("  still compiling the test's function: ") for line in lines)
+    assert "functions compiled so far (now squares)" in lines[-1]
+    after = len(lines)
+    time.sleep(0.1)
+    assert len(lines) == after, "lines went on after the compile ended"
+    idle = []
+    cli._heartbeat("nothing", every=0.01, echo=idle.append)
+    time.sleep(0.1)
+    assert idle == []

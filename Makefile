@@ -34,9 +34,9 @@ demo: $(VENV)/.installed
 	$(BIN)/simcore run goofspiel --policy greedy --policy 1=random --games 200000 --seed 1 --out demo-goofspiel.parquet
 	@echo "== a sweep of Zwai's formations and player counts, traced (27 variants)"
 	$(BIN)/simcore sweep configs/zwai-formations.toml --games 10000 --out demo-runs/zwai --trace
-	@echo "== its report, as Markdown and as one HTML page (the verdicts go to the reports, progress to the terminal)"
-	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai-report.md > /dev/null
-	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai-report.html > /dev/null
+	@echo "== its report, as Markdown and as one HTML page, from one analysis (progress on the terminal)"
+	$(BIN)/simcore analyze demo-runs/zwai --report demo-runs/zwai-report.md --report demo-runs/zwai-report.html \
+		> /dev/null
 	@echo "== a replay page of one game"
 	$(BIN)/simcore replay demo-zwai3-ring.parquet --index 0 --html demo-replay.html | tail -2
 	@echo "report: demo-runs/zwai-report.md (plots in demo-runs/zwai-report-plots/) and demo-runs/zwai-report.html"

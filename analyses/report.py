@@ -88,6 +88,7 @@ class Analysis:
     fairness: dict = None       # variant name -> analyses.variants.Fairness against its baseline
     strengths: tuple = ()       # analyses.skill.Strength: contests that measure the skill levels (--strength)
     margins: dict = None        # scored by margins: variant name -> analyses.fairer.margin_balance, else None
+    pngs: dict = None           # the plots as PNG, drawn by the first report written (plot_pngs), reused by the next
 
     @property
     def skill_levels(self):
@@ -289,16 +290,28 @@ def figures(analysis):
     return figs
 
 
+def plot_pngs(analysis, progress=None):
+    """The plots as {file name: PNG bytes}, drawn once per analysis: a second report of it reuses them.
+    ``progress(what, done, total)`` hears of each as it is drawn."""
+    if analysis.pngs is None:
+        pngs = {}
+        for name, fig in _drawn(figures(analysis), progress):
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format="png", dpi=110)
+            plt.close(fig)
+            pngs[name] = buffer.getvalue()
+        analysis.pngs = pngs
+    return analysis.pngs
+
+
 def save_plots(analysis, folder, progress=None):
-    """Write the plots as PNG into ``folder``; return their file names. ``progress(what, done, total)`` hears
-    of each."""
+    """Write the plots as PNG into ``folder``; return their file names."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    figs = figures(analysis)
-    for name, fig in _drawn(figs, progress):
-        fig.savefig(folder / name, dpi=110)
-        plt.close(fig)
-    return list(figs)
+    pngs = plot_pngs(analysis, progress)
+    for name, png in pngs.items():
+        (folder / name).write_bytes(png)
+    return list(pngs)
 
 
 def _drawn(figs, progress=None):
@@ -309,12 +322,9 @@ def _drawn(figs, progress=None):
             progress("plots", done, len(figs))
 
 
-def _png_data(fig):
-    """The figure as a data: URI, for an HTML page that needs no file beside it."""
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110)
-    plt.close(fig)
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+def _png_data(png):
+    """PNG bytes as a data: URI, for an HTML page that needs no file beside it."""
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")
 
 
 def skill_section(analysis):
@@ -664,7 +674,7 @@ def write_analysis(analysis, path, write_replay=None, progress=None):
     watches = [w for r in analysis.results for w in games_worth_watching(r)]
     if path.suffix.lower() == ".html":
         pages = write_replays(watches, path, write_replay, progress) if write_replay else {}
-        images = {name: _png_data(fig) for name, fig in _drawn(figures(analysis), progress)}
+        images = {name: _png_data(png) for name, png in plot_pngs(analysis, progress).items()}
         text = html_page(report_sections(analysis, watches, path.parent, pages), images.get)
     else:
         plots = f"{path.stem}-plots"

@@ -903,9 +903,10 @@ def _load_results(paths):
 
 @main.command("analyze")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True))
-@click.option("--report", "report_path", type=click.Path(dir_okay=False),
+@click.option("--report", "report_paths", type=click.Path(dir_okay=False), multiple=True,
               help="Write a report here: NAME.md (Markdown, its plots in NAME-plots/ beside it) or NAME.html "
-                   "(one self-contained page, replay pages of the games worth watching in NAME-replays/).")
+                   "(one self-contained page, replay pages of the games worth watching in NAME-replays/); "
+                   "repeatable: one analysis, its plots drawn once, written as each.")
 @click.option("--baseline", "baselines", multiple=True,
               help="Variant the others of its player count and policies are compared with (default: the first "
                    "of them); once per group.")
@@ -923,15 +924,17 @@ def _load_results(paths):
                                      "the verdict says how strong each level is and whether the top level is "
                                      "stronger than the one below it (repeatable).")
 @_options(SCORE)
-def analyze_command(paths, report_path, baselines, length, tables, margin, strength_folders, score):
+def analyze_command(paths, report_paths, baselines, length, tables, margin, strength_folders, score):
     """The verdict on a sweep folder or result files: balance, length, rule holes and differences from the
     baseline, in words with their numbers; the tables with --tables or in a --report."""
     from analyses import data, report, skill, verdict
     from simcore.studies import strength
-    from simcore.watch import replay
 
-    if report_path is not None and Path(report_path).suffix.lower() not in report.SUFFIXES:
-        _fail(f"--report {report_path!r}: unknown suffix; allowed: {', '.join(report.SUFFIXES)}")
+    for report_path in report_paths:
+        if Path(report_path).suffix.lower() not in report.SUFFIXES:
+            _fail(f"--report {report_path!r}: unknown suffix; allowed: {', '.join(report.SUFFIXES)}")
+    if len({Path(p).resolve() for p in report_paths}) < len(report_paths):
+        _fail("--report names one file twice; allowed: each report once")
     if margin is not None and not 0 < margin < (1 if score == "points" else math.inf):
         _fail(f"--margin {margin:g} is not a share; allowed: 0 < E < 1, e.g. 0.02" if score == "points" else
               f"--margin {margin:g} is not a margin; allowed: E > 0 in the game's unit, e.g. 0.5")
@@ -951,9 +954,9 @@ def analyze_command(paths, report_path, baselines, length, tables, margin, stren
             from analyses import fairer, sequential
 
             margin = sequential.swept_margin(results) or fairer.DEFAULT_MARGIN
-        if report_path:
+        if report_paths:
             click.echo(f"analysing {len(results)} variant{'s' * (len(results) > 1)} for "
-                       f"{Path(report_path).name}", err=True)
+                       f"{', '.join(Path(p).name for p in report_paths)}", err=True)
         analysis = report.analyze(results, baselines, target, margin, strengths)
         if strengths and not analysis.skill_levels:
             _fail("--strength measures the levels of a skill sweep, and these variants differ in more than the "
@@ -965,22 +968,28 @@ def analyze_command(paths, report_path, baselines, length, tables, margin, stren
         click.echo("\n\n".join(report.terminal_verdicts(analysis)))
         if tables:
             _echo_tables(report, analysis)
-        if report_path:
-            try:
-                notice = _compiling(False, "agents for the replay pages of the games worth watching")
-                report.write_analysis(analysis, report_path,
-                                      functools.partial(replay.write_html, on_compile=notice),
-                                      _steps(f"writing {Path(report_path).name}"))
-            except OSError as e:
-                _fail(f"cannot write {report_path}: {e.strerror or e}")
-            except replay.ReplayError as e:
-                _fail(f"cannot write the replay pages of {report_path}: {e}")
-            click.echo(f"\nwrote {report_path}: the verdict, every table, the plots and the games worth watching")
-        elif not tables:
+        for report_path in report_paths:
+            _write_report(report, analysis, report_path)
+        if not report_paths and not tables:
             click.echo("\nThe tables (seat balance, length, comparisons): add --tables, or --report NAME.md or "
                        "NAME.html for them with plots.")
     except data.DataError as e:
         _fail(str(e))
+
+
+def _write_report(report, analysis, path):
+    """Write one --report of ``analysis``, saying how far it is on stderr; one-line errors."""
+    from simcore.watch import replay
+
+    try:
+        notice = _compiling(False, "agents for the replay pages of the games worth watching")
+        report.write_analysis(analysis, path, functools.partial(replay.write_html, on_compile=notice),
+                              _steps(f"writing {Path(path).name}"))
+    except OSError as e:
+        _fail(f"cannot write {path}: {e.strerror or e}")
+    except replay.ReplayError as e:
+        _fail(f"cannot write the replay pages of {path}: {e}")
+    click.echo(f"\nwrote {path}: the verdict, every table, the plots and the games worth watching")
 
 
 def _echo_tables(report, analysis):

@@ -247,3 +247,24 @@ def test_a_compile_is_never_silent_for_long():
     cli._heartbeat("nothing", every=0.01, echo=idle.append)
     time.sleep(0.1)
     assert idle == []
+
+
+def test_two_reports_share_one_analysis_and_its_plots(cli, tmp_path):
+    """Issue 41: the demo analysed its sweep twice, once per report, drawing every plot twice. Named twice,
+    --report writes both from one analysis, the plots drawn once, and each file as a lone --report writes it."""
+    assert cli("run", "goofspiel", "--games", "50", "--out", tmp_path / "g.parquet", "--quiet").returncode == 0
+    alone = cli("analyze", tmp_path / "g.parquet", "--report", tmp_path / "alone.md")
+    both = cli("analyze", tmp_path / "g.parquet", "--report", tmp_path / "both.md", "--report", tmp_path / "both.html")
+    assert alone.returncode == both.returncode == 0, both.stderr
+    assert "analysing 1 variant for both.md, both.html" in both.stderr
+    assert "writing both.md: plots" in both.stderr and "writing both.html: plots" not in both.stderr
+    assert (tmp_path / "both.md").read_text().replace("both-plots", "alone-plots") == \
+        (tmp_path / "alone.md").read_text()
+    for png in (tmp_path / "alone-plots").iterdir():
+        assert (tmp_path / "both-plots" / png.name).read_bytes() == png.read_bytes()
+    html = (tmp_path / "both.html").read_text()
+    assert html.count("data:image/png;base64,") == len(list((tmp_path / "alone-plots").iterdir()))
+    twice = cli("analyze", tmp_path / "g.parquet", "--report", tmp_path / "x.md", "--report", tmp_path / "x.md")
+    assert twice.returncode != 0 and twice.stderr.strip().splitlines()[-1] == \
+        "Error: --report names one file twice; allowed: each report once"
+    assert not (tmp_path / "x.md").exists()

@@ -670,7 +670,6 @@ def write_analysis(analysis, path, write_replay=None, progress=None):
     ``progress(what, done, total)`` hears of each replay page and plot as it is written."""
     _check_suffix(path)
     path = Path(path)
-    progress = progress or (lambda what, done, total: None)
     watches = [w for r in analysis.results for w in games_worth_watching(r)]
     if path.suffix.lower() == ".html":
         pages = write_replays(watches, path, write_replay, progress) if write_replay else {}

@@ -31,8 +31,7 @@ def main():
     from simcore import engine
     from simcore.io import config as cfg
 
-    policies = [tuple(p.split("=", 1)) if "=" in p.split(":")[0] else ("all", p) for p in args.policy]
-    run = cfg.resolve(args.game, policies=policies)
+    run = cfg.resolve(args.game, policies=[cfg.parse_policy(p) for p in args.policy])
     costs = Costs()
     event.register("numba:compile", costs)
     began = time.perf_counter()

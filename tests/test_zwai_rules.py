@@ -40,7 +40,7 @@ class Shoal:
         return cell // z.GRID - z.CENTRE + self.origin[0], cell % z.GRID - z.CENTRE + self.origin[1]
 
     def legal(self):
-        n = z.legal_cells(self.state, self.cells)
+        n = z.legal_cells(self.state, self.params, self.cells)
         return sorted(self.coords(int(x)) for x in self.cells[:n])
 
     def place(self, seat, fish, r, c):
@@ -361,7 +361,7 @@ def test_greedy_ignores_a_plan_made_in_another_position():
         stale = z.greedy_action(other, params, seat_b, streams, work)
         fresh = z.greedy_action(other, params, seat_b, fresh_streams, np.zeros(z.WORK_SIZE, np.int64))
         assert stale == fresh and (streams == fresh_streams).all()
-        assert stale - z.MAX_FISH in cells[:z.legal_cells(other, cells)]
+        assert stale - z.MAX_FISH in cells[:z.legal_cells(other, params, cells)]
         replanned += 1
     assert replanned > 50
 

@@ -120,7 +120,7 @@ def hand_fishes(state, seat):
 def greedy_choice(state, params, seat, cells, scores, streams):
     """Greedy's placement (fish value, cell): the best candidate; ties drawn among them in listing order (fish
     ascending, then cells). ``cells`` and ``scores`` are scratch."""
-    n = legal_cells(state, cells)
+    n = legal_cells(state, params, cells)
     fishes = hand_fishes(state, seat)
     best, tied = greedy_scores(state, params, seat, cells, n, fishes, scores)
     pick = rng.randint(streams, rng.POLICY + seat, tied)
@@ -139,7 +139,7 @@ def greedy_cell(state, params, seat, cells, scores, streams):
     """Greedy's cell for the card being laid, planned afresh: the best cell for that card by the score of
     :func:`greedy_scores`, ties drawn among them row-major."""
     fish = state[S_PENDING]
-    n = legal_cells(state, cells)
+    n = legal_cells(state, params, cells)
     best, tied = greedy_scores(state, params, seat, cells, n, 1 << fish, scores)
     pick = rng.randint(streams, rng.POLICY + seat, tied)
     for k in range(n):

@@ -35,6 +35,7 @@ at most 5 rounds x 64 cards x 9 fish::
     S_FRONT     [16]                    the frontier: per row, bit c = empty cell (r, c) next to the shoal
     S_FEAS      [4]                     feasible translations: one 64-bit mask in four 16-bit words
     S_REACH     [16]                    the cells some feasible translation covers, laid out as S_FRONT
+    S_OCC       [16]                    the cells of the shoal, laid out as S_FRONT
     S_SHOAL     [MAX_CELLS]             the cells of the shoal, in the order placed
     S_PLACED .. S_SKIPS                 scalars (cards in the shoal, sharks, seat, turn, ...)
     S_SCORE, S_CARDS [MAX_SEATS]        the scoring pile: own fish / own cards
@@ -213,7 +214,8 @@ P_FISH_COUNTS = 11         # MAX_FISH entries
 P_N_CELLS = P_FISH_COUNTS + MAX_FISH
 P_COVERS = P_N_CELLS + 1   # per grid cell: the mask of translations covering it, uint64 bits in int64
 P_SPANS = P_COVERS + N_GRID   # per translation: the cells it covers, four 64-bit words laid out as S_FRONT
-N_PARAMS = P_SPANS + 64 * 4
+P_WORDS = P_SPANS + 64 * 4    # the frontier's 64-bit words any translation reaches: first, last + 1
+N_PARAMS = P_WORDS + 2
 
 
 def check(values):
@@ -242,6 +244,13 @@ def translation_spans(cells):
     return spans.view(np.int64).ravel()
 
 
+def reached_words(spans):
+    """The first and one past the last of the four frontier words any translation covers: the legal cells are
+    read from those alone (two of the four for every formation at most 4 rows high)."""
+    used = np.flatnonzero(spans.reshape(64, 4).any(axis=0))
+    return used[0], used[-1] + 1
+
+
 def params_array(values):
     p = np.zeros(N_PARAMS, np.int64)
     p[P_PLAYERS] = values["players"]
@@ -258,7 +267,9 @@ def params_array(values):
     cells = formation_cells(values["formation"])
     p[P_N_CELLS] = len(cells)
     p[P_COVERS:P_SPANS] = translation_covers(cells)
-    p[P_SPANS:] = translation_spans(cells)
+    spans = translation_spans(cells)
+    p[P_SPANS:P_WORDS] = spans
+    p[P_WORDS:] = reached_words(spans)
     return p
 
 
@@ -280,7 +291,8 @@ S_OWN_FISH = S_COL_OWN + MAX_SEATS * GRID
 S_FRONT = S_OWN_FISH + MAX_SEATS
 S_FEAS = S_FRONT + FRONT_ROWS
 S_REACH = S_FEAS + 4             # the cells a feasible translation covers, laid out as S_FRONT
-S_SHOAL = S_REACH + FRONT_ROWS
+S_OCC = S_REACH + FRONT_ROWS      # the cells of the shoal, laid out as S_FRONT
+S_SHOAL = S_OCC + FRONT_ROWS
 S_PLACED = S_SHOAL + MAX_CELLS   # cards in the shoal
 S_SHARK_ROW = S_PLACED + 1
 S_SHARK_COL = S_SHARK_ROW + 1
@@ -455,7 +467,7 @@ def setup(state, params, streams):
 # --- legal cells ----------------------------------------------------------------
 
 @kernel(inline="always")
-def legal_cells(state, cells, code=0):
+def legal_cells(state, params, cells, code=0):
     """Fill ``cells`` (room for N_GRID) with the legal cells as ``code + r * GRID + c``, row-major; return how
     many (``code``: MAX_FISH for the decision interface's cell actions).
 
@@ -465,7 +477,7 @@ def legal_cells(state, cells, code=0):
     rows (one 64-bit word) at a time, bits in row-major order.
     """
     n = 0
-    for word in range(FRONT_ROWS // 4):
+    for word in range(params[P_WORDS], params[P_WORDS + 1]):
         bits = legal_word(state, word)
         while bits != 0:
             cells[n] = code + bit_cell(64 * word + lowest_bit(bits))
@@ -487,28 +499,33 @@ def bit_cell(b):
 
 
 @kernel(inline="always")
-def random_cell(state, streams, seat):
+def random_cell(state, params, streams, seat):
     """The legal cell a uniform draw over :func:`legal_cells` picks, from the same number, without listing
-    them: the k-th set bit of frontier AND reach."""
-    k = rng.randint(streams, rng.POLICY + seat, n_legal_cells(state))
-    for word in range(FRONT_ROWS // 4):
-        bits = legal_word(state, word)
-        n = popcount(bits)
-        if k < n:
-            for _ in range(k):
-                bits &= bits - 1
-            return bit_cell(64 * word + lowest_bit(bits))
-        k -= n
-    return -1
-
-
-@kernel(inline="always")
-def n_legal_cells(state):
-    """How many cells :func:`legal_cells` would list."""
-    n = 0
-    for word in range(FRONT_ROWS // 4):
-        n += popcount(legal_word(state, word))
-    return n
+    them: the k-th set bit of frontier AND reach. Each word is read once (at most four, kept in registers)."""
+    lo = params[P_WORDS]
+    hi = params[P_WORDS + 1]
+    w0 = legal_word(state, lo)
+    w1 = legal_word(state, lo + 1) if lo + 1 < hi else 0
+    w2 = legal_word(state, lo + 2) if lo + 2 < hi else 0
+    w3 = legal_word(state, lo + 3) if lo + 3 < hi else 0
+    n0 = popcount(w0)
+    n1 = popcount(w1)
+    n2 = popcount(w2)
+    k = rng.randint(streams, rng.POLICY + seat, n0 + n1 + n2 + popcount(w3))
+    word = lo
+    bits = w0
+    if k >= n0:
+        k -= n0
+        word, bits = lo + 1, w1
+        if k >= n1:
+            k -= n1
+            word, bits = lo + 2, w2
+            if k >= n2:
+                k -= n2
+                word, bits = lo + 3, w3
+    for _ in range(k):
+        bits &= bits - 1
+    return bit_cell(64 * word + lowest_bit(bits))
 
 
 @kernel
@@ -551,14 +568,6 @@ def shark_target(tie, marked, marked_total, line, line_total):
     return line if moves else marked
 
 
-@kernel
-def to_frontier(state, r, c):
-    """An empty cell next to a new card joins the frontier (a cell off the table could never be covered)."""
-    if 0 <= r < GRID and 0 <= c < GRID:
-        empty = 1 if state[S_GRID + r * GRID + c] == 0 else 0
-        state[S_FRONT + r] |= empty << c
-
-
 @kernel(inline="always")
 def place(state, params, seat, fish, cell):
     """Put a card of ``seat`` showing ``fish`` (already taken from its hand) on ``cell``, then check the
@@ -573,11 +582,15 @@ def place(state, params, seat, fish, cell):
     state[S_SHARK_ROW] = shark_target(tie, row, state[S_ROW_FISH + max(row, 0)], r, state[S_ROW_FISH + r] + fish)
     state[S_SHARK_COL] = shark_target(tie, col, state[S_COL_FISH + max(col, 0)], c, state[S_COL_FISH + c] + fish)
     state[S_GRID + cell] = seat * 16 + fish + 1
-    state[S_FRONT + r] &= ~(1 << c)
-    to_frontier(state, r - 1, c)
-    to_frontier(state, r + 1, c)
-    to_frontier(state, r, c - 1)
-    to_frontier(state, r, c + 1)
+    # the frontier loses the cell and gains its empty neighbours (column 15 and row 15 lie off the grid, where no
+    # translation reaches: never legal)
+    bit = 1 << c
+    occupied = state[S_OCC + r] | bit
+    state[S_OCC + r] = occupied
+    state[S_FRONT + r] = (state[S_FRONT + r] | bit << 1 | bit >> 1) & ~occupied
+    if r > 0:
+        state[S_FRONT + r - 1] |= bit & ~state[S_OCC + r - 1]
+    state[S_FRONT + r + 1] |= bit & ~state[S_OCC + r + 1]
     state[S_ROW_FISH + r] += fish
     state[S_COL_FISH + c] += fish
     state[S_ROW_OWN + seat * GRID + r] += fish
@@ -647,7 +660,7 @@ def legal_actions(state, params, out):
     """The cards in hand, once per copy (a uniform draw is a uniform card), or the legal cells, row-major."""
     if state[S_PHASE] == CARD:
         return list_hand(state, state[S_SEAT], out, 0)
-    return legal_cells(state, out, MAX_FISH)
+    return legal_cells(state, params, out, MAX_FISH)
 
 
 @kernel(inline="always")
@@ -655,7 +668,7 @@ def random_action(state, params, seat, streams, actions):
     """The random policy as the agents draw it from ``legal_actions`` (the same number from the same stream
     picks the same action), without listing the hand: the k-th card of the sorted hand."""
     if state[S_PHASE] == CELL:
-        return MAX_FISH + random_cell(state, streams, seat)
+        return MAX_FISH + random_cell(state, params, streams, seat)
     k = rng.randint(streams, rng.POLICY + seat, state[S_HELD + seat])
     at = S_HAND + seat * MAX_FISH
     while k >= state[at]:

@@ -1,0 +1,74 @@
+"""simcore's Zwai random play against the hand-written C oracle, side by side, one thread, end to end.
+
+    python benchmarks/c_oracle/compare.py [--repeats 5] [--small 100000] [--large 1100000]
+
+Each repeat times, in turn, a small and a large run of three programs by wall clock: the C binary (``zwai.c``,
+built here with ``gcc -O2 -march=native``, as numba compiles for this machine too) writing its rows to a file;
+``simcore run zwai --games N --threads 1 --quiet --out FILE.parquet``; and the C transcribed into numba
+(``python -m benchmarks.c_oracle.zwai_numba``, writing its rows as the C does), which splits the gap into
+numba's part and simcore's. A side's rate is its extra games over its extra seconds between the small and the
+large run, so start-up, imports and loading compiled code cancel out. Prints each side's median rate and the
+median of the per-repeat ratios to C.
+All three play the same games (tests/test_c_oracle.py).
+"""
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SOURCE = Path(__file__).with_name("zwai.c")
+REPOSITORY = Path(__file__).resolve().parents[2]
+
+
+def build(folder):
+    """Compile the oracle into ``folder``; return the binary's path."""
+    binary = Path(folder) / "zwai"
+    subprocess.run(["gcc", "-O2", "-march=native", "-o", str(binary), str(SOURCE)], check=True)
+    return binary
+
+
+def seconds(command):
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=REPOSITORY)
+    return time.perf_counter() - start
+
+
+def commands(binary, folder, n):
+    """name -> the command playing ``n`` games of seed 1 on one thread."""
+    return {"C": [str(binary), str(n), "1", str(Path(folder) / "c.rows")],
+            "simcore": [sys.executable, "-m", "simcore", "run", "zwai", "--games", str(n), "--seed", "1",
+                        "--threads", "1", "--quiet", "--out", str(Path(folder) / f"simcore-{n}.parquet")],
+            "numba transcription": ["env", "NUMBA_NUM_THREADS=1", sys.executable, "-m",
+                                    "benchmarks.c_oracle.zwai_numba", str(n), "1", str(Path(folder) / "numba.rows")]}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--small", type=int, default=100_000)
+    parser.add_argument("--large", type=int, default=1_100_000)
+    args = parser.parse_args()
+    extra = args.large - args.small
+    with tempfile.TemporaryDirectory() as folder:
+        binary = build(folder)
+        small, large = commands(binary, folder, args.small), commands(binary, folder, args.large)
+        for name in small:
+            seconds(small[name])           # numba's cache loaded (or compiled) before any timing
+        rates = {name: [] for name in small}
+        for _ in range(args.repeats):
+            for name in small:
+                rates[name].append(extra / (seconds(large[name]) - seconds(small[name])))
+            print(", ".join(f"{name} {r[-1]:,.0f}" for name, r in rates.items()) + " games/s", flush=True)
+    c = rates["C"]
+    for name, r in rates.items():
+        ratio = statistics.median(x / y for x, y in zip(r, c, strict=True))
+        print(f"{name}: median {statistics.median(r):,.0f} games/s, {ratio:.2f} x C (median of {args.repeats} "
+              "ratios)")
+
+
+if __name__ == "__main__":
+    main()

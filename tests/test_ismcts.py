@@ -180,7 +180,7 @@ def test_the_observed_tree_of_a_game_whose_actions_all_are_seen_plays_the_raw_tr
     vars(seen).update({**vars(goofspiel), "__name__": seen.__name__, **defaults.DEFAULTS["observations"],
                        "num_players": goofspiel.num_players})
     monkeypatch.setitem(sys.modules, seen.__name__, seen)
-    run_batch = binding.instantiate(vars(seen))["run_batch"]
+    run_batch = binding.Threaded(binding.instantiate(vars(seen))["run_batch"])
     rows = {}
     for tree in ("raw", "observed"):
         run = cfg.resolve("goofspiel", sets=[("players", 3)],

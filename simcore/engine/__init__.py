@@ -1,8 +1,8 @@
 """Runs N games of a game module in parallel, fixed-size chunks.
 
 Every game has its own jitted ``run_batch(params, policies, seed,
-start, out)``: a ``prange`` over chunks of ``CHUNK`` games, compiled for it
-from the templates of the game loop and the agents by ``simcore.engine.binding.bind`` (the form that keeps
+start, out)``: its chunks of ``CHUNK`` games shared out over this machine's threads (``binding.Threaded``), compiled
+for it from the templates of the game loop and the agents by ``simcore.engine.binding.bind`` (the form that keeps
 numba's cache working, see the design's known traps). This module prepares the arrays, hands out blocks of
 games, and never loops over single games in Python.
 
@@ -78,7 +78,7 @@ def load(module, params, policies, on_compile=None, traced=False):
     if traced:
         args += TraceBlock.empty(module, 0).arrays()
     batch = batch_function(module, policies, traced)
-    if on_compile is not None and not jit.cached(batch, *args):
+    if on_compile is not None and not jit.cached(batch.dispatcher, *args, np.int64(0), np.int64(1)):
         on_compile(module.GAME.name)
     batch(*args)
 

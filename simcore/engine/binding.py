@@ -9,8 +9,13 @@ Each copy is cached under the game's name in the game's own cache folder (``simc
 copies never collide and editing one game recompiles that game alone.
 """
 
+import functools
+import itertools
 import types
+from concurrent.futures import ThreadPoolExecutor
 
+import numba
+import numpy as np
 from numba import njit
 
 from simcore import CHECK_LEGAL
@@ -42,7 +47,7 @@ def instantiate(game_globals, search=True, checked=CHECK_LEGAL):
 
     Each copy is cached under the game's name (numba names a cache entry after the file and the qualified
     name), so the games' copies never collide. ``run_batch`` allocates the scratch, so it is numba's plain
-    ``njit(parallel=True)`` (with reference counting); everything it calls is a :func:`simcore.engine.jit.kernel`."""
+    ``njit(nogil=True)`` (with reference counting); everything it calls is a :func:`simcore.engine.jit.kernel`."""
     game_globals = {**defaults.of(game_globals.get("GAME")), **game_globals}
     missing = [name for name in INTERFACE + SIZES if name not in game_globals]
     if missing:
@@ -81,10 +86,45 @@ def instantiate(game_globals, search=True, checked=CHECK_LEGAL):
         bind_one(loop.search_batch, njit(cache=True))
         bind_one(loop.agent_action, njit(cache=True))
         bind_one(loop.search_tree, njit(cache=True))
-    bind_one(loop.run_batch, njit(cache=True, parallel=True))
-    bind_one(loop.run_traced, njit(cache=True, parallel=True))     # compiled on its first call: a traced run only
+    bind_one(loop.run_batch, njit(cache=True, nogil=True))
+    bind_one(loop.run_traced, njit(cache=True, nogil=True))     # compiled on its first call: a traced run only
     compiled.update({name: namespace[name] for name in INTERFACE + SIZES})
     return compiled
+
+
+class Threaded:
+    """A batch function (``loop.run_batch`` or ``loop.run_traced``) played over ``numba.get_num_threads()`` threads,
+    each taking the next few chunks as it finishes its last (so a thread that drew short games is never idle while
+    another plays on), in the jitted code, without the GIL. Python threads rather than numba's ``prange``, because a
+    ``prange`` cost every game's first compile about 3 s more (and an ISMCTS copy's about 6 s): numba compiles a
+    parallel function through a pipeline and a gufunc of its own. The rows are the same whatever the thread count
+    or the order the chunks are played in: a row depends on its seed and game index only."""
+
+    def __init__(self, dispatcher):
+        self.dispatcher = dispatcher
+
+    @property
+    def signatures(self):
+        return self.dispatcher.signatures
+
+    def __call__(self, params, agents, seed, start, out, *trace):
+        n_chunks = -(-out.shape[0] // loop.chunk_games.py_func(agents))
+        threads = max(1, min(numba.get_num_threads(), n_chunks))
+        if threads == 1:
+            self.dispatcher(params, agents, seed, start, out, *trace, np.int64(0), np.int64(n_chunks))
+            return
+        grain = max(1, n_chunks // (8 * threads))      # chunks taken at a time: small, yet a call is rare
+        taken = itertools.count(0, grain)              # next() is atomic under the GIL
+
+        def share():
+            while (first := next(taken)) < n_chunks:
+                self.dispatcher(params, agents, seed, start, out, *trace, np.int64(first), np.int64(first + grain))
+
+        with ThreadPoolExecutor(threads - 1) as pool:
+            others = [pool.submit(share) for _ in range(1, threads)]
+            share()
+            for other in others:
+                other.result()
 
 
 class Bound:
@@ -95,8 +135,8 @@ class Bound:
     def __init__(self, module, checked=CHECK_LEGAL):
         self.compiled = instantiate(vars(module), checked=checked)
         self.interface = {name: self.compiled[name] for name in INTERFACE + SIZES}
-        self.run_batch = self.compiled["run_batch"]
-        self.run_traced = self.compiled["run_traced"]
+        self.run_batch = Threaded(self.compiled["run_batch"])
+        self.run_traced = Threaded(self.compiled["run_traced"])
         self.search_batch = self.compiled["search_batch"]
         self.agent_action = self.compiled["agent_action"]
         self.search_tree = self.compiled["search_tree"]
@@ -111,13 +151,13 @@ class Bound:
             self._plain = instantiate(vars(self._module), search=False, checked=self._checked)
         return self._plain
 
-    @property
+    @functools.cached_property
     def run_plain(self):
-        return self.plain["run_batch"]
+        return Threaded(self.plain["run_batch"])
 
-    @property
+    @functools.cached_property
     def run_plain_traced(self):
-        return self.plain["run_traced"]
+        return Threaded(self.plain["run_traced"])
 
 
 _BOUND = {}

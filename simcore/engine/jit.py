@@ -10,7 +10,7 @@
                  (scratch is allocated once per chunk and handed down), so nothing there needs the counts;
                  numba refuses to compile an allocation in such a function, which keeps it so.
 
-``run_batch`` itself allocates the scratch, so it keeps numba's plain ``njit(cache=True, parallel=True)``.
+``run_batch`` itself allocates the scratch, so it keeps numba's plain ``njit(cache=True, nogil=True)``.
 """
 
 import functools

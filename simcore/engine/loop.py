@@ -1,19 +1,18 @@
 """The game loop, written once over the decision interface: a game played seat by seat, each seat's agent deciding
-(``simcore.agents.core.decide``), a batch of games over every thread, the traced loop, and the entry points that
+(``simcore.agents.core.decide``), a thread's share of a batch of games, the traced loop, and the entry points that
 play one decision or one thread's games.
 
 Like the agents, these are templates: ``simcore.engine.binding.instantiate`` compiles a copy of them for each game,
 with the interface names (``simcore.engine.interface``) bound to the game's functions. Every action goes through
 ``play_action(state, params, action, streams, actions)``: :func:`apply_checked` in a checked build (every action
-the game loop and the agents apply must be legal in its state, else ``AssertionError``; inside ``run_batch``'s
-``prange`` numba turns it into ``SystemError``, ``search_batch`` and ``agent_action`` raise it as it is), else
+the game loop and the agents apply must be legal in its state, else ``AssertionError``, raised as it is by every
+entry point), else
 :func:`apply_unchecked`, the game's ``apply_action`` inlined: no cost. ``SIMCORE_CHECK_LEGAL=1`` in the
 environment when simcore is imported makes every copy a checked one (the tests set it); ``simcore check`` binds
 a checked copy of its own.
 """
 
 import numpy as np
-from numba import prange
 
 from simcore.agents import ISMCTS, MC
 from simcore.agents.core import CHECK, GAME, N_VISITS, all_random, copy, decide, playout, root_stats, scratch
@@ -36,7 +35,7 @@ from simcore.engine.interface import (
 from simcore.engine.jit import kernel
 from simcore.engine.rows import O_TIMEOUT
 
-CHUNK = 256            # games per prange task; fixed, never derived from the thread count
+CHUNK = 256            # games per chunk, a thread's unit of work; fixed, never derived from the thread count
 SEARCH_CHUNK = 4       # ... when a seat searches (mc, ismcts): its games are slow, small tasks keep every thread busy
 
 
@@ -59,8 +58,8 @@ def apply_unchecked(state, params, action, streams, actions):
 
 @kernel
 def chunk_games(agents):
-    """Games per prange task: CHUNK, or SEARCH_CHUNK when a seat searches, so that a few hundred searching
-    games still spread over every thread. A row depends on its seed and game index only, never on this."""
+    """Games per chunk: CHUNK, or SEARCH_CHUNK when a seat searches, so that a few hundred searching games still
+    spread over every thread. A row depends on its seed and game index only, never on this."""
     for seat in range(agents.shape[0]):
         if agents[seat, 0] == MC or agents[seat, 0] == ISMCTS:
             return SEARCH_CHUNK
@@ -87,13 +86,13 @@ def play(params, agents, seed, game_index, states, streams, actions, floats, wor
     return iterations
 
 
-def run_batch(params, agents, seed, start, out):
-    """Games ``start .. start+len(out)-1``, chunk by chunk over all threads, each chunk with its own scratch."""
+def run_batch(params, agents, seed, start, out, first, stop):
+    """Chunks ``first .. stop-1`` of games ``start .. start+len(out)-1`` (chunk ``c``: games ``c * size ..``), with
+    one scratch for all their games: a thread's share of a batch (``simcore.engine.binding.Threaded``)."""
     n = out.shape[0]
     size = chunk_games(agents)
-    n_chunks = (n + size - 1) // size
-    for chunk in prange(n_chunks):
-        states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
+    states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
+    for chunk in range(first, min(stop, (n + size - 1) // size)):
         for g in range(chunk * size, min(n, (chunk + 1) * size)):
             play(params, agents, seed, start + g, states, streams, actions, floats, work, tree, totals, marks)
             write_row(states[GAME], params, out[g])
@@ -157,17 +156,16 @@ def play_traced(params, agents, seed, game_index, states, streams, actions, floa
     return steps
 
 
-def run_traced(params, agents, seed, start, out, table, counts, info):
+def run_traced(params, agents, seed, start, out, table, counts, info, first, stop):
     """:func:`run_batch` with each game's trace: ``table[g]`` every seat's standing per step (seats x
     MAX_TRACE_STEPS), ``counts[g]`` every seat's played and legal counts per kind (seats x 2 N_KINDS, zeros
     on entry), ``info[g]`` the steps recorded and the end condition (-1: a timeout)."""
     n = out.shape[0]
     size = chunk_games(agents)
-    n_chunks = (n + size - 1) // size
-    for chunk in prange(n_chunks):
-        states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
-        values = np.zeros(MAX_SEATS, np.int64)
-        seen = np.zeros(N_KINDS + 1, np.int64)
+    states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
+    values = np.zeros(MAX_SEATS, np.int64)
+    seen = np.zeros(N_KINDS + 1, np.int64)
+    for chunk in range(first, min(stop, (n + size - 1) // size)):
         for g in range(chunk * size, min(n, (chunk + 1) * size)):
             info[g, 0] = play_traced(params, agents, seed, start + g, states, streams, actions, floats, work, tree,
                                      totals, marks, table[g], counts[g], values, seen)

@@ -41,7 +41,7 @@ class ExecutorError(RuntimeError):
 
 
 class LocalExecutor:
-    """numba ``prange`` over chunks, all cores of this machine."""
+    """Chunks of games over every thread of this machine (``simcore.engine.binding.Threaded``)."""
 
     name = "local"
 

@@ -60,6 +60,7 @@ from simcore.engine.interface import (
     MAX_SEATS,
     N_ACTION_CODES,
     OBSERVED,
+    PLAYS_GREEDY,
     SEARCH,
     STATE_DTYPE,
     STATE_SIZE,
@@ -682,8 +683,9 @@ def decide(params, agents, seat, states, streams, actions, floats, work, tree, t
     kind = int(agents[seat, KIND])
     if kind == RANDOM:
         return random_action(game, params, seat, streams[GAME], actions[LIST])
-    if kind == GREEDY:
-        return greedy_action(game, params, seat, streams[GAME], work)
+    if PLAYS_GREEDY:
+        if kind == GREEDY:
+            return greedy_action(game, params, seat, streams[GAME], work)
     if SEARCH:
         if kind == MC:
             return mc_action(params, seat, int(agents[seat, MC_ROLLOUTS]), int(agents[seat, MC_CUTOFF]), states,

@@ -51,20 +51,23 @@ def traceable(module):
 
 
 def batch_function(module, policies, traced=False):
-    """The game's batch function for the agents table ``policies``: its plain copy when no seat searches (it
-    compiles no search, in a fraction of the time), else the whole one. Both play the same games. ``traced``:
-    the batch that also writes each game's trace (``run_traced``, compiled on its first use)."""
+    """The game's batch function for the agents table ``policies``: its random copy when every seat is random,
+    its plain copy when no seat searches (each compiles only what its seats use, in a fraction of the time),
+    else the whole one. All play the same games. ``traced``: the batch that also writes each game's trace
+    (``run_traced``, compiled on its first use)."""
     from simcore.agents import GREEDY, KIND, RANDOM
     from simcore.engine.binding import bind  # (numba and the templates load with the first game played)
 
     if traced:
         traceable(module)
     policies = np.asarray(policies)
-    plain = policies.ndim == 2 and bool(np.isin(policies[:, KIND], (RANDOM, GREEDY)).all())
+    kinds = policies[:, KIND] if policies.ndim == 2 else np.array([-1])
     bound = bind(module)
-    if traced:
-        return bound.run_plain_traced if plain else bound.run_traced
-    return bound.run_plain if plain else bound.run_batch
+    if (kinds == RANDOM).all():
+        return bound.run_random_traced if traced else bound.run_random
+    if np.isin(kinds, (RANDOM, GREEDY)).all():
+        return bound.run_plain_traced if traced else bound.run_plain
+    return bound.run_traced if traced else bound.run_batch
 
 
 def load(module, params, policies, on_compile=None, traced=False):

@@ -33,14 +33,15 @@ OWN = ("random_action",)    # templates a game may replace with its own faster e
 INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack
 
 
-def instantiate(game_globals, search=True, checked=CHECK_LEGAL):
+def instantiate(game_globals, search=True, greedy=True, checked=CHECK_LEGAL):
     """Compile the agents, the game loop and ``run_batch`` for one game: name -> jitted function, the
     interface names bound to the game's functions (or the defaults of capabilities it lacks) and the scratch
     sizes to its constants.
 
     ``search=False`` gives the game's plain copy: its ``run_batch`` plays random and greedy seats only (the
     same games as the whole one's, for those seats) and compiles no search, in a fraction of the time; the
-    engine takes it when no seat searches (``simcore.engine.batch_function``).
+    engine takes it when no seat searches (``simcore.engine.batch_function``). ``greedy=False`` as well gives
+    the random copy: random seats only, the game's greedy not compiled either (a run's default seats).
 
     ``checked``: ``play_action`` is ``loop.apply_checked`` (every action applied must be legal, else
     ``AssertionError``), else ``loop.apply_unchecked``; by default as ``SIMCORE_CHECK_LEGAL`` says.
@@ -56,12 +57,13 @@ def instantiate(game_globals, search=True, checked=CHECK_LEGAL):
     namespace = {**vars(core), **vars(loop)}
     namespace.update({name: game_globals[name] for name in INTERFACE + SIZES})
     namespace["SEARCH"] = search
+    namespace["PLAYS_GREEDY"] = greedy
     namespace["N_KINDS"] = len(game_globals["ACTION_KINDS"])
     namespace["MAX_TRACE_STEPS"] = game_globals["MAX_TRACE_STEPS"]
     namespace["OBSERVED"] = bool(getattr(game_globals.get("GAME"), "observations", False))
     game = game_globals["__name__"].rpartition(".")[2]
     # the checked copy's entries are named apart: a process may hold both, and a cache folder may too
-    prefix = (f"{game}.checked" if checked else game) + ("" if search else ".plain")
+    prefix = (f"{game}.checked" if checked else game) + ("" if search else ".plain" if greedy else ".random")
     compiled = {}
     for name in OWN:
         if name in game_globals:
@@ -142,14 +144,17 @@ class Bound:
         self.search_tree = self.compiled["search_tree"]
         self._module = module
         self._checked = checked
-        self._plain = None
 
-    @property
+    @functools.cached_property
     def plain(self):
-        """The plain copy (no search compiled): built on first use, so a searching run never makes it."""
-        if self._plain is None:
-            self._plain = instantiate(vars(self._module), search=False, checked=self._checked)
-        return self._plain
+        """The plain copy (random and greedy seats, no search compiled): built on first use, so a searching run
+        never makes it."""
+        return instantiate(vars(self._module), search=False, checked=self._checked)
+
+    @functools.cached_property
+    def random(self):
+        """The random copy (random seats only: no search, no greedy compiled), built on first use."""
+        return instantiate(vars(self._module), search=False, greedy=False, checked=self._checked)
 
     @functools.cached_property
     def run_plain(self):
@@ -158,6 +163,14 @@ class Bound:
     @functools.cached_property
     def run_plain_traced(self):
         return Threaded(self.plain["run_traced"])
+
+    @functools.cached_property
+    def run_random(self):
+        return Threaded(self.random["run_batch"])
+
+    @functools.cached_property
+    def run_random_traced(self):
+        return Threaded(self.random["run_traced"])
 
 
 _BOUND = {}

@@ -26,6 +26,9 @@ N_KINDS = MAX_TRACE_STEPS = None
 # Whether this copy can search (mc, ismcts): False in a game's plain copy, whose branches to the searches numba
 # prunes as dead code before typing them, so a run of random and greedy seats never compiles a search.
 SEARCH = True
+# Whether this copy plays greedy seats: False in a game's random copy (every seat random, as a run is unless told
+# otherwise), whose first compile so skips the game's greedy.
+PLAYS_GREEDY = True
 # Whether the game declares what each seat observes of an action (GameType.observations): only then is the
 # observed tree (``ismcts:tree=observed``) compiled.
 OBSERVED = False

@@ -90,9 +90,33 @@ if GameCacheLocator not in CacheImpl._locator_classes:   # numba's list of locat
 
 
 def kernel(function=None, **options):
-    """``@kernel`` or ``@kernel(inline="always")``: njit with :data:`SETTINGS` (``options`` add to them)."""
+    """``@kernel`` or ``@kernel(inline="always")``: njit with :data:`SETTINGS` (``options`` add to them), compiled
+    once for the types of its arguments, never again for their values (:func:`one_compile_per_type`)."""
     compile_ = njit(**SETTINGS, **options)
-    return compile_ if function is None else compile_(function)
+    if function is None:
+        return lambda f: one_compile_per_type(compile_(f))
+    return one_compile_per_type(compile_(function))
+
+
+def _widened(kind):
+    kind = types.unliteral(kind)
+    if isinstance(kind, types.Integer) and kind.bitwidth < 64:
+        return types.int64 if kind.signed else types.uint64
+    return kind
+
+
+def one_compile_per_type(dispatcher):
+    """Type the calls other jitted code makes to ``dispatcher`` by the types of their arguments, not by their
+    values: numba otherwise compiles a function again for each constant a caller passes it (``decide(state, 3, x)``
+    and ``decide(state, 4, x)`` were two compiles of Wichtel's ``decide``, twelve in all), a first run's time
+    spent for no speed."""
+    typed = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return typed(tuple(_widened(a) for a in args), {k: _widened(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 @intrinsic

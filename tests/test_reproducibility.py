@@ -81,6 +81,27 @@ def test_the_plain_copy_plays_the_games_of_the_whole_one(game):
     assert engine.batch_function(run.module, searching.policies_array()) is binding.bind(run.module).run_batch
 
 
+@pytest.mark.parametrize("game", games.names())
+def test_the_random_copy_plays_the_games_of_the_whole_one_and_compiles_no_greedy(game):
+    """A run whose seats are all random (the default) takes the game's random copy, whose first compile skips the
+    game's greedy (issue 41: a first run in seconds): its ``decide`` is built with PLAYS_GREEDY off, a branch
+    numba prunes before typing it. It gives the rows of the whole copy, game by game, traced or not."""
+    run = cfg.resolve(game, games=60, seed=5)
+    params, agents = run.params_array(), run.policies_array()
+    bound = binding.bind(run.module)
+    assert engine.batch_function(run.module, agents) is bound.run_random
+    assert engine.batch_function(run.module, agents, traced=True) is bound.run_random_traced
+    whole = np.zeros((60, engine.width(run.module)), dtype=np.int64)
+    bound.run_batch(params, agents, np.int64(5), np.int64(0), whole)
+    assert np.array_equal(engine.run(run.module, params, agents, 5, 60), whole)
+    [(_, traced, _)] = engine.run_traced_blocks(run.module, params, agents, 5, 60)
+    assert np.array_equal(traced, whole)
+    assert bound.random["decide"].py_func.__globals__["PLAYS_GREEDY"] is False
+    assert bound.plain["decide"].py_func.__globals__["PLAYS_GREEDY"] is True
+    with_greedy = cfg.resolve(game, policies=[("0", "greedy")])
+    assert engine.batch_function(run.module, with_greedy.policies_array()) is bound.run_plain
+
+
 @pytest.mark.parametrize("spec, other", [("mc:rollouts=3", "mc:rollouts=5"),
                                          ("ismcts:iterations=30", "ismcts:iterations=50,c=1.2,rollout=greedy")])
 def test_searching_agents_give_the_same_rows_on_any_thread_count_and_block(cli, tmp_path, spec, other):

@@ -115,7 +115,7 @@ def collect_gnomes(state, params, player, skip, out):
 
 
 
-@kernel
+@kernel(inline="always")
 def near(r, c, others, n, reach):
     """(closest Chebyshev distance from (r, c) to the first ``n`` cells of ``others``, given as rows then
     columns (``others[i]``, ``others[MAX_GNOMES * 2 + i]``), how many lie within ``reach``)."""
@@ -138,7 +138,9 @@ def as_rows_cols(params, cells, n):
 
 
 
-@kernel
+# inlined into greedy_move, which calls it for every reachable cell: a call passed its four arrays as 28 values on
+# the stack, and greedy rollouts are half of the recommended search's time (inlined: the search 13% faster)
+@kernel(inline="always")
 def greedy_score(params, cell, goals, n_goals, home_row, foes, n_foes, friends, n_friends, kind):
     """-10 x the distance to the nearest goal, -1000 for a contact where the side does not outnumber."""
     r, c = row_of(params, cell), col_of(params, cell)

@@ -408,6 +408,8 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, tr
                           games=games, seed=seed, variant=variant)
         if out:
             results.check_output(out)        # before a first run's compile, not after it
+        if trace:
+            results.check_trace_output(out)
     except (cfg.ConfigError, OutputError) as e:
         _fail(str(e))
     _threads(threads)

@@ -184,6 +184,19 @@ def check_output(path):
                           f"cannot write {path}: {writing.reason(e)}") from None
 
 
+def check_trace_output(result):
+    """Raise :class:`OutputError` in one line unless the trace of the result file ``result`` can be written
+    (``_traces/X.trace.parquet`` beside it): the traces' folder a folder or nothing yet, the trace's name not a
+    folder. Checked before a run compiles and plays, as :func:`check_output` checks the result's name."""
+    folder = Path(result).parent / writing.TRACES
+    if not os.path.lexists(folder):
+        return                      # made when the trace is written
+    if folder.is_symlink() or not folder.is_dir():
+        raise OutputError(f"cannot write the trace in {folder}: it is not a folder (a link or a file); allowed: a "
+                          "folder, or nothing of that name")
+    check_output(trace_path(result))
+
+
 class ResultWriter:
     """Writes one result file; the final name appears only when it is complete.
 

@@ -14,8 +14,8 @@ again). A copy per game with its own cache name is cached like any other functio
 An agent reads its parameters from its seat's row of the agents table at the columns ``simcore.agents`` names
 (``IS_ITERATIONS``, ``MC_ROLLOUTS``, ...), never by their order of declaration.
 
-Scratch arrays are allocated once per chunk by the game loop's ``run_batch`` (:func:`scratch`) and reused for
-every game, decision, iteration and rollout: nothing else here allocates.
+Scratch arrays are allocated once per call of the game loop's ``run_batch``, a thread's few chunks (:func:`scratch`),
+and reused for every game, decision, iteration and rollout: nothing else here allocates.
 
 ``states``   [3, state size]  0: the game, 1: a world resampled from the mover's view, 2: a rollout in it
 ``streams``  [3, streams]     the same three

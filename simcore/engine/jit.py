@@ -7,7 +7,7 @@
                  its pruning pass cannot remove from a function with several exits or calls in between. On the
                  decision path (small functions called for every move of every rollout) those atomic updates
                  were about a quarter of random play's time. Nothing below ``run_batch`` allocates an array
-                 (scratch is allocated once per chunk and handed down), so nothing there needs the counts;
+                 (scratch is allocated once per thread's share and handed down), so nothing there needs the counts;
                  numba refuses to compile an allocation in such a function, which keeps it so.
 
 ``run_batch`` itself allocates the scratch, so it keeps numba's plain ``njit(cache=True, nogil=True)``.

@@ -6,10 +6,9 @@ Like the agents, these are templates: ``simcore.engine.binding.instantiate`` com
 with the interface names (``simcore.engine.interface``) bound to the game's functions. Every action goes through
 ``play_action(state, params, action, streams, actions)``: :func:`apply_checked` in a checked build (every action
 the game loop and the agents apply must be legal in its state, else ``AssertionError``, raised as it is by every
-entry point), else
-:func:`apply_unchecked`, the game's ``apply_action`` inlined: no cost. ``SIMCORE_CHECK_LEGAL=1`` in the
-environment when simcore is imported makes every copy a checked one (the tests set it); ``simcore check`` binds
-a checked copy of its own.
+entry point), else :func:`apply_unchecked`, the game's ``apply_action`` inlined: no cost. ``SIMCORE_CHECK_LEGAL=1``
+in the environment when simcore is imported makes every copy a checked one (the tests set it); ``simcore check``
+binds a checked copy of its own.
 """
 
 import numpy as np

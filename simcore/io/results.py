@@ -191,9 +191,10 @@ def check_trace_output(result):
     folder = Path(result).parent / writing.TRACES
     if not os.path.lexists(folder):
         return                      # made when the trace is written
-    if folder.is_symlink() or not folder.is_dir():
-        raise OutputError(f"cannot write the trace in {folder}: it is not a folder (a link or a file); allowed: a "
-                          "folder, or nothing of that name")
+    try:
+        writing.check_traces_folder(folder)
+    except OSError as e:
+        raise OutputError(str(e)) from None
     check_output(trace_path(result))
 
 

@@ -140,6 +140,11 @@ def make_traces_folder(result):
             folder.mkdir()
     except OSError as e:
         raise OSError(f"cannot write the trace in {folder}: {reason(e)}") from None
+    check_traces_folder(folder)
+
+
+def check_traces_folder(folder):
+    """OSError in one line unless the traces' folder ``folder`` is a folder, not a link or a file."""
     if folder.is_symlink() or not folder.is_dir():
         raise OSError(f"cannot write the trace in {folder}: it is not a folder (a link or a file); allowed: a "
                       "folder, or nothing of that name")

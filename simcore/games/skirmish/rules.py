@@ -713,6 +713,8 @@ def melee(state, params, streams):
                     j -= 1
                 state[order + j] = g
                 m += 1
+        if m == 0:
+            return                    # contact is mutual: no gnome of player 0 touches an enemy, so none does
     fights = 0
     # label the fights: a flood fill over contacts between enemies, started from the lowest cell
     for i in range(m):

@@ -5,7 +5,9 @@ clock makes blocks "take long" where a test needs it."""
 import itertools
 from types import SimpleNamespace
 
+import numba
 import numpy as np
+import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
 
@@ -268,3 +270,51 @@ def test_two_reports_share_one_analysis_and_its_plots(cli, tmp_path):
     assert twice.returncode != 0 and twice.stderr.strip().splitlines()[-1] == \
         "Error: --report names one file twice; allowed: each report once"
     assert not (tmp_path / "x.md").exists()
+
+
+def test_the_next_block_plays_while_this_one_is_written_on_the_callers_thread_count():
+    """Issue 41: a run into a file plays its next block on a thread of its own while it writes this one
+    (executors.ahead): the same blocks in the same order, played on as many threads as the caller's (numba's
+    count is per thread: a new thread would have played on every core whatever --threads said)."""
+    seen = []
+
+    def blocks():
+        for i in range(4):
+            seen.append(numba.get_num_threads())
+            yield i
+
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        assert list(executors.ahead(blocks())) == [0, 1, 2, 3]
+    finally:
+        numba.set_num_threads(before)
+    assert seen == [1, 1, 1, 1]
+
+
+def test_an_error_in_the_block_ahead_reaches_the_caller():
+    """Issue 41: what stops the play thread (here a ValueError after two blocks) stops the run that reads
+    ahead, after the blocks before it."""
+    def blocks():
+        yield from (0, 1)
+        raise ValueError("the rules refused")
+
+    got = []
+    with pytest.raises(ValueError, match="the rules refused"):
+        for item in executors.ahead(blocks()):
+            got.append(item)
+    assert got == [0, 1]
+
+
+def test_a_file_run_reads_its_blocks_ahead_and_writes_the_rows_of_one_call(tmp_path, monkeypatch):
+    """Issue 41: `run --out` takes its blocks through executors.ahead, and the file holds the rows of one
+    engine call."""
+    calls = []
+    real = executors.ahead
+    monkeypatch.setattr(runs, "ahead", lambda blocks: calls.append(1) or real(blocks))
+    run = _run("greedy", 3000)
+    runs.run_to_file(run, tmp_path / "r.parquet")
+    table = pq.read_table(tmp_path / "r.parquet")
+    expected = engine.run(run.module, run.params_array(), run.policies_array(), 3, 3000)
+    assert calls == [1]
+    assert np.array_equal(table["n_turns"].to_numpy(), expected[:, engine.O_N_TURNS])

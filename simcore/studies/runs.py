@@ -13,7 +13,7 @@ from analyses.intervals import proportion_interval
 from simcore import engine
 from simcore.io import config as cfg
 from simcore.io import results, writing
-from simcore.studies.executors import LocalExecutor
+from simcore.studies.executors import LocalExecutor, ahead
 
 
 @dataclass
@@ -83,7 +83,7 @@ def extend_file(config, out, start, on_block=None, executor=None, trace=False):
                 _copy(results.trace_path(out), tracer)
         played = (LocalExecutor().traced_blocks(rest, start) if trace else
                   ((first, rows, None) for first, rows in (executor or LocalExecutor()).blocks(rest, start)))
-        for first, rows, block in played:
+        for first, rows, block in ahead(played) if executor is None or executor.name == "local" else played:
             if on_block is not None:
                 on_block(rows.shape[0])
             writer.add(first, rows)

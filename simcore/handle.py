@@ -47,16 +47,23 @@ class Game:
         self.params = dict(run.params)
         self.params_array = run.params_array()
 
-    def load_agents(self, on_compile=None):
-        """Load the agents' decision function (``agent_action``) from numba's cache, or compile it first, in
-        which case ``on_compile(game name)`` hears of it before compiling starts."""
+    def agent_function(self, specs):
+        """The agents' decision function (``agent_action``) for seats playing the policies ``specs``: the plain
+        copy's when none searches (no search compiled), else the whole copy's."""
+        kinds = {int(agents.parse(spec, self.module.GAME).row()[agents.KIND]) for spec in specs}
+        return self.bound.plain_agent_action if kinds <= {agents.RANDOM, agents.GREEDY} else self.bound.agent_action
+
+    def load_agents(self, on_compile=None, specs=("ismcts",)):
+        """Load the decision function of seats playing ``specs`` (by default every agent: the whole copy's) from
+        numba's cache, or compile it first, in which case ``on_compile(game name)`` hears of it before compiling
+        starts."""
         from simcore.engine import jit
 
         module = self.module
         args = (self.params_array, np.zeros((module.MAX_SEATS, agents.WIDTH)), np.int64(0), module.new_state(),
                 np.zeros(rng.N_STREAMS, np.uint64), np.zeros(self.bound.interface["WORK_SIZE"], np.int64),
                 np.zeros((module.N_ACTION_CODES, 3)))
-        function = self.bound.agent_action
+        function = self.agent_function(specs)
         if on_compile is not None and not jit.cached(function, *args):
             on_compile(self.name)
         function.compile(tuple(function.typeof_pyval(a) for a in args))
@@ -138,8 +145,8 @@ class State:
         table = np.zeros((module.MAX_SEATS, agents.WIDTH))
         table[seat] = agents.parse(spec, module.GAME).row()
         stats = np.zeros((module.N_ACTION_CODES, 3))
-        action, n = self.game.bound.agent_action(self.game.params_array, table, np.int64(seat), self.state,
-                                                 self.streams, self.work, stats)
+        action, n = self.game.agent_function([spec])(self.game.params_array, table, np.int64(seat), self.state,
+                                                     self.streams, self.work, stats)
         tried = sorted(((int(a), int(k), float(v)) for a, k, v in stats[:n]), key=lambda row: (-row[1], -row[2]))
         return int(action), tried
 

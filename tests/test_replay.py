@@ -10,6 +10,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+from simcore import agents
 from simcore.games import wichtel, zwai, zwergen
 from simcore.handle import load_game
 from simcore.io import config as cfg
@@ -292,3 +293,39 @@ def test_the_printed_command_makes_the_same_run(game, sets):
                         policies=[cfg.parse_policy(v) for k, v in pairs if k == "--policy"],
                         seed=int(dict(pairs)["--seed"]))
     assert (again.params, again.policies, again.seed) == (config.params, config.policies, config.seed)
+
+
+@pytest.mark.parametrize("name", ["zwai", "skirmish"])
+def test_random_and_greedy_seats_decide_in_the_plain_copy_as_in_the_whole_one(name):
+    """Issue 41, "a report in seconds": a replay of random and greedy seats decides in the plain copy (no search
+    compiled: Zwai's replay agents compiled for 17 s), and every decision and draw is the whole copy's."""
+    game = load_game(name, {})
+    assert game.agent_function(["random", "greedy"]) is game.bound.plain_agent_action
+    assert game.agent_function(["greedy", "ismcts"]) is game.bound.agent_action
+    whole, plain = game.new_initial_state(seed=5, game_index=2), game.new_initial_state(seed=5, game_index=2)
+    table = np.zeros((game.module.MAX_SEATS, agents.WIDTH))
+    for turn in range(60):
+        if whole.is_terminal():
+            break
+        seat = whole.current_player()
+        table[seat] = agents.parse("random" if turn % 3 == 0 else "greedy", game.module.GAME).row()
+        stats = np.zeros((game.module.N_ACTION_CODES, 3))
+        expected = game.bound.agent_action(game.params_array, table, np.int64(seat), whole.state, whole.streams,
+                                           whole.work, stats)
+        got = game.bound.plain_agent_action(game.params_array, table, np.int64(seat), plain.state, plain.streams,
+                                            plain.work, stats)
+        assert got == expected and np.array_equal(plain.streams, whole.streams), turn
+        whole.apply_action(expected[0])
+        plain.apply_action(got[0])
+    assert turn > 20
+
+
+def test_a_replay_of_random_and_greedy_seats_loads_the_plain_agents(monkeypatch):
+    """Issue 41: the replay asks for the decision function of its seats' policies (the plain copy's here)."""
+    asked = []
+    real = replay.handle.Game.agent_function
+    monkeypatch.setattr(replay.handle.Game, "agent_function",
+                        lambda self, specs: asked.append(list(specs)) or real(self, specs))
+    config = cfg.resolve("zwai", policies=[("0", "random"), ("1", "greedy")], games=1)
+    replay.play(config, 0)
+    assert asked[0] == ["random", "greedy"]

@@ -86,8 +86,8 @@ def instantiate(game_globals, search=True, greedy=True, checked=CHECK_LEGAL):
     bind_one(core.scratch, njit(cache=True))
     if search:
         bind_one(loop.search_batch, njit(cache=True))
-        bind_one(loop.agent_action, njit(cache=True))
         bind_one(loop.search_tree, njit(cache=True))
+    bind_one(loop.agent_action, njit(cache=True))      # compiled on its first call: the handle's and replays'
     bind_one(loop.run_batch, njit(cache=True, nogil=True))
     bind_one(loop.run_traced, njit(cache=True, nogil=True))     # compiled on its first call: a traced run only
     compiled.update({name: namespace[name] for name in INTERFACE + SIZES})
@@ -150,6 +150,12 @@ class Bound:
         """The plain copy (random and greedy seats, no search compiled): built on first use, so a searching run
         never makes it."""
         return instantiate(vars(self._module), search=False, checked=self._checked)
+
+    @property
+    def plain_agent_action(self):
+        """The plain copy's ``agent_action``: random and greedy seats decide as in the whole copy, whose
+        ``agent_action`` compiles every search too (a replay of Zwai's random and greedy games compiled for 17 s)."""
+        return self.plain["agent_action"]
 
     @functools.cached_property
     def random(self):

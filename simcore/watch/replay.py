@@ -106,7 +106,7 @@ def play(config, index, pictures=False, on_compile=None):
     check_index(index)
     module = config.module
     game = handle.Game(config.game, config.params)
-    game.load_agents(on_compile)
+    game.load_agents(on_compile, config.policies)
     state = game.new_initial_state(config.seed, index)
     draw = _drawer(module, game.params_array) if pictures else (lambda s: "")
     replay = Replay(config, index, draw(state), state.current_player())

@@ -47,16 +47,15 @@ class Game:
         self.params = dict(run.params)
         self.params_array = run.params_array()
 
-    def agent_function(self, specs):
+    def agent_function(self, specs=None):
         """The agents' decision function (``agent_action``) for seats playing the policies ``specs``: the plain
-        copy's when none searches (no search compiled), else the whole copy's."""
-        kinds = {int(agents.parse(spec, self.module.GAME).row()[agents.KIND]) for spec in specs}
+        copy's when none searches (no search compiled), else (or with ``specs`` None) the whole copy's."""
+        kinds = {int(agents.parse(spec, self.module.GAME).row()[agents.KIND]) for spec in specs or ("ismcts",)}
         return self.bound.plain_agent_action if kinds <= {agents.RANDOM, agents.GREEDY} else self.bound.agent_action
 
-    def load_agents(self, on_compile=None, specs=("ismcts",)):
-        """Load the decision function of seats playing ``specs`` (by default every agent: the whole copy's) from
-        numba's cache, or compile it first, in which case ``on_compile(game name)`` hears of it before compiling
-        starts."""
+    def load_agents(self, on_compile=None, specs=None):
+        """Load the decision function of seats playing ``specs`` (None: every agent) from numba's cache, or
+        compile it first, in which case ``on_compile(game name)`` hears of it before compiling starts."""
         from simcore.engine import jit
 
         module = self.module

@@ -218,8 +218,8 @@ def greedy_options(state, params, player, k, cells, rows, cols):
 def greedy_move(state, params, player, k, streams, work):
     """Greedy's destination for gnome (player, k) as an action code: the best-scoring option, staying first,
     then the reachable cells; ties drawn (always)."""
-    cells = work[:SLOT]
-    n = greedy_options(state, params, player, k, cells, work[SLOT:2 * SLOT], work[2 * SLOT:3 * SLOT])
+    cells, rows, cols = work[:SLOT], work[SLOT:2 * SLOT], work[2 * SLOT:3 * SLOT]
+    n = greedy_options(state, params, player, k, cells, rows, cols)
     # what it heads for and who stands where, gathered once for all its options
     groups = work[6 * SLOT:]
     goals, foes, friends = groups[:GROUP], groups[GROUP:2 * GROUP], groups[2 * GROUP:]
@@ -230,10 +230,9 @@ def greedy_move(state, params, player, k, streams, work):
     as_rows_cols(params, goals, n_goals)
     as_rows_cols(params, foes, n_foes)
     as_rows_cols(params, friends, n_friends)
-    scores = work[5 * SLOT:6 * SLOT]
-    best, tied = greedy_scores(work[SLOT:2 * SLOT], work[2 * SLOT:3 * SLOT], n + 1, goals, n_goals, home_row, foes,
-                               n_foes, friends, n_friends, gnome_type(params, k), goals_are_foes,
-                               work[3 * SLOT:4 * SLOT], work[4 * SLOT:5 * SLOT], scores)
+    closest, within, scores = work[3 * SLOT:4 * SLOT], work[4 * SLOT:5 * SLOT], work[5 * SLOT:6 * SLOT]
+    best, tied = greedy_scores(rows, cols, n + 1, goals, n_goals, home_row, foes, n_foes, friends, n_friends,
+                               gnome_type(params, k), goals_are_foes, closest, within, scores)
     r = rng.randint(streams, rng.POLICY + player, tied)
     if scores[n] == best:                           # staying (the option after the cells) comes first
         if r == 0:

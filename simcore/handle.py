@@ -50,7 +50,9 @@ class Game:
     def agent_function(self, specs=None):
         """The agents' decision function (``agent_action``) for seats playing the policies ``specs``: the plain
         copy's when none searches (no search compiled), else (or with ``specs`` None) the whole copy's."""
-        kinds = {int(agents.parse(spec, self.module.GAME).row()[agents.KIND]) for spec in specs or ("ismcts",)}
+        if specs is None:
+            return self.bound.agent_action
+        kinds = {int(agents.parse(spec, self.module.GAME).row()[agents.KIND]) for spec in specs}
         return self.bound.plain_agent_action if kinds <= {agents.RANDOM, agents.GREEDY} else self.bound.agent_action
 
     def load_agents(self, on_compile=None, specs=None):

@@ -135,12 +135,26 @@ def load_result(path):
                   seed=int(columns["seed"][0]), players=int(columns["n_players"][0]), columns=columns, meta=meta)
 
 
+# the kinds of folder whose files are variants to analyse (simcore.studies.sweep.manifest_kind): not a tune's
+READ_KINDS = ("sweep", "sweep until decided", "ladder", "versus", "readings")
+# what a mismatch with the manifest allows
+REPLAY = "allowed: run the same command again (it plays a damaged variant again), or analyze the files on their own"
+
+
 def load_folder(folder):
-    """The variants of a sweep folder, in the manifest's order (else every result file, sorted)."""
+    """The variants of a sweep folder, in the manifest's order (else every result file, sorted). What the manifest
+    promises is checked: its kind is one of :data:`READ_KINDS`, and each listed file (and trace) is the one it
+    recorded, with the looks it recorded (a sweep until decided); a broken promise is a DataError in one line."""
+    from simcore.studies.sweep import manifest_kind
+
     folder = Path(folder)
     if not folder.is_dir():
         raise DataError(f"{folder} is not a folder of result files")
-    entries = manifest.read_manifest(folder)["variants"]
+    written = manifest.read_manifest(folder)
+    if manifest.exists(folder) and manifest_kind(written) not in READ_KINDS:
+        raise DataError(f"{folder} holds a {manifest_kind(written)} ({manifest.MANIFEST}), not variants to analyse; "
+                        f"allowed: a folder of a {', '.join(READ_KINDS[:-1])} or {READ_KINDS[-1]} run")
+    entries = written["variants"]
     files = [_listed(folder, entry) for entry in entries.values()] if entries else \
         sorted(f for f in folder.glob("*.parquet") if not _is_trace(f))
     if not files:
@@ -149,7 +163,49 @@ def load_folder(folder):
         if not f.is_file():
             raise DataError(f"{f} is missing: {folder / manifest.MANIFEST} lists it; allowed: run the sweep again "
                             "to play it, or analyze the files that are there")
-    return [load_result(f) for f in files]
+    results = [load_result(f) for f in files]
+    for (name, entry), result in zip(entries.items(), results if entries else (), strict=True):
+        _check_entry(folder, written, name, entry, result)
+    return results
+
+
+def _check_entry(folder, written, name, entry, result):
+    """DataError in one line unless ``result`` (and its trace) is the file its manifest entry recorded."""
+    recorded = folder / manifest.MANIFEST
+    path = result.path
+    if "sha256" in entry and writing.sha256(path) != entry["sha256"]:
+        raise DataError(f"{path} is not the file {recorded} records: its SHA-256 differs (it was changed after "
+                        f"simcore wrote it); {REPLAY}")
+    if "rows" in entry and entry["rows"] != result.n_games:
+        raise DataError(f"{path} holds {result.n_games:,} games, {recorded} records {entry['rows']!r}; {REPLAY}")
+    trace = writing.trace_path(path)
+    if "trace_sha256" in entry and trace.is_file() and writing.sha256(trace) != entry["trace_sha256"]:
+        raise DataError(f"{trace} is not the trace {recorded} records: its SHA-256 differs (it was changed after "
+                        f"simcore wrote it); {REPLAY}")
+    if isinstance(entry.get("sequential"), dict):
+        _check_looks(recorded, written.get("until_decided"), name, entry["sequential"], result)
+
+
+def _check_looks(recorded, plan_record, name, record, result):
+    """DataError in one line unless the looks a sweep until decided recorded for ``name`` are those of its file:
+    its last look at the plan's games for that look, which are the file's, and the verdict that look gives when
+    made again from the file (one look: cheap)."""
+    from analyses import sequential
+
+    try:
+        plan_ = sequential.SequentialPlan.from_dict(plan_record)
+        made, verdict = len(record["looks"]), record["verdict"]
+        last = record["looks"][-1]["games"]
+    except (KeyError, TypeError, ValueError, IndexError):
+        raise DataError(f"{recorded} records looks of {name} that cannot be read; {REPLAY}") from None
+    if not 1 <= made <= len(plan_.looks) or last != plan_.looks[made - 1] or last != result.n_games:
+        raise DataError(f"{recorded} records looks of {name} that its file does not hold: look {made} at {last!r} "
+                        f"games, its file {result.n_games:,}, the plan's looks {', '.join(map(str, plan_.looks))}; "
+                        f"{REPLAY}")
+    again = sequential.look(result.wins, plan_, made - 1).verdict
+    if again != verdict:
+        raise DataError(f"{recorded} records looks of {name} with the verdict {verdict or 'not yet decided'!r} at "
+                        f"look {made}; its file's games give {again or 'not yet decided'!r}; {REPLAY}")
 
 
 def _listed(folder, entry):
@@ -171,18 +227,51 @@ def _is_trace(path):
 
 
 def unfinished(folder):
-    """A one-line note when the run that wrote ``folder`` planned variants it has not finished (it was stopped,
-    or is still running), else None: its verdict is of the finished ones only."""
+    """A one-line note when the run that wrote ``folder`` has not finished what it planned (it was stopped, or is
+    still running), else None: variants with no results, variants short of their games (a sweep until decided:
+    not yet decided below the cap), and the command that finishes it (the run's own, as its manifest recorded
+    it: a run goes on from what it finished)."""
     listed = manifest.read_manifest(folder)
     planned = listed.get("planned")
     if not isinstance(planned, list):
         return None
     missing = [name for name in planned if name not in listed["variants"]]
-    if not missing:
+    short = [f"{name} ({why})" for name in planned if name in listed["variants"]
+             for why in [_short(listed, name)] if why]
+    if not missing and not short:
         return None
-    shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-    return (f"note: {folder} is not finished: {len(missing)} of its {len(planned)} planned variants have no results "
-            f"({shown}); the verdict is of the others. Run the same command again to finish it.")
+    parts = [f"{len(missing)} of its {len(planned)} planned variants have no results ({_some(missing)})"] \
+        if missing else []
+    parts += [f"{len(short)} {'is' if len(short) == 1 else 'are'} short of {'its' if len(short) == 1 else 'their'} "
+              f"games: {_some(short)}"] if short else []
+    command = listed.get("command")
+    finish = f"Finish it with the command that wrote it: {command}" if isinstance(command, str) else \
+        "Run the same command again to finish it."
+    return (f"note: {folder} is not finished: {'; '.join(parts)}; the verdict is of what it holds so far, not "
+            f"final. {finish}")
+
+
+def _some(names):
+    return ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+
+
+def _count(games):
+    return f"{games:,}" if isinstance(games, int) else repr(games)
+
+
+def _short(listed, name):
+    """Why the finished variant ``name`` falls short of what its run planned ("" when it does not): fewer games
+    than planned, or (a sweep until decided) no verdict yet below the cap."""
+    entry = listed["variants"][name]
+    games = entry.get("games") if isinstance(entry, dict) else None
+    planned = (listed.get("planned_games") or {}).get(name)
+    if isinstance(planned, int) and games != planned:
+        return f"{_count(games)} of {planned:,} games"
+    record, plan_ = entry.get("sequential") if isinstance(entry, dict) else None, listed.get("until_decided")
+    if isinstance(record, dict) and isinstance(plan_, dict) and not record.get("verdict"):
+        cap = (plan_.get("looks") or [None])[-1]
+        return f"not yet decided after {_count(games)} of {_count(cap)} games"
+    return ""
 
 
 def rules_warning(results):

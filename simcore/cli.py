@@ -6,6 +6,7 @@ config's, else 1), ``--threads``, ``--quiet``, and ``--scheduler`` where a clust
 command before it plays with one line naming what is wrong and what is allowed.
 """
 
+import contextlib
 import functools
 import math
 import os
@@ -77,7 +78,8 @@ TRACE = click.option("--trace", is_flag=True,
                      help="Also write each game's trace beside its result file (_traces/X.trace.parquet): every seat's "
                           "standing after every round or turn, the kinds of actions played, how the game ended.")
 FORCE = click.option("--force", is_flag=True,
-                     help="Replace the finished results of other settings that the --out folder holds.")
+                     help="Replace the finished results of other settings that the --out folder holds, and write "
+                          "into a folder without a manifest that holds files simcore did not write.")
 SCHEDULER = click.option("--scheduler", help="Play on a Dask cluster: tcp://HOST:PORT, or local:N for a "
                                              "LocalCluster of N workers (not with --threads).")
 
@@ -214,19 +216,48 @@ def _executor(scheduler):
 
 
 def _folder(folder, kind, game, plan=None, force=False):
-    """The --out folder of a sweep, ladder, contest or tune run, checked before anything is loaded or played;
-    with the run's ``plan`` (a sweep), finished results of other settings are replaced only with ``force``."""
+    """The --out folder of a sweep, ladder, contest, readings or tune run, checked before anything is loaded or
+    played; a folder without a manifest that holds files simcore did not write, and (with the run's ``plan``, a
+    sweep) finished results of other settings, are replaced only with ``force``."""
     from simcore.studies import sweep
 
     try:
         sweep.check_folder(_out(folder), kind, game)
+        sweep.check_foreign(folder, kind, force)
         if plan is not None:
             sweep.check_replacing(plan, folder, kind, force)
     except OSError as e:
         _fail(str(e))
 
 
-@click.group()
+@contextlib.contextmanager
+def _locked(folder, kind, game, plan, force):
+    """The --out folder of a command that plays into it and then reads what it played (a contest, readings),
+    locked from before it plays until its verdict is out, so that a second run meanwhile is refused rather than
+    mixed in; the finished results of other settings are checked again under the lock (``plan``, ``force`` as
+    :func:`_folder`'s). No folder: nothing to lock."""
+    from simcore.io import writing
+    from simcore.studies import sweep
+
+    with contextlib.ExitStack() as stack:
+        if folder is not None:
+            try:
+                stack.enter_context(writing.Lock(sweep.open_folder(folder, kind, game)))
+                sweep.check_replacing(plan, folder, kind, force)
+            except OSError as e:
+                _fail(str(e))
+        yield
+
+
+class _Simcore(click.Group):
+    def parse_args(self, ctx, args):
+        from simcore.io import manifest
+
+        manifest.record_command(args)        # as given, before click reads them: a folder names its command
+        return super().parse_args(ctx, args)
+
+
+@click.group(cls=_Simcore)
 @click.version_option(package_name="simcore")
 def main():
     """Monte-Carlo balance testing of tabletop games."""
@@ -437,7 +468,7 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, tr
               help="Folder for one Parquet file per variant and _manifest.json (traces in _traces/).")
 @click.option("--games", type=int, help="Games per variant (overrides the sweep file); with --until-decided the "
                                           "most a variant plays (the cap).")
-@_options(SEED, TRACE, THREADS, SCHEDULER, QUIET)
+@_options(SEED, FORCE, TRACE, THREADS, SCHEDULER, QUIET)
 @click.option("--until-decided", is_flag=True,
               help="Play each variant in looks of doubling games (--first-look, twice that, ... --games) and stop it "
                    "once it is shown unbalanced or fair within --margin; a false verdict in any variant at any "
@@ -448,7 +479,7 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, tr
 @click.option("--first-look", type=int, metavar="N",
               help="With --until-decided: games a variant plays before its first look [default: 1000, or --games "
                    "when fewer].")
-def sweep_command(sweep_file, folder, games, seed, trace, threads, scheduler, quiet, until_decided, margin,
+def sweep_command(sweep_file, folder, games, seed, force, trace, threads, scheduler, quiet, until_decided, margin,
                   first_look):
     """Play every variant of SWEEP_FILE that is not complete in --out yet."""
     from simcore.studies import sweep
@@ -462,9 +493,9 @@ def sweep_command(sweep_file, folder, games, seed, trace, threads, scheduler, qu
     except cfg.ConfigError as e:
         _fail(str(e))
     if until_decided:
-        _sweep_until_decided(sweep_file, plan, folder, (margin, first_look), trace, threads, scheduler, quiet)
+        _sweep_until_decided(sweep_file, plan, folder, (margin, first_look, force), trace, threads, scheduler, quiet)
         return
-    _folder(folder, "sweep", plan.game)
+    _folder(folder, "sweep", plan.game, force=force)
     _threads(threads, scheduler)
     if Path(folder).is_dir():
         plan = sweep.with_old_names(plan, folder)       # a folder swept before names said key=value
@@ -509,13 +540,13 @@ def _sweep_until_decided(sweep_file, plan, folder, options, trace, threads, sche
     from analyses import fairer, sequential
     from simcore.studies import sweep
 
-    margin, first_look = options
+    margin, first_look, force = options
     try:
         first = min(sequential.DEFAULT_FIRST_LOOK, plan.variants[0].config.games) if first_look is None else first_look
         looks = sweep.until_decided_plan(plan, fairer.DEFAULT_MARGIN if margin is None else margin, first)
     except sequential.PlanError as e:
         _fail(str(e))
-    _folder(folder, sweep.UNTIL_DECIDED, plan.game)
+    _folder(folder, sweep.UNTIL_DECIDED, plan.game, force=force)
     try:
         sweep.check_until_decided(folder, looks, trace)
     except OSError as e:
@@ -664,10 +695,19 @@ def versus_command(game, policy, against, config_path, sets, games, seed, folder
         scoring.check_score(score, runs[0].game, runs[0].module.GAME.margin)
     except (cfg.ConfigError, ValueError) as e:
         _fail(str(e))
+    plan = versus.as_sweep(runs, folder) if folder else None
     if folder:
-        _folder(folder, "versus", runs[0].game, versus.as_sweep(runs, folder), force)
+        _folder(folder, "versus", runs[0].game, plan, force)
     _threads(threads)
     _load(runs[0], quiet, trace=trace)
+    with _locked(folder, "versus", runs[0].game, plan, force):
+        _contest(runs, folder, trace, quiet, score)
+
+
+def _contest(runs, folder, trace, quiet, score):
+    """Play the contest of ``runs`` (into ``folder``, if any) and print its verdict."""
+    from simcore.studies import versus
+
     try:
         r = versus.contest(runs, on_seat=lambda seat, mean: _note(f"  from seat {seat}: {mean:.4f}", quiet),
                            folder=folder, trace=trace, warn=_warn, score_by=score)
@@ -771,7 +811,7 @@ def tune_command(tune_file, folder, games_max, seed, force, threads, scheduler, 
         plan = tune.load(tune_file, games_max=games_max, seed=seed, score=score, margin=margin)
     except cfg.ConfigError as e:
         _fail(str(e))
-    _folder(folder, "tune", plan.game)
+    _folder(folder, "tune", plan.game, force=force)
     try:
         tune.check_replacing(plan, folder, force)
     except OSError as e:
@@ -892,7 +932,11 @@ def _load_results(paths):
     results = []
     for p in paths:
         if Path(p).is_dir():
-            _warn(data.unfinished(p))
+            note = data.unfinished(p)
+            if note:        # said on the terminal, and over what is printed of it: nothing of it is final
+                _warn(note)
+                click.echo(f"UNFINISHED: {p}: what follows is of what it holds so far, not final (the note says what "
+                           "is missing and the command that finishes it)\n")
             results += data.load_folder(p)
         else:
             results += [data.load_result(p)]
@@ -1022,8 +1066,8 @@ MIN_READING_GAMES = 10      # simcore readings: its tests need more games than s
                    "(simcore analyze reads it). Without it nothing is written.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False),
               help="Also write the verdict as Markdown here (NAME.md).")
-@_options(THREADS, QUIET)
-def readings_command(paths, games, folder, report_path, threads, quiet):
+@_options(FORCE, THREADS, QUIET)
+def readings_command(paths, games, folder, report_path, force, threads, quiet):
     """Does the verdict hang on how simcore reads a silent rulebook? Play every variant of a sweep folder or
     result files again under each other reading its game declares (same seed, same deals) and say per variant
     whether its balance verdict holds under every reading or which one it depends on."""
@@ -1047,8 +1091,9 @@ def readings_command(paths, games, folder, report_path, threads, quiet):
         click.echo(f"{game.name} declares no readings of a silent rulebook ({game.doc}): its verdicts rest on "
                    "its rules alone.")
         return
+    plan = readings.as_sweep(todo, paths[0])
     if folder is not None:
-        _folder(folder, readings.KIND, game.name)
+        _folder(folder, readings.KIND, game.name, plan, force)
     try:
         if report_path is not None:
             writing.check_target(report_path)
@@ -1056,8 +1101,18 @@ def readings_command(paths, games, folder, report_path, threads, quiet):
         _fail(str(e))
     _threads(threads)
     _load(todo[0].config, quiet)
+    with _locked(folder, readings.KIND, game.name, plan, force):
+        _readings(todo, folder, paths[0], report_path)
+
+
+def _readings(todo, folder, source, report_path):
+    """Play ``todo`` (into ``folder``, if any), print the verdict across the readings and write its report."""
+    from analyses import data
+    from simcore.io import writing
+    from simcore.studies import readings
+
     try:
-        played = readings.to_folder(todo, folder, paths[0]) if folder is not None else \
+        played = readings.to_folder(todo, folder, source) if folder is not None else \
             {r.name: readings.in_memory(r.config) for r in todo}
         found = readings.verdicts(todo, played)
     except (OSError, data.DataError) as e:

@@ -9,6 +9,7 @@ This module plays nothing: the analyses read manifests through it.
 
 import json
 import os
+import shlex
 from pathlib import Path
 
 from simcore.io import writing
@@ -16,6 +17,25 @@ from simcore.io import writing
 MANIFEST = "_manifest.json"
 OLD_MANIFEST = "manifest.json"     # a folder written before the manifest's name began with "_": still read
 JOURNAL = "_manifest.journal"      # one JSON line per variant finished since the manifest was last written
+
+
+_command = []      # the command line that runs now, as its user gave it (simcore.cli records it)
+
+
+def record_command(args):
+    """Record the command that runs now (its words after ``simcore``): a manifest names it as the command that
+    finishes its folder's run when that run is stopped."""
+    _command[:] = ["simcore", *args]
+
+
+def command():
+    """The command that runs now, quoted for a shell, or None when it was not recorded (simcore used from Python)."""
+    return shlex.join(_command) if _command else None
+
+
+def exists(folder):
+    """Does ``folder`` hold a manifest (its file, the old one, or a journal of finished variants)?"""
+    return any((Path(folder) / name).is_file() for name in (MANIFEST, OLD_MANIFEST, JOURNAL))
 
 
 def read_manifest(folder):

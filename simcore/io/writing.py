@@ -124,6 +124,13 @@ def trace_path(path):
     return path.parent / TRACES / f"{path.stem}.trace.parquet"
 
 
+def ours(name):
+    """Is ``name`` one that simcore's writers leave in a folder besides results and manifests: the folder's lock
+    file, a result file's lock file (``.X.parquet.lock``), a killed writer's temporary file, the traces' folder?"""
+    return name in (FOLDER_LOCK, TRACES) or bool(_TEMPORARY.match(name)) or \
+        (name.startswith(".") and name.endswith(".parquet.lock"))
+
+
 def remove_trace(result):
     """Remove the trace of the result file ``result``, if any (never through a link to another folder)."""
     folder = Path(result).parent / TRACES

@@ -32,9 +32,9 @@ import pyarrow.parquet as pq
 
 from analyses.scoring import RULE
 from analyses.sprt import GSPRT, CapResult
-from simcore import agents, engine
+from simcore import __version__, agents, engine
 from simcore.io import config as cfg
-from simcore.io import results, writing
+from simcore.io import manifest, results, writing
 from simcore.studies import sweep, versus
 
 BUDGET = {"ismcts": "iterations", "mc": "rollouts"}   # the policies a ladder climbs, and their budget parameter
@@ -202,7 +202,18 @@ def climb_sprt(plan_, folder, batch=100, delta=0.05, alpha=0.05, beta=0.05, on_r
     folder = sweep.open_folder(folder, "ladder", plan_.game)
     with writing.Lock(folder):
         writing.remove_stale(folder)
+        _sprt_manifest(plan_, folder)
         return _climb_sprt(plan_, folder, batch, delta, alpha, beta, on_rung, on_batch)
+
+
+def _sprt_manifest(plan_, folder):
+    """An SPRT ladder's manifest, written before it plays: the folder is a ladder's (never taken for a user's
+    folder, nor for a sweep's); the entries of the rung files it writes anew go, since they no longer hold."""
+    rewritten = {run.variant for _, _, runs in plan_.rungs for run in runs}
+    held = manifest.read_manifest(folder)["variants"]
+    manifest.write_manifest(folder, {"simcore_version": __version__, "kind": "ladder", "game": plan_.game,
+                                     "sprt": True, "command": manifest.command(),
+                                     "variants": {n: e for n, e in held.items() if n not in rewritten}})
 
 
 def _climb_sprt(plan_, folder, batch, delta, alpha, beta, on_rung, on_batch):

@@ -250,14 +250,20 @@ def in_memory(config):
                        seed=config.seed, players=config.players, columns=columns, meta=meta)
 
 
+def as_sweep(todo, source):
+    """The runs of ``todo`` as the variants of a sweep (of the results at ``source``)."""
+    from simcore.studies import sweep
+
+    return sweep.Sweep(Path(source), todo[0].config.game,
+                       [sweep.Variant(r.name, {} if r.param is None else {r.param: r.value}, r.config) for r in todo])
+
+
 def to_folder(todo, folder, source):
     """Play ``todo`` into ``folder`` as the files of a sweep of kind "readings" (atomic files, a lock, a manifest;
     a run again skips what is finished) and return {name: Result}."""
     from simcore.studies import sweep
 
-    plan = sweep.Sweep(Path(source), todo[0].config.game,
-                       [sweep.Variant(r.name, {} if r.param is None else {r.param: r.value}, r.config) for r in todo])
-    sweep.run(plan, folder, kind=KIND)
+    sweep.run(as_sweep(todo, source), folder, kind=KIND)
     return {r.name: data.load_result(Path(folder) / f"{r.name}.parquet") for r in todo}
 
 

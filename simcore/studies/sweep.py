@@ -27,6 +27,7 @@ then holds the rows a plain sweep of that many games writes, and the manifest ea
 import dataclasses
 import hashlib
 import itertools
+import os
 import re
 import time
 from dataclasses import dataclass, field
@@ -37,6 +38,7 @@ import pyarrow.parquet as pq
 
 from simcore import __version__
 from simcore.io import config as cfg
+from simcore.io import manifest as manifests
 from simcore.io import results, writing
 from simcore.io.manifest import MANIFEST, journal, read_manifest, write_manifest
 from simcore.io.manifest import read_file as _manifest_file
@@ -235,6 +237,24 @@ def check_folder(folder, kind, game):
                           f"allowed: a new folder, or a folder of a {kind} of {game}")
 
 
+def check_foreign(folder, kind, force=False):
+    """Raise OSError in one line when ``folder`` has no manifest yet holds a file simcore did not write (a user's
+    folder, whose ``default.parquet`` a run would replace), unless ``force``. simcore's own leftovers (a lock, a
+    killed writer's temporary file, the traces' folder) are not the user's."""
+    folder = Path(folder)
+    if force or not folder.is_dir() or manifests.exists(folder):
+        return
+    try:
+        foreign = sorted(name for name in os.listdir(folder) if not writing.ours(name))
+    except OSError as e:
+        raise OSError(f"cannot write the {kind} to {folder}: {writing.reason(e)}") from None
+    if foreign:
+        more = f" and {len(foreign) - 1} more" if len(foreign) > 1 else ""
+        raise OSError(f"cannot write the {kind} to {folder}: it holds {foreign[0]}{more}, which simcore did not write "
+                      f"(it has no {MANIFEST}); allowed: --force to write there (a file of a result's name is "
+                      "replaced), or a new or empty folder")
+
+
 def open_folder(folder, kind, game):
     """The folder for a run of ``kind`` of ``game``, checked (:func:`check_folder`) and created."""
     check_folder(folder, kind, game)
@@ -342,7 +362,9 @@ def remove_stale_traces(sweep, folder, planned):
 def _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace):
     manifest = read_manifest(folder)
     manifest = {"simcore_version": __version__, "kind": kind, "sweep": str(sweep.path), "game": sweep.game,
-                "planned": [v.name for v in sweep.variants], "variants": manifest["variants"]}
+                "command": manifests.command(), "planned": [v.name for v in sweep.variants],
+                "planned_games": {v.name: v.config.games for v in sweep.variants}, "variants": manifest["variants"]}
+    write_manifest(folder, manifest)      # at once: a run stopped before its end is known as unfinished
     remove_stale_traces(sweep, folder, planned)
     compacting = _Compacting()
     status = {}
@@ -370,9 +392,12 @@ def _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace):
 
 def _entry(variant, config, rows, path, trace):
     """A finished variant's manifest entry: what it was played with (``config``), its file's rows and digest."""
-    return {"file": variant.file, "overrides": variant.overrides, "policies": config.policies,
-            "games": config.games, "seed": config.seed, "rows": rows, "sha256": writing.sha256(path),
-            "config": config.to_toml(), "trace": trace}
+    entry = {"file": variant.file, "overrides": variant.overrides, "policies": config.policies,
+             "games": config.games, "seed": config.seed, "rows": rows, "sha256": writing.sha256(path),
+             "config": config.to_toml(), "trace": trace}
+    if trace:       # the trace's digest too: a trace edited afterwards is known on reading (analyses.data)
+        entry["trace_sha256"] = writing.sha256(results.trace_path(path))
+    return entry
 
 
 # --- until decided (simcore sweep --until-decided; the statistics: analyses/sequential.py) ---------------------------
@@ -464,8 +489,9 @@ def run_until_decided(sweep, folder, plan, on_block=None, on_look=None, executor
         check_until_decided(folder, plan, trace)
         state = {name: (games, record) for name, (games, record, _) in held_looks(sweep, folder, trace).items()}
         manifest = {"simcore_version": __version__, "kind": UNTIL_DECIDED, "sweep": str(sweep.path),
-                    "game": sweep.game, "planned": [v.name for v in sweep.variants],
+                    "game": sweep.game, "command": manifests.command(), "planned": [v.name for v in sweep.variants],
                     "until_decided": _plan_record(plan, trace), "variants": read_manifest(folder)["variants"]}
+        write_manifest(folder, manifest)      # at once: its plan, and a run stopped before its end is unfinished
         looker = _Looker(folder, plan, manifest, on_block, None if trace else executor, trace, on_look)
         for index, games in enumerate(plan.looks):
             for v in sweep.variants:

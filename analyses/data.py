@@ -183,10 +183,10 @@ def _check_entry(folder, written, name, entry, result):
         raise DataError(f"{trace} is not the trace {recorded} records: its SHA-256 differs (it was changed after "
                         f"simcore wrote it); {REPLAY}")
     if isinstance(entry.get("sequential"), dict):
-        _check_looks(recorded, written.get("until_decided"), name, entry["sequential"], result)
+        check_looks(recorded, written.get("until_decided"), name, entry["sequential"], result)
 
 
-def _check_looks(recorded, plan_record, name, record, result):
+def check_looks(recorded, plan_record, name, record, result):
     """DataError in one line unless the looks a sweep until decided recorded for ``name`` are those of its file:
     its last look at the plan's games for that look, which are the file's, and the verdict that look gives when
     made again from the file (one look: cheap)."""

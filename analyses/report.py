@@ -89,6 +89,7 @@ class Analysis:
     strengths: tuple = ()       # analyses.skill.Strength: contests that measure the skill levels (--strength)
     margins: dict = None        # scored by margins: variant name -> analyses.fairer.margin_balance, else None
     pngs: dict = None           # the plots as PNG, drawn by the first report written (plot_pngs), reused by the next
+    unfinished: tuple = ()      # notes of folders whose run stopped before its end (analyses.data.unfinished)
 
     @property
     def skill_levels(self):
@@ -475,7 +476,8 @@ def report_sections(analysis, watches, folder, pages):
     out = [
         Section(f"simcore report: {', '.join(games)}", [
             f"{len(results)} variants, {sum(r.n_games for r in results):,} games, seed "
-            f"{', '.join(map(str, seeds))}. {_baselines_text(bases)}"], level=1),
+            f"{', '.join(map(str, seeds))}. {_baselines_text(bases)}",
+            *(f"**Unfinished, not final:** {note.removeprefix('note: ')}" for note in analysis.unfinished)], level=1),
         Section("Verdict", verdict_blocks(analysis)),
         context_section(results),
         Section("Seat balance", [

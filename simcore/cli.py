@@ -250,6 +250,8 @@ def _locked(folder, kind, game, plan, force):
 
 
 class _Simcore(click.Group):
+    """simcore's group of commands, which records each command line as given (a manifest names it)."""
+
     def parse_args(self, ctx, args):
         from simcore.io import manifest
 
@@ -1004,6 +1006,7 @@ def analyze_command(paths, report_paths, baselines, length, tables, margin, stre
             click.echo(f"analysing {len(results)} variant{'s' * (len(results) > 1)} for "
                        f"{', '.join(Path(p).name for p in report_paths)}", err=True)
         analysis = report.analyze(results, baselines, target, margin, strengths)
+        analysis.unfinished = tuple(note for p in paths if Path(p).is_dir() for note in [data.unfinished(p)] if note)
         if strengths and not analysis.skill_levels:
             _fail("--strength measures the levels of a skill sweep, and these variants differ in more than the "
                   "policy every seat plays; allowed: --strength with a skill sweep's results")

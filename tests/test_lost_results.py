@@ -219,6 +219,8 @@ def test_an_interrupted_sweep_until_decided_is_said_unfinished_with_its_command(
         assert f"simcore sweep {sweep_file} --out {out} --until-decided --first-look 200 --margin 0.1" in note[0]
         assert done.stdout.startswith(f"UNFINISHED: {out}")
     assert "final" not in cli("analyze", out).stdout.lower().replace("not final", "")
+    assert cli("analyze", out, "--report", tmp_path / "r.md").returncode == 0
+    assert "**Unfinished, not final:** " in (tmp_path / "r.md").read_text()
     assert cli(*command, "--quiet").returncode == 0
     finished = cli("analyze", out)
     assert "is not finished" not in finished.stderr and "UNFINISHED" not in finished.stdout
@@ -249,14 +251,17 @@ def test_a_contest_stopped_after_one_seating_is_said_unfinished(cli, tmp_path, m
 
 # --- case 13: the manifest's promises ---------------------------------------------------------------------------
 
-@pytest.fixture
-def swept(cli, tmp_path):
+def _swept(tmp_path):
     sweep_file = tmp_path / "s.toml"
     sweep_file.write_text(SWEEP)
-    out = tmp_path / "s"
-    assert cli("sweep", sweep_file, "--out", out, "--quiet", "--trace").returncode == 0
-    assert cli("analyze", out).returncode == 0
-    return out
+    return ("sweep", sweep_file, "--out", tmp_path / "s", "--quiet", "--trace")
+
+
+@pytest.fixture
+def swept(cli, tmp_path):
+    assert cli(*_swept(tmp_path)).returncode == 0
+    assert cli("analyze", tmp_path / "s").returncode == 0
+    return tmp_path / "s"
 
 
 def _edit_manifest(out, change):
@@ -305,6 +310,8 @@ def test_a_trace_whose_standings_were_edited_is_refused(cli, swept):
     _rewrite(trace, edit)
     error = _one_line_error(cli("analyze", swept))
     assert f"{trace}" in error and "SHA-256" in error
+    assert "num_cards=4 played again" in cli(*_swept(swept.parent)[:-2], "--trace").stdout    # as the line says
+    assert cli("analyze", swept).returncode == 0
 
 
 def test_until_decided_looks_that_were_edited_are_refused(cli, tmp_path):
@@ -313,8 +320,8 @@ def test_until_decided_looks_that_were_edited_are_refused(cli, tmp_path):
     sweep_file = tmp_path / "until.toml"
     sweep_file.write_text(UNTIL)
     out = tmp_path / "until"
-    assert cli("sweep", sweep_file, "--out", out, "--until-decided", "--first-look", "200", "--margin", "0.1",
-               "--quiet").returncode == 0
+    command = ("sweep", sweep_file, "--out", out, "--until-decided", "--first-look", "200", "--margin", "0.1")
+    assert cli(*command, "--quiet").returncode == 0
     original = (out / sweep.MANIFEST).read_text()
 
     def verdict(manifest):
@@ -329,3 +336,6 @@ def test_until_decided_looks_that_were_edited_are_refused(cli, tmp_path):
         _edit_manifest(out, change)
         error = _one_line_error(cli("analyze", out))
         assert words in error and "looks" in error
+    again = cli(*command)            # as the line says: the variant starts again from its first look
+    assert f"{words}: starts again from its first look" in again.stdout
+    assert cli("analyze", out).returncode == 0

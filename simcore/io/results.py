@@ -320,12 +320,18 @@ class TraceWriter(ResultWriter):
         return trace_table(self.config, first_index, trace)
 
 
-def trace_mismatch(path):
+def trace_mismatch(path, sha256=None):
     """Why the trace beside the result file ``path`` is not the trace of its games (None when it is): missing,
-    unreadable, of another run (its run id, see :func:`run_id`), or cut short (not one row per game and seat)."""
+    unreadable, of another run (its run id, see :func:`run_id`), cut short (not one row per game and seat), or
+    (``sha256``: the digest a manifest recorded of it) changed since it was written, its standings edited."""
     trace = trace_path(path)
     if not trace.is_file():
         return "it has no trace"
+    try:
+        if sha256 is not None and writing.sha256(trace) != sha256:
+            return "its trace is not the one its manifest records (its SHA-256 differs)"
+    except OSError:
+        return "its trace cannot be read"
     try:
         ours, theirs = pq.read_metadata(writing.local(path)), pq.read_metadata(writing.local(trace))
     except (OSError, ValueError):

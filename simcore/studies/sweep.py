@@ -276,7 +276,7 @@ def plan_status(sweep, folder, trace=False):
     for v in sweep.variants:
         entry = manifest["variants"].get(v.name)
         if complete(folder, v, manifest):
-            mismatch = results.trace_mismatch(Path(folder) / v.file) if trace else None
+            mismatch = results.trace_mismatch(Path(folder) / v.file, entry.get("trace_sha256")) if trace else None
             out[v.name] = ("skipped", "") if mismatch is None else ("played again", f"--trace: {mismatch}")
         elif entry is None and not (Path(folder) / v.file).exists():
             out[v.name] = ("played", "")
@@ -460,7 +460,7 @@ def held_looks(sweep, folder, trace):
         games = entry.get("games")
         if not isinstance(games, int) or entry.get("config") != dataclasses.replace(v.config, games=games).to_toml():
             out[v.name] = (0, None, CONFIG_CHANGED)
-        elif not _whole(folder, v, entry, trace):
+        elif not _whole(folder, v, entry, trace) or not _looks_hold(folder, entry, manifest.get("until_decided")):
             out[v.name] = (0, None, DAMAGED)
         else:
             out[v.name] = (games, entry["sequential"], "")
@@ -475,7 +475,20 @@ def _whole(folder, variant, entry, trace):
             pq.ParquetFile(writing.local(path)).metadata.num_rows == entry.get("rows") == entry.get("games")
     except (OSError, ValueError):
         return False
-    return whole and (not trace or results.trace_mismatch(path) is None)
+    return whole and (not trace or results.trace_mismatch(path, entry.get("trace_sha256")) is None)
+
+
+def _looks_hold(folder, entry, plan_record):
+    """Are the looks the entry records those its file gives (analyses.data's check, as analyze reads them)? An
+    entry whose looks were edited starts again rather than going on from looks its games never gave."""
+    from analyses import data
+
+    try:
+        result = data.load_result(Path(folder) / entry["file"])
+        data.check_looks(Path(folder) / MANIFEST, plan_record, result.name, entry["sequential"], result)
+    except data.DataError:
+        return False
+    return True
 
 
 def run_until_decided(sweep, folder, plan, on_block=None, on_look=None, executor=None, trace=False):

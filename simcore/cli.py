@@ -1166,6 +1166,11 @@ def cache_command(clear):
 
     current = Path(os.environ["NUMBA_CACHE_DIR"])
     users = simcore.USER_CACHE_DIR is not None and current == Path(simcore.USER_CACHE_DIR)
+    if clear and simcore.USER_CACHE_DIR is not None and not users:
+        # the user named a cache simcore could not use: the one in use instead is simcore's, shared by the user's
+        # other simcore processes, and clearing it is not what was asked
+        _fail(f"NUMBA_CACHE_DIR={simcore.USER_CACHE_DIR} is not a folder this process can write, so --clear "
+              "removes nothing; allowed: NUMBA_CACHE_DIR naming a folder, or unset for simcore's own cache")
     if users:      # the user's own folder: only numba's files in it are the cache
         where, folders = f"{current} (NUMBA_CACHE_DIR)", []
         files = _files_under(current, lambda name: name.endswith(NUMBA_FILES))

@@ -202,7 +202,15 @@ def rules_warning(results):
 def named_apart(results):
     """``results`` (changed in place, and returned), each sharing its variant name with another (two files of
     ``simcore run`` are both "default") named by its file as well: ``default (a.parquet)``, or by its path where
-    the file names agree too."""
+    the file names agree too. One file read twice (given twice, under two spellings of its path, or alone and in
+    its folder) cannot be told apart from itself: DataError, where it was taken for two variants."""
+    given = {}
+    for r in results:
+        key = r.path.resolve()
+        if key in given:
+            same = f" ({given[key]} is the same file)" if str(given[key]) != str(r.path) else ""
+            raise DataError(f"{r.path} is given twice{same}; allowed: each result file once")
+        given[key] = r.path
     names = [r.name for r in results]
     files = [r.path.name for r in results]
     for r in results:

@@ -9,6 +9,7 @@ import pyarrow.parquet as pq
 
 from analyses import scoring
 from simcore.io import manifest, writing
+from simcore.io import results as result_files
 
 COMMON = ("game", "variant", "seed", "game_index", "n_players", "first_seat", "n_turns", "timeout")
 
@@ -123,10 +124,11 @@ def simcore_meta(table):
 def load_result(path):
     path = Path(path)
     try:
-        table = pq.read_table(writing.local(path))
-    except (OSError, ValueError) as e:
-        raise DataError(f"cannot read {path}: {e}") from None
-    meta = simcore_meta(table)
+        table = result_files.read_input(pq.read_table, path)
+        meta = simcore_meta(table)
+        result_files.check_input_metadata(path, meta)
+    except result_files.InputError as e:
+        raise DataError(str(e)) from None
     if "game" not in table.column_names or table.num_rows == 0:
         raise DataError(f"{path} is not a simcore result file (no games in it)")
     columns = {name: table[name].to_numpy() for name in table.column_names

@@ -188,7 +188,8 @@ def test_a_path_that_is_no_result_or_a_guess_with_results_is_one_line(cli, tmp_p
     text.write_text("not a result")
     empty = tmp_path / "empty"
     empty.mkdir()
-    for args, message in (([text], f"cannot read {text}"), ([empty], f"{empty} holds no result files"),
+    for args, message in (([text], f"{text} is not a readable Parquet file"),
+                          ([empty], f"{empty} holds no result files"),
                           ([text, "--seats", "4"], "--seats describes a guess; with result files the data give them")):
         done = cli("plan", *args)
         assert done.returncode != 0 and done.stdout == ""

@@ -9,6 +9,7 @@ import pyarrow.parquet as pq
 
 from analyses import scoring
 from simcore.io import manifest, writing
+from simcore.io import results as result_files
 
 COMMON = ("game", "variant", "seed", "game_index", "n_players", "first_seat", "n_turns", "timeout")
 
@@ -123,10 +124,11 @@ def simcore_meta(table):
 def load_result(path):
     path = Path(path)
     try:
-        table = pq.read_table(writing.local(path))
-    except (OSError, ValueError) as e:
-        raise DataError(f"cannot read {path}: {e}") from None
-    meta = simcore_meta(table)
+        table = result_files.read_input(pq.read_table, path)
+        meta = simcore_meta(table)
+        result_files.check_input_metadata(path, meta)
+    except result_files.InputError as e:
+        raise DataError(str(e)) from None
     if "game" not in table.column_names or table.num_rows == 0:
         raise DataError(f"{path} is not a simcore result file (no games in it)")
     columns = {name: table[name].to_numpy() for name in table.column_names
@@ -291,7 +293,15 @@ def rules_warning(results):
 def named_apart(results):
     """``results`` (changed in place, and returned), each sharing its variant name with another (two files of
     ``simcore run`` are both "default") named by its file as well: ``default (a.parquet)``, or by its path where
-    the file names agree too."""
+    the file names agree too. One file read twice (given twice, under two spellings of its path, or alone and in
+    its folder) cannot be told apart from itself: DataError, where it was taken for two variants."""
+    given = {}
+    for r in results:
+        key = r.path.resolve()
+        if key in given:
+            same = f" ({given[key]} is the same file)" if str(given[key]) != str(r.path) else ""
+            raise DataError(f"{r.path} is given twice{same}; allowed: each result file once")
+        given[key] = r.path
     names = [r.name for r in results]
     files = [r.path.name for r in results]
     for r in results:

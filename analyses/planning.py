@@ -61,7 +61,8 @@ def plan_guess(seats: int, edge: float = DEFAULT_MARGIN, teams: int | None = Non
                alpha: float = ALPHA) -> GuessPlan:
     """Games needed for a guessed ``edge`` at :data:`POWERS`. A team game is planned with its teams as the unit
     (a fair team takes 1/teams of the points); ``paired_correlation`` is a seat's correlation between game i of
-    two variants played on common deals (0: independent runs; ``simcore plan RESULTS`` measures it)."""
+    two variants played on common deals (0: independent runs; ``simcore plan RESULTS`` measures it). At most as
+    many ``seats`` as a registered game seats (:func:`most_seats`)."""
     check_guess(seats, edge, teams, paired_correlation, alpha)
     units = teams or seats
     return GuessPlan(seats=seats, teams=teams, edge=edge, alpha=alpha, paired_correlation=paired_correlation,
@@ -71,8 +72,9 @@ def plan_guess(seats: int, edge: float = DEFAULT_MARGIN, teams: int | None = Non
 
 def check_guess(seats, edge, teams, paired_correlation, alpha):
     """Raise :class:`PlanError` for the first input out of range."""
-    if not isinstance(seats, int | np.integer) or seats < 2:
-        raise PlanError("seats", seats, "a whole number from 2")
+    most, game = most_seats()
+    if not isinstance(seats, int | np.integer) or not 2 <= seats <= most:
+        raise PlanError("seats", seats, f"a whole number from 2 to {most} (the most players of any game: {game})")
     if teams is not None and (not isinstance(teams, int | np.integer) or not 2 <= teams < seats
                               or seats % teams):
         raise PlanError("teams", teams, f"a number from 2 below {seats} that splits the {seats} seats into equal "
@@ -83,15 +85,32 @@ def check_guess(seats, edge, teams, paired_correlation, alpha):
     check_alpha(alpha)
 
 
+# The smallest edge and error rate planned for: together they plan at most about 2 x 10^7 games a variant (22
+# million for 2 seats at 95% power; 7.6 million at alpha 0.05), where an edge of 1e-9 planned 10^18 games and one
+# of 1e-308 overflowed. An edge below a tenth of a percentage point is no question of a game's balance.
+MIN_EDGE = 0.001
+MIN_ALPHA = 1e-6
+
+
+def most_seats():
+    """``(seats, game)``: the most players any registered game seats, and that game (a guess of more seats is no
+    game's; 1,000,000 seats planned 2 games)."""
+    from simcore import games
+
+    counts = {name: max(games.load(name).GAME.player_counts) for name in games.names()}
+    game = max(counts, key=counts.get)
+    return counts[game], game
+
+
 def check_edge(edge):
-    if not 0 < edge < 1:
-        raise PlanError("edge", edge, "a share of the points above 0 and below 1")
+    if not MIN_EDGE <= edge < 1:
+        raise PlanError("edge", edge, f"a share of the points from {MIN_EDGE:g} below 1")
 
 
 def check_alpha(alpha):
     # below 0.5: "fair within" is two one-sided tests at alpha, which show nothing at 0.5 or more
-    if not 0 < alpha < 0.5:
-        raise PlanError("alpha", alpha, "an error rate above 0 and below 0.5")
+    if not MIN_ALPHA <= alpha < 0.5:
+        raise PlanError("alpha", alpha, f"an error rate from {MIN_ALPHA:g} below 0.5")
 
 
 def guess_lines(plan: GuessPlan) -> list[str]:

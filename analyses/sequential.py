@@ -50,6 +50,7 @@ from scipy import special
 
 from analyses import fairer
 from analyses.balance import common_teams
+from analyses.data import DataError
 from analyses.scoring import points
 from analyses.verdict import ALPHA, _p_is, unit_name
 
@@ -85,6 +86,8 @@ class SequentialPlan:
 
     @classmethod
     def from_dict(cls, record) -> SequentialPlan:
+        if not is_margin(record["margin"]):
+            raise ValueError(f"margin {record['margin']!r} is not allowed; allowed: above 0 and below 0.5")
         return cls(tuple(record["looks"]), float(record["margin"]), int(record["variants"]), float(record["alpha"]))
 
     def describe(self) -> str:
@@ -93,10 +96,16 @@ class SequentialPlan:
                 f"{self.variants} variants")
 
 
+def is_margin(margin) -> bool:
+    """Is ``margin`` one a sweep until decided may be played with: a number above 0 and below 0.5 (a manifest's
+    NaN or infinity is none)?"""
+    return isinstance(margin, int | float) and not isinstance(margin, bool) and 0 < margin < 0.5
+
+
 def plan(first_look: int, cap: int, margin: float, variants: int, alpha: float = ALPHA) -> SequentialPlan:
     """The plan of a sweep until decided: looks at ``first_look``, twice that, ... and ``cap`` games a variant;
     :class:`PlanError` in one line for a value that is not allowed."""
-    if not 0 < margin < 0.5:
+    if not is_margin(margin):
         raise PlanError(f"--margin {margin:g} is not allowed; allowed: above 0 and below 0.5 (a share of the "
                         "points, e.g. 0.02)")
     if not isinstance(cap, int) or cap < MIN_FIRST_LOOK:
@@ -289,12 +298,15 @@ def decision_sentences(results) -> dict:
 def swept_margin(results):
     """The margin E the results' folders were swept until decided with, when they agree on one; else None (not
     swept until decided, or with several margins)."""
-    from simcore.io.manifest import read_manifest
+    from simcore.io.manifest import MANIFEST, read_manifest
 
     margins = set()
     for folder in {Path(r.path).parent for r in results}:
         plan_ = read_manifest(folder).get("until_decided")
-        if isinstance(plan_, dict) and isinstance(plan_.get("margin"), int | float):
+        if isinstance(plan_, dict) and "margin" in plan_:
+            if not is_margin(plan_["margin"]):      # NaN was a ValueError traceback in the tests that read it
+                raise DataError(f"{folder / MANIFEST} records the margin {plan_['margin']!r} of a sweep until "
+                                "decided; allowed: a margin above 0 and below 0.5, as simcore writes it")
             margins.add(float(plan_["margin"]))
     return margins.pop() if len(margins) == 1 else None
 

@@ -51,9 +51,9 @@ class LengthTarget:
             target = cls(float(low), float(high)) if sep else None
         except ValueError:
             target = None
-        if target is None or not 0 <= target.low <= target.high:
+        if target is None or not 0 <= target.low <= target.high < math.inf:     # 0-inf was taken as a target
             raise ValueError(f"--length {text!r} is not a range of turns; allowed: LOW-HIGH with 0 <= LOW <= HIGH, "
-                             "e.g. 30-60")
+                             "both finite, e.g. 30-60")
         return target
 
     def __str__(self):

@@ -205,6 +205,17 @@ def _trace_where(trace, scheduler):
         _fail("--trace plays on this machine; allowed: --trace or --scheduler, not both")
 
 
+def _traces(folder, plan):
+    """With --trace: the trace's path of every variant of ``plan`` (a sweep's, or a contest's or ladder's seatings
+    as one) checked before anything plays, as run --trace checks its one: a folder or pipe at a later variant's
+    trace stopped the run after the earlier variants had played."""
+    try:
+        for variant in plan.variants:
+            results.check_trace_output(Path(folder) / variant.file)
+    except OutputError as e:
+        _fail(str(e))
+
+
 def _executor(scheduler):
     """This machine's threads, or the Dask cluster at ``scheduler`` (a one-line error when unreachable)."""
     from simcore.studies.executors import ExecutorError, executor
@@ -427,9 +438,10 @@ def _check_summary(result):
 @click.option("--games", type=int, help="Number of games (default: the config's, else 10,000).")
 @SEED
 @click.option("--variant", help="Variant name written to every row.")
-@click.option("--out", type=click.Path(), help="Parquet file to write.")
+@click.option("--out", type=click.Path(), help="Parquet file to write (NAME.parquet).")
+@click.option("--force", is_flag=True, help="Replace a file at --out that simcore did not write.")
 @_options(TRACE, THREADS, QUIET)
-def run_command(game, config_path, sets, policies, games, seed, variant, out, trace, threads, quiet):
+def run_command(game, config_path, sets, policies, games, seed, variant, out, force, trace, threads, quiet):
     """Play GAME (or the game of --config) and write one Parquet row per game."""
     from simcore.studies import runs
 
@@ -441,6 +453,7 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, tr
                           games=games, seed=seed, variant=variant)
         if out:
             results.check_output(out)        # before a first run's compile, not after it
+            results.check_replacing(out, force)
         if trace:
             results.check_trace_output(out)
     except (cfg.ConfigError, OutputError) as e:
@@ -498,6 +511,8 @@ def sweep_command(sweep_file, folder, games, seed, force, trace, threads, schedu
         _sweep_until_decided(sweep_file, plan, folder, (margin, first_look, force), trace, threads, scheduler, quiet)
         return
     _folder(folder, "sweep", plan.game, force=force)
+    if trace:
+        _traces(folder, plan)
     _threads(threads, scheduler)
     if Path(folder).is_dir():
         plan = sweep.with_old_names(plan, folder)       # a folder swept before names said key=value
@@ -553,6 +568,8 @@ def _sweep_until_decided(sweep_file, plan, folder, options, trace, threads, sche
         sweep.check_until_decided(folder, looks, trace)
     except OSError as e:
         _fail(str(e))
+    if trace:
+        _traces(folder, plan)
     _threads(threads, scheduler)
     held = sweep.held_looks(plan, folder, trace)
     pad = max(len(v.name) for v in plan.variants)
@@ -700,6 +717,8 @@ def versus_command(game, policy, against, config_path, sets, games, seed, folder
     plan = versus.as_sweep(runs, folder) if folder else None
     if folder:
         _folder(folder, "versus", runs[0].game, plan, force)
+        if trace:
+            _traces(folder, plan)
     _threads(threads)
     _load(runs[0], quiet, trace=trace)
     with _locked(folder, "versus", runs[0].game, plan, force):
@@ -762,6 +781,8 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
     except cfg.ConfigError as e:
         _fail(str(e))
     _folder(folder, "ladder", plan.game, None if sprt else plan.as_sweep(folder), force)
+    if trace:
+        _traces(folder, plan.as_sweep(folder))
     _threads(threads, scheduler)
 
     def rung_done(rung):
@@ -860,7 +881,7 @@ def replay_command(source, index, config_path, sets, policies, seed, html_path, 
             run = cfg.resolve(source, _table(config_path), sets=_sets(sets), policies=_policy_items(policies),
                               seed=seed)
             result = replay.play(run, index, pictures=bool(html_path), on_compile=_compiling(quiet))
-        elif Path(source).is_file():
+        elif os.path.exists(source):     # a pipe or a folder too: reading it says what it is
             if config_path or sets or policies or seed is not None:
                 _fail("--config, --set, --policy and --seed go with GAME; a result file holds its own config")
             result = replay.from_file(source, index, pictures=bool(html_path), on_compile=_compiling(quiet))
@@ -1115,8 +1136,7 @@ def _readings(todo, folder, source, report_path):
     from simcore.studies import readings
 
     try:
-        played = readings.to_folder(todo, folder, source) if folder is not None else \
-            {r.name: readings.in_memory(r.config) for r in todo}
+        played = readings.play(todo, folder, source, warn=_warn)
         found = readings.verdicts(todo, played)
     except (OSError, data.DataError) as e:
         _fail(str(e))
@@ -1224,6 +1244,11 @@ def cache_command(clear):
 
     current = Path(os.environ["NUMBA_CACHE_DIR"])
     users = simcore.USER_CACHE_DIR is not None and current == Path(simcore.USER_CACHE_DIR)
+    if clear and simcore.USER_CACHE_DIR is not None and not users:
+        # the user named a cache simcore could not use: the one in use instead is simcore's, shared by the user's
+        # other simcore processes, and clearing it is not what was asked
+        _fail(f"NUMBA_CACHE_DIR={simcore.USER_CACHE_DIR} is not a folder this process can write, so --clear "
+              "removes nothing; allowed: NUMBA_CACHE_DIR naming a folder, or unset for simcore's own cache")
     if users:      # the user's own folder: only numba's files in it are the cache
         where, folders = f"{current} (NUMBA_CACHE_DIR)", []
         files = _files_under(current, lambda name: name.endswith(NUMBA_FILES))

@@ -16,6 +16,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from simcore import games
+from simcore.io import writing
 
 TEMPLATE = "goofspiel"
 SOURCES = ("__init__.py", "rules.py", "heuristics.py", "text.py", "picture.py", "rules.md")
@@ -86,10 +87,19 @@ class NewGameError(ValueError):
     """A name or folder ``new-game`` cannot use (one line)."""
 
 
+# The longest name of a game: it names the package's folder, its files (tests/test_NAME.py) and its cache folder
+# (game-NAME-HASH), and pip's files of the installed package (__editable___simcore_NAME_0_1_0_finder.py), which a
+# file system caps at 255 bytes; a Python identifier has no limit. 300 characters blamed the folder.
+MAX_NAME = 64
+
+
 def check_name(name):
-    """NewGameError in one line unless ``name`` can name a new game: a lower-case identifier, no Python keyword,
-    no module Python already has, and no registered game's."""
+    """NewGameError in one line unless ``name`` can name a new game: a lower-case identifier of at most
+    :data:`MAX_NAME` characters, no Python keyword, no module Python already has, and no registered game's."""
     allowed = "allowed: a new lower-case name of letters, digits and _, starting with a letter (e.g. kuhn_poker)"
+    if len(name) > MAX_NAME:
+        raise NewGameError(f"the name {name[:20]}... is too long ({len(name)} characters); {allowed}, at most "
+                           f"{MAX_NAME} characters (it names the package's files and folders)")
     if not games.NAME.fullmatch(name) or keyword.iskeyword(name):
         raise NewGameError(f"{name!r} cannot name a game; {allowed}")
     if name in games.MODULES:
@@ -129,6 +139,7 @@ def write(name, folder):
     package = files_of(name)
     building = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
+        building.chmod(writing.FOLDER_MODE)      # mkdtemp's 0700 would be the package folder's mode
         for relative, text in package.items():
             (building / relative).parent.mkdir(parents=True, exist_ok=True)
             (building / relative).write_text(text, encoding="utf-8")

@@ -171,11 +171,11 @@ def test_the_edge_default_is_the_margin_of_fair_within():
 @pytest.mark.parametrize("args, message", [
     ([], "nothing to plan from; allowed: result files or a sweep folder"),
     (["--seats", "1"], "--seats 1 is not allowed; allowed: a whole number from 2"),
-    (["--seats", "4", "--edge", "1.5"], "--edge 1.5 is not allowed; allowed: a share of the points above 0 and "
+    (["--seats", "4", "--edge", "1.5"], "--edge 1.5 is not allowed; allowed: a share of the points from 0.001 "
                                         "below 1"),
     (["--seats", "4", "--teams", "3"], "--teams 3 is not allowed; allowed: a number from 2 below 4 that splits"),
     (["--seats", "4", "--paired-correlation", "1"], "--paired-correlation 1.0 is not allowed; allowed: a correlation"),
-    (["--seats", "4", "--alpha", "0.7"], "--alpha 0.7 is not allowed; allowed: an error rate above 0 and below 0.5"),
+    (["--seats", "4", "--alpha", "0.7"], "--alpha 0.7 is not allowed; allowed: an error rate from 1e-06 below 0.5"),
 ])
 def test_bad_input_is_one_line(cli, args, message):
     done = cli("plan", *args)
@@ -188,7 +188,8 @@ def test_a_path_that_is_no_result_or_a_guess_with_results_is_one_line(cli, tmp_p
     text.write_text("not a result")
     empty = tmp_path / "empty"
     empty.mkdir()
-    for args, message in (([text], f"cannot read {text}"), ([empty], f"{empty} holds no result files"),
+    for args, message in (([text], f"{text} is not a readable Parquet file"),
+                          ([empty], f"{empty} holds no result files"),
                           ([text, "--seats", "4"], "--seats describes a guess; with result files the data give them")):
         done = cli("plan", *args)
         assert done.returncode != 0 and done.stdout == ""

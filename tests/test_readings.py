@@ -214,7 +214,7 @@ def test_a_game_without_readings_says_so(cli, tmp_path):
 
 
 @pytest.mark.parametrize("make, args, message", [
-    (lambda p: p.write_text("not parquet"), [], "cannot read"),
+    (lambda p: p.write_text("not parquet"), [], "is not a readable Parquet file"),
     (lambda p: None, ["--games", "0"], "--games 0 is not allowed; allowed: 10 or more"),
     (lambda p: None, ["--report", "verdict.html"], "allowed: NAME.md"),
     (lambda p: (p.parent / "file").write_text("x"), ["--out", "file"], "it is a file"),

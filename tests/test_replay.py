@@ -244,7 +244,7 @@ def test_bad_input_gets_a_one_line_error(files, tmp_path, cli):
     assert not page.exists()
     text = tmp_path / "notes.parquet"
     text.write_text("not parquet")
-    _one_line_error(cli("replay", text), "cannot read")
+    _one_line_error(cli("replay", text), "is not a readable Parquet file (damaged or cut short)")
     plain = tmp_path / "plain.parquet"
     pq.write_table(pa.table({"x": [1, 2]}), plain)
     _one_line_error(cli("replay", plain), "not a simcore result file")

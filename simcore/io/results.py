@@ -16,6 +16,7 @@ under the final name.
 import hashlib
 import json
 import os
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -161,9 +162,10 @@ def trace_table(config, first_index, trace):
 
 
 def check_output(path):
-    """Raise :class:`OutputError` in one line unless a result file can be written at ``path``: a file name in an
-    existing folder, not a folder, device or pipe, short enough for the file system with the temporary and lock
-    names made from it (tried: a temporary file is made and removed at once). Checked before a run plays."""
+    """Raise :class:`OutputError` in one line unless a result file can be written at ``path``: a file name ending
+    in .parquet in an existing folder, not a folder, device or pipe, short enough for the file system with the
+    temporary and lock names made from it (tried: a temporary file is made and removed at once). Checked before a
+    run plays."""
     path = Path(path)
     if not str(path) or path.name in ("", ".", ".."):
         raise OutputError(f"cannot write {str(path)!r}: allowed: a file name ending in .parquet")
@@ -174,6 +176,9 @@ def check_output(path):
             what = "is not a folder" if path.parent.exists() else "does not exist"
             raise OutputError(f"cannot write {path}: its folder {path.parent} {what}")
         writing.check_target(path)
+        if path.suffix.lower() != ".parquet":
+            # "-" and "results" were written as Parquet files of those names, and notes.txt was written over
+            raise OutputError(f"cannot write {str(path)!r}: allowed: a file name ending in .parquet")
         fd, tmp = writing.temporary(path.with_name(f"{path.name}.lock"))   # the longest name made from it
         os.close(fd)
         tmp.unlink()
@@ -182,6 +187,21 @@ def check_output(path):
     except OSError as e:
         raise OutputError(str(e) if str(e).startswith("cannot ") else
                           f"cannot write {path}: {writing.reason(e)}") from None
+
+
+def check_replacing(path, force=False):
+    """Raise :class:`OutputError` in one line when ``path`` holds a file simcore did not write (no simcore config
+    in its metadata: a Parquet file of another tool, or none at all), unless ``force``: a run replaces its own
+    results, never a user's file of the same name. Checked before a run plays, with :func:`check_output`."""
+    if force or not os.path.isfile(path):
+        return
+    try:
+        meta = pq.read_schema(writing.local(path)).metadata or {}
+    except (OSError, ValueError):       # no Parquet file at all
+        meta = {}
+    if b"simcore.config" not in meta:
+        raise OutputError(f"cannot write {path}: it is a file simcore did not write (no simcore config in it); "
+                          "allowed: a new name, a result file simcore wrote, or --force to replace it")
 
 
 def check_trace_output(result):
@@ -344,6 +364,57 @@ def trace_mismatch(path, sha256=None):
     if theirs.num_rows != ours.num_rows * seats:
         return f"its trace holds {theirs.num_rows:,} rows, not one per game and seat ({ours.num_rows * seats:,})"
     return None
+
+
+class InputError(ValueError):
+    """A file given where a result file is expected cannot be read as one (one-line message)."""
+
+
+ALLOWED_INPUT = "allowed: a result file simcore wrote"
+_NOT_FILES = {stat.S_IFIFO: "a pipe", stat.S_IFSOCK: "a socket", stat.S_IFCHR: "a device", stat.S_IFBLK: "a device",
+              stat.S_IFDIR: "a folder"}
+
+
+def read_input(read, path, **options):
+    """``read(path, **options)`` (``pq.read_table``, ``pq.read_schema``) of a file given as a result, or
+    :class:`InputError` in one line saying why not: what the path is when it is no regular file (a pipe would make
+    pyarrow wait or fail without a reason), the system's reason (permission denied), or that pyarrow cannot read
+    it as Parquet (its own messages run to two lines of thrift and footer details)."""
+    try:
+        kind = stat.S_IFMT(os.stat(path).st_mode)
+    except OSError as e:
+        raise InputError(f"cannot read {path}: {writing.reason(e)}") from None
+    if kind != stat.S_IFREG:
+        raise InputError(f"cannot read {path}: it is {_NOT_FILES.get(kind, 'no regular file')}, not a file; "
+                         f"{ALLOWED_INPUT}")
+    try:
+        return read(writing.local(path), **options)
+    except (OSError, ValueError) as e:      # pyarrow's errors are both (ArrowIOError, ArrowInvalid)
+        if writing.error_code(e):
+            raise InputError(f"cannot read {path}: {writing.reason(e)}") from None
+        raise InputError(f"{path} is not a readable Parquet file (damaged or cut short); {ALLOWED_INPUT}") from None
+
+
+# the metadata simcore writes as JSON (:func:`metadata`): what each holds, and its words
+JSON_METADATA = {"params": (dict, "a JSON object"), "policies": (list, "a JSON list")}
+
+
+def check_input_metadata(path, meta):
+    """:class:`InputError` in one line when a file's ``simcore.*`` metadata (``meta``, keys without the prefix)
+    is not a result file's: a trace's (named with its result file), or JSON that is not (read later, it was a
+    JSONDecodeError traceback)."""
+    if "trace.standing" in meta:
+        result = writing.result_of_trace(path)
+        raise InputError(f"{path} is a trace (of {result}), not a result file; allowed: the result file {result}")
+    for key, (kind, words) in JSON_METADATA.items():
+        if key not in meta:
+            continue
+        try:
+            value = json.loads(meta[key])
+        except ValueError:
+            value = None
+        if not isinstance(value, kind):
+            raise InputError(f"{path}: its simcore.{key} metadata is not {words}; {ALLOWED_INPUT}")
 
 
 def read(path):

@@ -54,6 +54,10 @@ def uninterrupted():
 
 _UMASK = os.umask(0o022)
 os.umask(_UMASK)      # read once: a process's umask can only be read by setting it
+# the modes a new file and a new folder get under the umask: what simcore gives what it makes privately first
+# (mkstemp's files are 0600, mkdtemp's folders 0700) before renaming it into place
+FILE_MODE = 0o666 & ~_UMASK
+FOLDER_MODE = 0o777 & ~_UMASK
 _held = {}       # lock file -> [open descriptor, depth]: a process may take its own lock again (a ladder's sweep)
 
 
@@ -67,7 +71,7 @@ def temporary(path):
     data; its name holds the process id, so :func:`remove_stale` knows when its writer is gone."""
     path = Path(path)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent.absolute())
-    os.fchmod(fd, 0o666 & ~_UMASK)     # mkstemp's file is private (0600); the result gets the mode a new file gets
+    os.fchmod(fd, FILE_MODE)     # mkstemp's file is private (0600); the result gets the mode a new file gets
     return fd, Path(name)
 
 
@@ -131,11 +135,22 @@ def ours(name):
         (name.startswith(".") and name.endswith(".parquet.lock"))
 
 
+def result_of_trace(path):
+    """The result file whose trace is ``path`` (``_traces/X.trace.parquet`` -> ``X.parquet`` beside ``_traces``):
+    :func:`trace_path` undone."""
+    path = Path(path)
+    return path.parent.parent / f"{path.name.removesuffix('.trace.parquet')}.parquet"
+
+
 def remove_trace(result):
-    """Remove the trace of the result file ``result``, if any (never through a link to another folder)."""
+    """Remove the trace of the result file ``result``, if any (never through a link to another folder). A folder,
+    pipe or device of that name is no trace: it is left alone (it was an IsADirectoryError once the result had
+    been written)."""
     folder = Path(result).parent / TRACES
     if folder.is_dir() and not folder.is_symlink():
-        trace_path(result).unlink(missing_ok=True)
+        trace = trace_path(result)
+        if trace.is_symlink() or trace.is_file():
+            trace.unlink(missing_ok=True)
 
 
 def make_traces_folder(result):
@@ -181,12 +196,18 @@ def sha256(path):
     return digest.hexdigest()
 
 
-def reason(error, tmp=None, path=None):
-    """What went wrong writing, in a few words, naming the user's ``path`` and never the temporary file."""
+def error_code(error):
+    """The system's error number of ``error``, or None (an error of pyarrow's own: a damaged file)."""
     code = getattr(error, "errno", None)
     if code is None:     # pyarrow's errors carry the code in their text: "... [errno 28] No space left ..."
         found = re.search(r"errno (\d+)", str(error))
         code = int(found.group(1)) if found else None
+    return code
+
+
+def reason(error, tmp=None, path=None):
+    """What went wrong writing, in a few words, naming the user's ``path`` and never the temporary file."""
+    code = error_code(error)
     if code:
         return os.strerror(code)
     text = str(error).splitlines()[0] if str(error) else type(error).__name__

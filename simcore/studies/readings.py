@@ -239,11 +239,27 @@ def _file_name(name):
     return name if _SAFE.match(name) else "replay-" + hashlib.sha256(name.encode()).hexdigest()[:10]
 
 
-def in_memory(config):
-    """Play ``config`` and return its games as an ``analyses.data.Result`` (nothing written)."""
+def play(todo, folder=None, source=None, warn=None):
+    """Play ``todo`` into ``folder`` (:func:`to_folder`; ``source`` the results they replay), or in memory without
+    one, and return {name: Result}. ``warn(line)`` hears early, once, how long it takes when that is long
+    (:class:`~simcore.studies.executors.Pace`, as a duel, a contest and a tune's confirmation say it)."""
+    from simcore.studies.executors import Pace
+
+    kept = "Ctrl-C stops it and keeps nothing (with --out FOLDER it keeps every reading finished)" if folder is None \
+        else f"Ctrl-C keeps every reading finished in {folder}, and the same command goes on from them"
+    pace = Pace(sum(r.config.games for r in todo), warn, kept)
+    if folder is None:
+        return {r.name: in_memory(r.config, pace.add) for r in todo}
+    return to_folder(todo, folder, source, pace)
+
+
+def in_memory(config, on_block=None):
+    """Play ``config`` and return its games as an ``analyses.data.Result`` (nothing written); ``on_block(n)``
+    after every block of ``n`` games."""
     from simcore.studies import runs
 
-    table = pa.concat_tables([result_files.table(config, first, rows) for first, rows in runs.blocks(config)])
+    table = pa.concat_tables([result_files.table(config, first, rows)
+                              for first, rows in runs.blocks(config, on_block)])
     meta = data.simcore_meta(table)
     columns = {name: table[name].to_numpy() for name in table.column_names if name not in ("game", "variant")}
     return data.Result(path=Path(f"{config.variant}.parquet"), name=config.variant, game=config.game,
@@ -258,12 +274,17 @@ def as_sweep(todo, source):
                        [sweep.Variant(r.name, {} if r.param is None else {r.param: r.value}, r.config) for r in todo])
 
 
-def to_folder(todo, folder, source):
+def to_folder(todo, folder, source, pace):
     """Play ``todo`` into ``folder`` as the files of a sweep of kind "readings" (atomic files, a lock, a manifest;
-    a run again skips what is finished) and return {name: Result}."""
+    a run again skips what is finished) and return {name: Result}. ``pace``: the
+    :class:`~simcore.studies.executors.Pace` told of every block played and of every reading finished before."""
     from simcore.studies import sweep
 
-    sweep.run(as_sweep(todo, source), folder, kind=KIND)
+    def finished(variant, status, tally):
+        if status == "skipped":
+            pace.skip(variant.config.games)
+
+    sweep.run(as_sweep(todo, source), folder, pace.add, finished, kind=KIND)
     return {r.name: data.load_result(Path(folder) / f"{r.name}.parquet") for r in todo}
 
 

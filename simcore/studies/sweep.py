@@ -184,7 +184,8 @@ def load(path, games=None, seed=None):
             name = derived_name(over)     # valid unless a key is no parameter, which resolve names below
         elif not isinstance(name, str) or not _NAME.match(name) or len(name) > MAX_NAME:
             raise cfg.ConfigError(f"variant name {name!r} is not allowed; allowed: up to {MAX_NAME} letters, digits, "
-                                  "'.', '_', '-', '=', ','")
+                                  "'.', '_', '-', '=', ',', beginning with a letter or digit (a variant's name may "
+                                  "not begin with `_` or `.`: the names of simcore's own files in the folder do)")
         if name in seen:
             raise cfg.ConfigError(f"variant name {name!r} appears twice; allowed: unique names")
         seen.add(name)

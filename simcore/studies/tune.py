@@ -334,6 +334,15 @@ def _flatten_space(table, prefix=""):
     return out
 
 
+def _check_fixed(params, space):
+    """ConfigError in one line when ``[params]`` fixes a parameter that ``[space]`` searches: every candidate
+    took the space's value, and the fixed one was dropped without a word."""
+    twice = [name for name in _flatten_space(params) if name in space] if isinstance(params, dict) else []
+    if twice:
+        raise cfg.ConfigError(f"[params] {twice[0]} is searched by [space] too, which sets it for every candidate; "
+                              "allowed: a parameter in [params] or in [space], not both")
+
+
 def _space(table):
     """Parameter -> its candidate values; a range is checked for size before it is spelled out."""
     if not isinstance(table, dict) or not table:
@@ -427,6 +436,7 @@ def load(path, games_max=None, seed=None, score="points", margin=None):
         if key not in TUNE_KEYS:
             raise cfg.unknown("tune file key", key, TUNE_KEYS)
     space = _space(table.get("space"))
+    _check_fixed(table.get("params"), space)
     search = _search(table.get("search", {}), games_max)
     base = {k: v for k, v in table.items() if k in cfg.TOP_KEYS and k != "games"}
     count = math.prod(len(v) for v in space.values())

@@ -15,7 +15,6 @@ import re
 import shlex
 import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -166,14 +165,11 @@ def _drawer(module, params):
 def load_file(path):
     """The run of a result file: its config, from the file's metadata; one-line errors."""
     try:
-        schema = pq.read_schema(writing.local(path))
-    except (OSError, ValueError) as e:
-        raise ReplayError(f"cannot read {path} as a result file: {e}") from None
-    meta = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (schema.metadata or {}).items()}
-    if "simcore.trace.standing" in meta:
-        result = Path(path).parent.parent / Path(path).name.replace(".trace.parquet", ".parquet")
-        raise ReplayError(f"{path} is a trace (each game's standings), not a result file; allowed: its result file "
-                          f"{result}")
+        schema = results.read_input(pq.read_schema, path)
+        meta = {k.decode(errors="replace"): v.decode(errors="replace") for k, v in (schema.metadata or {}).items()}
+        results.check_input_metadata(path, {k.removeprefix("simcore."): v for k, v in meta.items()})
+    except results.InputError as e:
+        raise ReplayError(str(e)) from None
     if "simcore.config" not in meta or "game_index" not in schema.names:
         raise ReplayError(f"{path} is not a simcore result file (no simcore.config in its metadata); allowed: "
                           "a file written by simcore run, sweep or ladder")
@@ -186,11 +182,15 @@ def load_file(path):
 
 
 def file_row(path, index):
-    """The row of game ``index`` of a result file, read alone (a run may hold millions); one-line errors."""
-    rows = pq.read_table(writing.local(path), filters=[("game_index", "=", index)]).to_pylist()
-    if not rows:
-        indices = pq.read_table(writing.local(path), columns=["game_index"])["game_index"].to_numpy()
-        raise ReplayError(f"--index {index} is not a game of {path}; allowed: {_ranges(indices)}")
+    """The row of game ``index`` of a result file, read alone (a run may hold millions); one-line errors (a file
+    whose footer reads may still be damaged further in)."""
+    try:
+        rows = results.read_input(pq.read_table, path, filters=[("game_index", "=", index)]).to_pylist()
+        if not rows:
+            indices = results.read_input(pq.read_table, path, columns=["game_index"])["game_index"].to_numpy()
+            raise ReplayError(f"--index {index} is not a game of {path}; allowed: {_ranges(indices)}")
+    except results.InputError as e:
+        raise ReplayError(str(e)) from None
     return rows[0]
 
 

@@ -196,6 +196,11 @@ def check_looks(recorded, plan_record, name, record, result):
 
     try:
         plan_ = sequential.SequentialPlan.from_dict(plan_record)
+    except ValueError as e:
+        raise DataError(f"{recorded} records {e}") from None
+    except (KeyError, TypeError):
+        raise DataError(f"{recorded} records a plan of looks that cannot be read; {REPLAY}") from None
+    try:
         made, verdict = len(record["looks"]), record["verdict"]
         last = record["looks"][-1]["games"]
     except (KeyError, TypeError, ValueError, IndexError):

@@ -86,8 +86,9 @@ class SequentialPlan:
 
     @classmethod
     def from_dict(cls, record) -> SequentialPlan:
-        if not is_margin(record["margin"]):
-            raise ValueError(f"margin {record['margin']!r} is not allowed; allowed: above 0 and below 0.5")
+        if not is_margin(record["margin"]):     # a manifest's NaN: one line naming it (the reader says whose)
+            raise ValueError(f"the margin {record['margin']!r} of a sweep until decided; allowed: a margin above 0 "
+                             "and below 0.5, as simcore writes it")
         return cls(tuple(record["looks"]), float(record["margin"]), int(record["variants"]), float(record["alpha"]))
 
     def describe(self) -> str:
@@ -304,10 +305,12 @@ def swept_margin(results):
     for folder in {Path(r.path).parent for r in results}:
         plan_ = read_manifest(folder).get("until_decided")
         if isinstance(plan_, dict) and "margin" in plan_:
-            if not is_margin(plan_["margin"]):      # NaN was a ValueError traceback in the tests that read it
-                raise DataError(f"{folder / MANIFEST} records the margin {plan_['margin']!r} of a sweep until "
-                                "decided; allowed: a margin above 0 and below 0.5, as simcore writes it")
-            margins.add(float(plan_["margin"]))
+            try:                # NaN was a ValueError traceback in the tests that read it
+                margins.add(SequentialPlan.from_dict(plan_).margin)
+            except ValueError as e:
+                raise DataError(f"{folder / MANIFEST} records {e}") from None
+            except (KeyError, TypeError):   # a plan cut short: reading the folder refused it (analyses.data)
+                continue
     return margins.pop() if len(margins) == 1 else None
 
 

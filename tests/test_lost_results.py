@@ -81,9 +81,9 @@ def test_a_second_readings_run_while_one_plays_into_the_folder_is_refused(cli, p
     seen = []
     play = readings.to_folder
 
-    def meanwhile(todo, folder, source):
+    def meanwhile(todo, folder, *args):
         seen.append(simcore_cli("readings", played, "--games", "20", "--out", out, process=True))
-        return play(todo, folder, source)
+        return play(todo, folder, *args)
 
     monkeypatch.setattr(readings, "to_folder", meanwhile)
     first = cli("readings", played, "--games", "30", "--out", out)

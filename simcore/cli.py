@@ -260,8 +260,16 @@ def games_command(game):
     """List the games (or GAME alone): players, policies and every parameter."""
     if game is not None:
         _known_game(game)
+    for note in registry.NOTES:
+        _warn(f"warning: {note}")
     for name in [game] if game else registry.names():
-        info = registry.load(name).GAME
+        try:
+            info = registry.load(name).GAME
+        except registry.GameLoadError as e:
+            if game:
+                _fail(str(e))
+            click.echo(f"{e}\n")       # one broken package: named in its place, the other games listed
+            continue
         counts = ", ".join(str(n) for n in info.player_counts)
         click.echo(f"{info.name}: {info.long_name}")
         click.echo(f"  {info.summary}")

@@ -226,14 +226,56 @@ def _folder(folder, kind, game, plan=None, force=False):
         _fail(str(e))
 
 
-@click.group()
+class _Commands(click.Group):
+    """simcore's commands: one that a game broke while playing (``simcore.engine.GameError``), or that Ctrl-C or
+    SIGTERM stopped, ends in one line, never a traceback."""
+
+    def invoke(self, ctx):
+        from simcore.engine import GameError
+
+        try:
+            return super().invoke(ctx)
+        except GameError as e:
+            _fail(str(e))
+        except KeyboardInterrupt:       # every writer has cleaned up on its way out: finished files are kept
+            _fail(INTERRUPTED)
+
+
+INTERRUPTED = "interrupted"
+
+
+@click.group(cls=_Commands)
 @click.version_option(package_name="simcore")
 def main():
     """Monte-Carlo balance testing of tabletop games."""
-    from simcore.io import writing
     for signum in (signal.SIGINT, signal.SIGTERM):     # SIGTERM as Ctrl-C: temporary files and locks removed on the
-        signal.signal(signum, writing.interrupt)        # way out, finished files kept
+        signal.signal(signum, _interrupt)               # way out, finished files kept
     _check_environment()
+
+
+def _interrupt(signum, frame):
+    """simcore's handler of SIGINT and SIGTERM. During a compile it ends the process at once, in one line: numba
+    runs part of a compile in callbacks from its C code, where a KeyboardInterrupt is printed as a traceback and
+    lost (the compile goes on), and a compile holds no file of simcore's. Else every batch playing stops at its
+    threads' next game, and the interrupt acts as Ctrl-C (``simcore.io.writing.interrupt``)."""
+    from simcore.io import writing
+
+    if _in_compiler(frame):
+        click.echo(f"Error: {INTERRUPTED}", err=True)
+        os._exit(1)
+    binding = sys.modules.get("simcore.engine.binding")
+    if binding is not None:
+        binding.halt_all()
+    writing.interrupt(signum, frame)
+
+
+def _in_compiler(frame):
+    """Is the main thread in numba's or llvmlite's Python code (compiling, or loading compiled code)?"""
+    while frame is not None:
+        if any(f"{os.sep}{package}{os.sep}" in frame.f_code.co_filename for package in ("numba", "llvmlite")):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _check_environment():

@@ -204,6 +204,10 @@ OPTIONAL = {
     "dealt": "jitted: (state, params, observer) just after an action, the code of what chance dealt face up with "
              "it that observer sees (Goofspiel's next prize), else -1; ismcts select=regret keys its trees by it, "
              "so a seat's later choices are apart for each card it saw dealt (default: deals nothing)",
+    "MAX_STEPS": "the most decisions a game lasts: the engine stops a game still running after them (and a search's "
+                 "playout too) and marks its row a timeout: timeout 1 and no seat's win, its scores as write_row "
+                 "wrote them (default: 100,000,000, above what every shipped game reaches at its largest "
+                 "max_turns)",
 }
 
 

@@ -176,14 +176,17 @@ def test_a_sweep_stops_at_sigterm_and_resumes(tmp_path, never_ends):
     assert [p.name for p in out.iterdir() if p.name.endswith((".tmp", ".lock"))] == []
 
 
-def test_sigterm_during_a_compile_ends_in_one_line(tmp_path):
+@pytest.mark.parametrize("command", [("run", "fresh_game", "--games", "10", "--policy", "ismcts"),
+                                     ("replay", "fresh_game", "--policy", "ismcts")])
+def test_sigterm_during_a_compile_ends_in_one_line(tmp_path, command):
     """Issue 52, case 7: SIGTERM during a compile printed a KeyboardInterrupt traceback (numba runs part of a
-    compile in callbacks from C, where the exception is printed and lost) and the compile went on. The game here is
-    new to the cache (a token in its rules), so that it compiles."""
+    compile in callbacks from C, where the exception is printed and lost) and the compile went on. A run compiles
+    on a thread of its own, a replay on the main thread. The game here is new to the cache (a token in its rules),
+    so that it compiles."""
     env = _package(tmp_path, "fresh_game")
     rules = tmp_path / "fresh_game" / "fresh_game" / "rules.py"
     rules.write_text(rules.read_text() + f"# a package new to the cache: {uuid.uuid4().hex}\n")
-    process = _start(("run", "fresh_game", "--games", "10", "--policy", "ismcts"), env)
+    process = _start(command, env)
     assert process.stderr.readline().startswith("compiling fresh_game")
     time.sleep(2)
     _, err = _signalled(process, signal.SIGTERM)

@@ -21,18 +21,7 @@ stop every thread of a batch at its next game (Ctrl-C, SIGTERM).
 import numpy as np
 
 from simcore.agents import ISMCTS, MC
-from simcore.agents.core import (
-    CHECK,
-    GAME,
-    LIST,
-    N_VISITS,
-    all_random,
-    copy,
-    decide,
-    random_action,
-    root_stats,
-    scratch,
-)
+from simcore.agents.core import CHECK, GAME, LIST, N_VISITS, all_random, copy, decide, root_stats, scratch
 from simcore.engine import rng
 from simcore.engine.interface import (
     MAX_SEATS,
@@ -92,11 +81,9 @@ def apply_unchecked(state, params, action, streams, actions):
     apply_action(state, params, action, streams)
 
 
-def broken(game, params, seat, action, step, game_index, actions, flags):
-    """Is the decision about to be played impossible: no legal action offered, or an action outside the game's
-    codes? If so, what and where is recorded in ``flags`` (whose F_HALT stops the other threads too). The legal
-    actions are counted into ``actions[CHECK]``, a row nothing else holds between a decision and its action."""
-    n = legal_actions(game, params, actions[CHECK])
+def broken(seat, action, n, step, game_index, flags):
+    """Is the decision about to be played impossible: no legal action offered (``n`` of them), or an action outside
+    the game's codes? If so, what and where is recorded in ``flags`` (whose F_HALT stops the other threads too)."""
     error = NO_ACTION if n <= 0 else BAD_CODE if action < 0 or action >= N_ACTION_CODES else 0
     if error:
         flags[F_ERROR] = error
@@ -128,6 +115,14 @@ def chunk_games(agents):
     return CHUNK
 
 
+def listed_draw(game, params, seat, live, listed):
+    """The random policy's action (the draw of ``simcore.agents.core.random_action``, which a game's own
+    ``random_action`` draws too) and the count of legal actions it drew from: the game loop's check needs the
+    count, and listing once serves both (listing again cost random play half its speed); -1 when none is legal."""
+    n = legal_actions(game, params, listed)
+    return (listed[rng.randint(live, rng.POLICY + seat, n)] if n > 0 else -1), n
+
+
 def play(params, agents, seed, game_index, states, streams, actions, floats, work, tree, totals, marks, flags):
     """Game ``game_index`` of ``seed`` with the agent of ``agents[seat]`` deciding for each seat, played in
     ``states[GAME]`` for at most ``MAX_STEPS`` decisions, each checked (:func:`broken`); returns how many ISMCTS
@@ -143,12 +138,13 @@ def play(params, agents, seed, game_index, states, streams, actions, floats, wor
         if seat < 0:
             break
         if fast:
-            action = random_action(game, params, seat, live, actions[LIST])
+            action, n = listed_draw(game, params, seat, live, actions[LIST])
         else:
             tree[0, N_VISITS] = 0                        # a search counts its iterations at the root
             action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
             iterations += tree[0, N_VISITS]
-        if broken(game, params, seat, action, step, game_index, actions, flags):
+            n = legal_actions(game, params, actions[CHECK])     # a row nothing holds between decision and action
+        if broken(seat, action, n, step, game_index, flags):
             break
         play_action(game, params, action, live, actions)
         seat = current_player(game, params)
@@ -217,7 +213,7 @@ def play_traced(params, agents, seed, game_index, states, streams, actions, floa
             break
         tree[0, N_VISITS] = 0
         action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
-        if broken(game, params, seat, action, decision, game_index, actions, flags):
+        if broken(seat, action, legal_actions(game, params, actions[CHECK]), decision, game_index, flags):
             break
         count_kinds(game, params, seat, action, actions, counts, seen)
         play_action(game, params, action, live, actions)

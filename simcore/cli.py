@@ -13,6 +13,7 @@ import re
 import shutil
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -129,15 +130,14 @@ def _compiling(quiet, part=""):
 
 
 HEARTBEAT = 2.0         # seconds a compile may run without a line on the terminal
+_stopping = threading.Event()       # set by an interrupt: the command is ending
 
 
 def _heartbeat(what, every=HEARTBEAT, echo=None):
     """While the compile about to start runs: every ``every`` seconds a line on stderr (or to ``echo``) saying
     how long it has run, how many functions numba has compiled and which of simcore's it is on (numba's compile
-    events); on a terminal the line rewrites itself. It ends with the outermost compile, or at its first beat if
-    none started."""
-    import threading
-
+    events); on a terminal the line rewrites itself. It ends with the outermost compile, at its first beat if
+    none started, or at an interrupt."""
     from numba.core import event
 
     tty = echo is None and sys.stderr.isatty()
@@ -169,8 +169,8 @@ def _heartbeat(what, every=HEARTBEAT, echo=None):
 
     def beat():
         while not ended.wait(every):
-            if count.compiled == count.depth == 0:      # nothing is compiling after all (numba's cache served it)
-                break
+            if count.compiled == count.depth == 0 or _stopping.is_set():   # nothing compiles after all (numba's
+                break                                   # cache served it), or the command is ending on an interrupt
             now = f" (now {count.current})" if count.current else ""
             echo(f"  still compiling {what}: {time.monotonic() - began:.0f} s, {count.compiled} functions "
                  f"compiled so far{now}")
@@ -260,6 +260,7 @@ def _interrupt(signum, frame):
     threads' next game, and the interrupt acts as Ctrl-C (``simcore.io.writing.interrupt``)."""
     from simcore.io import writing
 
+    _stopping.set()         # a compile's heartbeat says no more: its line would follow the command's last
     if _in_compiler(frame):
         click.echo(f"Error: {INTERRUPTED}", err=True)
         os._exit(1)

@@ -236,9 +236,10 @@ class _Commands(click.Group):
         try:
             return super().invoke(ctx)
         except GameError as e:
-            _fail(str(e))
+            message = str(e)
         except KeyboardInterrupt:       # every writer has cleaned up on its way out: finished files are kept
-            _fail(INTERRUPTED)
+            message = INTERRUPTED
+        _fail(message)      # out of the handler: what the interrupted frames held is freed now, not at exit
 
 
 INTERRUPTED = "interrupted"

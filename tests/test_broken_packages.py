@@ -149,6 +149,7 @@ def test_a_run_in_a_long_game_stops_at_a_signal_in_one_line(tmp_path, never_ends
     out = tmp_path / "n.parquet"
     run = _start(("run", "never_ends", "--games", "1000", "--out", out, "--quiet"), never_ends)
     wait_for(lambda: any(p.name.endswith(".tmp") for p in tmp_path.iterdir()), run)
+    time.sleep(1)       # playing, past the opening of the result file
     _, err = _signalled(run, signum)
     assert run.returncode != 0 and err.strip().splitlines() == ["Error: interrupted"], err
     assert list(tmp_path.iterdir()) == []
@@ -171,6 +172,7 @@ def test_a_sweep_stops_at_sigterm_and_resumes(tmp_path, never_ends):
     out = tmp_path / "runs"
     process = _start(("sweep", plan, "--out", out, "--quiet"), never_ends)
     wait_for(lambda: out.is_dir() and any(p.name.endswith(".tmp") for p in out.iterdir()), process)
+    time.sleep(1)       # playing, past the opening of the result file
     _, err = _signalled(process, signal.SIGTERM)
     assert process.returncode != 0 and err.strip().splitlines() == ["Error: interrupted"], err
     assert [p.name for p in out.iterdir() if p.name.endswith((".tmp", ".lock"))] == []

@@ -11,11 +11,17 @@ from simcore.io import config as cfg
 
 @cache
 def _defaults(game):
-    return cfg.resolve(game).params
+    """The game's default parameters; none when the game is not installed here (or its package fails to load):
+    its results are still read, their parameters all shown."""
+    try:
+        return cfg.resolve(game).params
+    except cfg.ConfigError:
+        return {}
 
 
 def changed(game, params):
-    """The parameters of ``params`` whose value differs from ``game``'s default, in their order."""
+    """The parameters of ``params`` whose value differs from ``game``'s default, in their order (all of them for
+    a game not installed here)."""
     defaults = _defaults(game)
     return {key: value for key, value in params.items() if defaults.get(key, object()) != value}
 

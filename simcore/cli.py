@@ -14,6 +14,7 @@ import re
 import shutil
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -131,15 +132,14 @@ def _compiling(quiet, part=""):
 
 
 HEARTBEAT = 2.0         # seconds a compile may run without a line on the terminal
+_stopping = threading.Event()       # set by an interrupt: the command is ending
 
 
 def _heartbeat(what, every=HEARTBEAT, echo=None):
     """While the compile about to start runs: every ``every`` seconds a line on stderr (or to ``echo``) saying
     how long it has run, how many functions numba has compiled and which of simcore's it is on (numba's compile
-    events); on a terminal the line rewrites itself. It ends with the outermost compile, or at its first beat if
-    none started."""
-    import threading
-
+    events); on a terminal the line rewrites itself. It ends with the outermost compile, at its first beat if
+    none started, or at an interrupt."""
     from numba.core import event
 
     tty = echo is None and sys.stderr.isatty()
@@ -171,8 +171,8 @@ def _heartbeat(what, every=HEARTBEAT, echo=None):
 
     def beat():
         while not ended.wait(every):
-            if count.compiled == count.depth == 0:      # nothing is compiling after all (numba's cache served it)
-                break
+            if count.compiled == count.depth == 0 or _stopping.is_set():   # nothing compiles after all (numba's
+                break                                   # cache served it), or the command is ending on an interrupt
             now = f" (now {count.current})" if count.current else ""
             echo(f"  still compiling {what}: {time.monotonic() - began:.0f} s, {count.compiled} functions "
                  f"compiled so far{now}")
@@ -261,7 +261,9 @@ def _locked(folder, kind, game, plan, force):
 
 
 class _Simcore(click.Group):
-    """simcore's group of commands, which records each command line as given (a manifest names it)."""
+    """simcore's group of commands. It records each command line as given (a manifest names it); a command that a
+    game broke while playing (``simcore.engine.GameError``), or that Ctrl-C or SIGTERM stopped, ends in one line,
+    never a traceback."""
 
     def parse_args(self, ctx, args):
         from simcore.io import manifest
@@ -269,15 +271,54 @@ class _Simcore(click.Group):
         manifest.record_command(args)        # as given, before click reads them: a folder names its command
         return super().parse_args(ctx, args)
 
+    def invoke(self, ctx):
+        from simcore.engine import GameError
+
+        try:
+            return super().invoke(ctx)
+        except GameError as e:
+            message = str(e)
+        except KeyboardInterrupt:       # every writer has cleaned up on its way out: finished files are kept
+            message = INTERRUPTED
+        _fail(message)      # out of the handler: what the interrupted frames held is freed now, not at exit
+
+
+INTERRUPTED = "interrupted"
+
 
 @click.group(cls=_Simcore)
 @click.version_option(package_name="simcore")
 def main():
     """Monte-Carlo balance testing of tabletop games."""
-    from simcore.io import writing
     for signum in (signal.SIGINT, signal.SIGTERM):     # SIGTERM as Ctrl-C: temporary files and locks removed on the
-        signal.signal(signum, writing.interrupt)        # way out, finished files kept
+        signal.signal(signum, _interrupt)               # way out, finished files kept
     _check_environment()
+
+
+def _interrupt(signum, frame):
+    """simcore's handler of SIGINT and SIGTERM. During a compile it ends the process at once, in one line: numba
+    runs part of a compile in callbacks from its C code, where a KeyboardInterrupt is printed as a traceback and
+    lost (the compile goes on), and a compile holds no file of simcore's. Else every batch playing stops at its
+    threads' next game, and the interrupt acts as Ctrl-C (``simcore.io.writing.interrupt``)."""
+    from simcore.io import writing
+
+    _stopping.set()         # a compile's heartbeat says no more: its line would follow the command's last
+    if _in_compiler(frame):
+        click.echo(f"Error: {INTERRUPTED}", err=True)
+        os._exit(1)
+    binding = sys.modules.get("simcore.engine.binding")
+    if binding is not None:
+        binding.halt_all()
+    writing.interrupt(signum, frame)
+
+
+def _in_compiler(frame):
+    """Is the main thread in numba's or llvmlite's Python code (compiling, or loading compiled code)?"""
+    while frame is not None:
+        if any(f"{os.sep}{package}{os.sep}" in frame.f_code.co_filename for package in ("numba", "llvmlite")):
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _check_environment():
@@ -304,8 +345,16 @@ def games_command(game):
     """List the games (or GAME alone): players, policies and every parameter."""
     if game is not None:
         _known_game(game)
+    for note in registry.NOTES:
+        _warn(f"warning: {note}")
     for name in [game] if game else registry.names():
-        info = registry.load(name).GAME
+        try:
+            info = registry.load(name).GAME
+        except registry.GameLoadError as e:
+            if game:
+                _fail(str(e))
+            click.echo(f"{e}\n")       # one broken package: named in its place, the other games listed
+            continue
         counts = ", ".join(str(n) for n in info.player_counts)
         click.echo(f"{info.name}: {info.long_name}")
         click.echo(f"  {info.summary}")

@@ -8,6 +8,7 @@ in simcore's; its cache folder is its own (``simcore.engine.jit.GameCacheLocator
 other game.
 """
 
+import importlib.util
 import keyword
 import shutil
 import sys
@@ -104,8 +105,25 @@ def check_name(name):
         raise NewGameError(f"{name!r} cannot name a game; {allowed}")
     if name in games.MODULES:
         raise NewGameError(f"{name!r} is a registered game already; {allowed}")
-    if name in sys.stdlib_module_names or name in ("simcore", "analyses", "numba", "numpy"):
+    if hides(name):
         raise NewGameError(f"{name!r} is the name of a Python module the game's package would hide; {allowed}")
+
+
+# names a package must not take though they may be absent here: simcore's own, what it runs on, the packaging
+# tools that install the game, and the test folders pytest imports as packages
+TAKEN = ("simcore", "analyses", "numba", "numpy", "pip", "setuptools", "wheel", "test", "tests")
+
+
+def hides(name):
+    """Would a package called ``name`` hide a module: Python's own, one of :data:`TAKEN`, or one this Python
+    imports now (a namespace folder does not count: any folder of that name in the working folder is one)?"""
+    if name in sys.stdlib_module_names or name in TAKEN:
+        return True
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return False
+    return spec is not None and spec.origin is not None
 
 
 def files_of(name):

@@ -58,6 +58,7 @@ from simcore.engine import rng
 from simcore.engine.interface import (
     MAX_ACTIONS,
     MAX_SEATS,
+    MAX_STEPS,
     N_ACTION_CODES,
     OBSERVED,
     PLAYS_GREEDY,
@@ -111,18 +112,24 @@ def random_action(state, params, seat, streams, actions):
 
 
 def playout(state, params, streams, actions):
-    """Random play to the end of the game (or its ``max_turns``)."""
+    """Random play to the end of the game (or its ``max_turns``), at most ``MAX_STEPS`` decisions: a game that
+    never ends stops there, its returns a timeout's."""
     listed = actions[LIST]
     seat = current_player(state, params)
-    while seat >= 0:
+    for _ in range(MAX_STEPS):
+        if seat < 0:
+            break
         play_action(state, params, random_action(state, params, seat, streams, listed), streams, actions)
         seat = current_player(state, params)
 
 
 def greedy_playout(state, params, streams, actions, work):
-    """Every seat plays the game's greedy to the end of the game (or its ``max_turns``)."""
+    """Every seat plays the game's greedy to the end of the game (or its ``max_turns``), at most ``MAX_STEPS``
+    decisions, as :func:`playout`."""
     seat = current_player(state, params)
-    while seat >= 0:
+    for _ in range(MAX_STEPS):
+        if seat < 0:
+            break
         play_action(state, params, greedy_action(state, params, seat, streams, work), streams, actions)
         seat = current_player(state, params)
 

@@ -22,6 +22,11 @@ from simcore.engine.rows import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra
 BLOCK = 1 << 16        # games per call into the jitted code (progress and memory granularity)
 
 
+class GameError(RuntimeError):
+    """A game broke the engine's rules while playing: a decision with no legal action, or an action outside its
+    codes (one line naming the game, the seat and the step; ``simcore.engine.binding.Threaded`` raises it)."""
+
+
 def _slots(module, name):
     """A per-seat extra column (its name has ``{seat}``) takes ``MAX_SEATS`` slots."""
     return module.MAX_SEATS if "{seat}" in name else 1
@@ -74,14 +79,15 @@ def load(module, params, policies, on_compile=None, traced=False):
     """Load the game's batch function (``traced``: the one that writes traces) before a run is timed: from
     numba's cache, or compiled for this machine first, in which case ``on_compile(game name)`` is called before
     compiling starts."""
-    from simcore.engine import jit
+    from simcore.engine import jit, loop
 
     args = (np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(policies), np.int64(0),
             np.int64(0), np.zeros((0, width(module)), dtype=np.int64))
     if traced:
         args += TraceBlock.empty(module, 0).arrays()
     batch = batch_function(module, policies, traced)
-    if on_compile is not None and not jit.cached(batch.dispatcher, *args, np.int64(0), np.int64(1)):
+    chunks = (np.int64(0), np.int64(1), np.zeros(loop.FLAGS, np.int64))     # what Threaded adds to a call
+    if on_compile is not None and not jit.cached(batch.dispatcher, *args, *chunks):
         on_compile(module.GAME.name)
     batch(*args)
 

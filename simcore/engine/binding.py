@@ -11,8 +11,8 @@ copies never collide and editing one game recompiles that game alone.
 
 import functools
 import itertools
+import threading
 import types
-from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
@@ -20,7 +20,7 @@ from numba import njit
 
 from simcore import CHECK_LEGAL
 from simcore.agents import core
-from simcore.engine import loop
+from simcore.engine import GameError, loop
 from simcore.engine.interface import INTERFACE, SIZES
 from simcore.engine.jit import kernel
 from simcore.games import defaults
@@ -28,7 +28,8 @@ from simcore.games import defaults
 TEMPLATES = (core.random_action, core.playout, core.greedy_playout, core.cut_playout, core.play_out, core.all_random,
              core.distinct, core.best_of, core.copy, core.mc_action, core.expand_pick, core.lone_action,
              core.to_expand, core.chosen, core.ismcts_action, core.observe, core.see_dealt, core.observed_ismcts_action,
-             core.decide, loop.play, core.root_stats, loop.count_kinds, loop.record, loop.play_traced)
+             core.decide, loop.listed_draw, loop.broken, loop.end_row, loop.play, core.root_stats, loop.count_kinds,
+             loop.record, loop.play_traced)
 OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
 INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack
 
@@ -94,16 +95,36 @@ def instantiate(game_globals, search=True, greedy=True, checked=CHECK_LEGAL):
     return compiled
 
 
+WAIT = 0.2       # seconds the main thread waits on a batch's threads at a time: a signal acts between two waits
+
+_running = {}        # the flags of every batch playing now (id -> array): an interrupt halts them all
+
+
+def halt_all():
+    """Stop every batch playing in this process at its threads' next game (Ctrl-C, SIGTERM): each then raises
+    KeyboardInterrupt rather than return rows it did not play."""
+    for flags in list(_running.values()):
+        flags[loop.F_HALT] = 1
+
+
 class Threaded:
     """A batch function (``loop.run_batch`` or ``loop.run_traced``) played over ``numba.get_num_threads()`` threads,
     each taking the next few chunks as it finishes its last (so a thread that drew short games is never idle while
     another plays on), in the jitted code, without the GIL. Python threads rather than numba's ``prange``, because a
     ``prange`` cost every game's first compile about 3 s more (and an ISMCTS copy's about 6 s): numba compiles a
     parallel function through a pipeline and a gufunc of its own. The rows are the same whatever the thread count
-    or the order the chunks are played in: a row depends on its seed and game index only."""
+    or the order the chunks are played in: a row depends on its seed and game index only.
+
+    The caller's thread only waits, a little at a time, so that a signal's handler runs there at once (a thread in
+    jitted code runs none until it returns, and a game may be long); an interrupt stops the threads at their next
+    game (``loop.F_HALT``). They are daemons: a process ending on an interrupt does not wait for a game in play.
+    A decision the game loop refused (``loop.broken``) is raised as :class:`GameError`."""
 
     def __init__(self, dispatcher):
         self.dispatcher = dispatcher
+        # what a refusal names: the game (its copy's module is the game's) and its codes (the copy's namespace)
+        self.game = dispatcher.py_func.__module__.rpartition(".")[2]
+        self.n_codes = dispatcher.py_func.__globals__["N_ACTION_CODES"]
 
     @property
     def signatures(self):
@@ -112,21 +133,54 @@ class Threaded:
     def __call__(self, params, agents, seed, start, out, *trace):
         n_chunks = -(-out.shape[0] // loop.chunk_games.py_func(agents))
         threads = max(1, min(numba.get_num_threads(), n_chunks))
-        if threads == 1:
-            self.dispatcher(params, agents, seed, start, out, *trace, np.int64(0), np.int64(n_chunks))
-            return
         grain = max(1, n_chunks // (8 * threads))      # chunks taken at a time: small, yet a call is rare
         taken = itertools.count(0, grain)              # next() is atomic under the GIL
+        flags = np.zeros(loop.FLAGS, np.int64)
+        failed = []
 
         def share():
-            while (first := next(taken)) < n_chunks:
-                self.dispatcher(params, agents, seed, start, out, *trace, np.int64(first), np.int64(first + grain))
+            try:       # an empty batch calls once all the same: engine.load compiles (or loads) the copy so
+                while not flags[loop.F_HALT] and (first := next(taken)) < max(n_chunks, 1):
+                    self.dispatcher(params, agents, seed, start, out, *trace, np.int64(first),
+                                    np.int64(first + grain), flags)
+            except loop.BrokenGame:
+                failed.append(GameError(f"game {self.game}: a search played an action outside the game's codes; "
+                                        f"allowed: {self.codes()}"))
+                flags[loop.F_HALT] = 1
+            except BaseException as e:      # raised in the caller's thread, as if played there
+                failed.append(e)
+                flags[loop.F_HALT] = 1
 
-        with ThreadPoolExecutor(threads - 1) as pool:
-            others = [pool.submit(share) for _ in range(1, threads)]
-            share()
-            for other in others:
-                other.result()
+        workers = [threading.Thread(target=share, daemon=True) for _ in range(threads)]
+        _running[id(flags)] = flags
+        try:
+            for worker in workers:
+                worker.start()
+            for worker in workers:
+                while worker.is_alive():
+                    worker.join(WAIT)
+        except BaseException:
+            flags[loop.F_HALT] = 1
+            raise
+        finally:
+            _running.pop(id(flags), None)
+        if failed:
+            raise failed[0]
+        if flags[loop.F_ERROR]:
+            raise GameError(self.refusal(flags))
+        if flags[loop.F_HALT]:      # halted from outside (halt_all): the rows are not all played
+            raise KeyboardInterrupt
+
+    def refusal(self, flags):
+        """The one line of a decision the game loop refused."""
+        where = (f"game {self.game}: seat {flags[loop.F_SEAT]} at step {flags[loop.F_STEP]} of game index "
+                 f"{flags[loop.F_GAME]}")
+        if flags[loop.F_ERROR] == loop.NO_ACTION:
+            return f"{where} has no legal action (legal_actions listed none); allowed: one or more at every decision"
+        return f"{where} chose action {flags[loop.F_ACTION]}, outside the game's codes; allowed: {self.codes()}"
+
+    def codes(self):
+        return f"0 to {self.n_codes - 1} (N_ACTION_CODES {self.n_codes})"
 
 
 class Bound:

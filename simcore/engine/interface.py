@@ -19,8 +19,9 @@ INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "return
              "trace_step", "action_kind", "end_condition")
 
 # The game's scratch sizes, for the chunk's scratch (simcore.agents.core.scratch).
-STATE_SIZE = STATE_DTYPE = MAX_ACTIONS = MAX_SEATS = WORK_SIZE = N_ACTION_CODES = None
-SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES")
+# MAX_STEPS: the decisions a game may last (simcore.games.OPTIONAL): one still running then is a timeout.
+STATE_SIZE = STATE_DTYPE = MAX_ACTIONS = MAX_SEATS = WORK_SIZE = N_ACTION_CODES = MAX_STEPS = None
+SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES", "MAX_STEPS")
 # The trace's sizes: the game's action kinds and the steps a trace holds.
 N_KINDS = MAX_TRACE_STEPS = None
 # Whether this copy can search (mc, ismcts): False in a game's plain copy, whose branches to the searches numba

@@ -9,16 +9,25 @@ the game loop and the agents apply must be legal in its state, else ``AssertionE
 entry point), else :func:`apply_unchecked`, the game's ``apply_action`` inlined: no cost. ``SIMCORE_CHECK_LEGAL=1``
 in the environment when simcore is imported makes every copy a checked one (the tests set it); ``simcore check``
 binds a checked copy of its own.
+
+A game package may be broken; the loop keeps it from breaking the engine. Every game ends within ``MAX_STEPS``
+decisions (the game's constant, else the contract's default): one still running then is a timeout. A decision with
+no legal action, or of an action outside the game's codes, stops the batch with what went wrong recorded in its
+``flags`` (:func:`broken`), which Python turns into one line (``simcore.engine.binding.Threaded``); an action
+outside the codes is never applied, in a search's rollout neither (:class:`BrokenGame`). The same flags let Python
+stop every thread of a batch at its next game (Ctrl-C, SIGTERM).
 """
 
 import numpy as np
 
 from simcore.agents import ISMCTS, MC
-from simcore.agents.core import CHECK, GAME, N_VISITS, all_random, copy, decide, playout, root_stats, scratch
+from simcore.agents.core import CHECK, GAME, LIST, N_VISITS, all_random, copy, decide, root_stats, scratch
 from simcore.engine import rng
 from simcore.engine.interface import (
     MAX_SEATS,
+    MAX_STEPS,
     MAX_TRACE_STEPS,
+    N_ACTION_CODES,
     N_KINDS,
     action_kind,
     apply_action,
@@ -32,15 +41,29 @@ from simcore.engine.interface import (
     write_row,
 )
 from simcore.engine.jit import kernel
-from simcore.engine.rows import O_TIMEOUT
+from simcore.engine.rows import O_TIMEOUT, O_WIN
 
 CHUNK = 256            # games per chunk, a thread's unit of work; fixed, never derived from the thread count
 SEARCH_CHUNK = 4       # ... when a seat searches (mc, ismcts): its games are slow, small tasks keep every thread busy
+# A batch's flags, one int64 array its threads share: F_HALT stops every thread at its next game (Python sets it
+# on an interrupt; a thread that meets a broken decision sets it too); the broken decision: what is wrong (F_ERROR,
+# NO_ACTION or BAD_CODE), the seat, the step (decisions played before it), the game index and the action.
+F_HALT, F_ERROR, F_SEAT, F_STEP, F_GAME, F_ACTION = range(6)
+FLAGS = 6
+NO_ACTION, BAD_CODE = 1, 2
+
+
+class BrokenGame(Exception):
+    """An action outside the game's codes reached ``play_action``, in a search's rollout (the game loop's own
+    decisions are caught before, by :func:`broken`, with the seat and step): never applied, as the game's
+    ``apply_action`` would index past its arrays."""
 
 
 def apply_checked(state, params, action, streams, actions):
     """``apply_action`` of an action that must be legal in ``state`` (``SIMCORE_CHECK_LEGAL=1``): the legal
     actions are listed into ``actions[CHECK]``, a row nothing else uses, so the caller's lists survive."""
+    if action < 0 or action >= N_ACTION_CODES:
+        raise BrokenGame("an action outside the game's codes")
     listed = actions[CHECK]
     n = legal_actions(state, params, listed)
     for i in range(n):
@@ -51,8 +74,35 @@ def apply_checked(state, params, action, streams, actions):
 
 
 def apply_unchecked(state, params, action, streams, actions):
-    """``apply_action`` itself; inlined where called, so the unused ``actions`` costs nothing."""
+    """``apply_action`` itself, of an action among the game's codes; inlined where called, so the unused
+    ``actions`` costs nothing."""
+    if action < 0 or action >= N_ACTION_CODES:
+        raise BrokenGame("an action outside the game's codes")
     apply_action(state, params, action, streams)
+
+
+def broken(seat, action, n, step, game_index, flags):
+    """Is the decision about to be played impossible: no legal action offered (``n`` of them), or an action outside
+    the game's codes? If so, what and where is recorded in ``flags`` (whose F_HALT stops the other threads too)."""
+    error = NO_ACTION if n <= 0 else BAD_CODE if action < 0 or action >= N_ACTION_CODES else 0
+    if error:
+        flags[F_ERROR] = error
+        flags[F_SEAT] = seat
+        flags[F_STEP] = step
+        flags[F_GAME] = game_index
+        flags[F_ACTION] = action
+        flags[F_HALT] = 1
+    return error != 0
+
+
+def end_row(game, params, row):
+    """The game's result row; a game still running (stopped by ``MAX_STEPS``) is marked a timeout that no seat
+    won, whatever the game wrote of its unfinished state."""
+    write_row(game, params, row)
+    if current_player(game, params) >= 0:
+        row[O_TIMEOUT] = 1
+        for seat in range(MAX_SEATS):
+            row[O_WIN + seat] = 0
 
 
 @kernel
@@ -65,36 +115,55 @@ def chunk_games(agents):
     return CHUNK
 
 
-def play(params, agents, seed, game_index, states, streams, actions, floats, work, tree, totals, marks):
+def listed_draw(game, params, seat, live, listed):
+    """The random policy's action (the draw of ``simcore.agents.core.random_action``, which a game's own
+    ``random_action`` draws too) and the count of legal actions it drew from: the game loop's check needs the
+    count, and listing once serves both (listing again cost random play half its speed); -1 when none is legal."""
+    n = legal_actions(game, params, listed)
+    return (listed[rng.randint(live, rng.POLICY + seat, n)] if n > 0 else -1), n
+
+
+def play(params, agents, seed, game_index, states, streams, actions, floats, work, tree, totals, marks, flags):
     """Game ``game_index`` of ``seed`` with the agent of ``agents[seat]`` deciding for each seat, played in
-    ``states[GAME]``; returns how many ISMCTS iterations its seats ran (``simcore bench`` counts them)."""
+    ``states[GAME]`` for at most ``MAX_STEPS`` decisions, each checked (:func:`broken`); returns how many ISMCTS
+    iterations its seats ran (``simcore bench`` counts them)."""
     game = states[GAME]
     live = streams[GAME]
     rng.seed_streams(live, seed, game_index)
     begin(game, params, live)
-    if all_random(agents):
-        playout(game, params, live, actions)   # the same draws, without asking each seat's agent
+    fast = all_random(agents)      # the same draws as decide's, without asking each seat's agent
     iterations = 0
     seat = current_player(game, params)
-    while seat >= 0:
-        tree[0, N_VISITS] = 0                        # a search counts its iterations at the root
-        action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
-        iterations += tree[0, N_VISITS]
+    for step in range(MAX_STEPS):
+        if seat < 0:
+            break
+        if fast:
+            action, n = listed_draw(game, params, seat, live, actions[LIST])
+        else:
+            tree[0, N_VISITS] = 0                        # a search counts its iterations at the root
+            action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
+            iterations += tree[0, N_VISITS]
+            n = legal_actions(game, params, actions[CHECK])     # a row nothing holds between decision and action
+        if broken(seat, action, n, step, game_index, flags):
+            break
         play_action(game, params, action, live, actions)
         seat = current_player(game, params)
     return iterations
 
 
-def run_batch(params, agents, seed, start, out, first, stop):
+def run_batch(params, agents, seed, start, out, first, stop, flags):
     """Chunks ``first .. stop-1`` of games ``start .. start+len(out)-1`` (chunk ``c``: games ``c * size ..``), with
-    one scratch for all their games: a thread's share of a batch (``simcore.engine.binding.Threaded``)."""
+    one scratch for all their games: a thread's share of a batch (``simcore.engine.binding.Threaded``). It stops
+    at the next game once ``flags[F_HALT]`` is set."""
     n = out.shape[0]
     size = chunk_games(agents)
     states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
     for chunk in range(first, min(stop, (n + size - 1) // size)):
         for g in range(chunk * size, min(n, (chunk + 1) * size)):
-            play(params, agents, seed, start + g, states, streams, actions, floats, work, tree, totals, marks)
-            write_row(states[GAME], params, out[g])
+            if flags[F_HALT]:
+                return
+            play(params, agents, seed, start + g, states, streams, actions, floats, work, tree, totals, marks, flags)
+            end_row(states[GAME], params, out[g])
 
 
 def count_kinds(game, params, seat, action, actions, counts, seen):
@@ -126,11 +195,11 @@ def record(game, params, table, steps, values):
 
 
 def play_traced(params, agents, seed, game_index, states, streams, actions, floats, work, tree, totals, marks,
-                table, counts, values, seen):
+                table, counts, values, seen, flags):
     """:func:`play`, recording the game as it goes: every seat's standing whenever the game's step (a round,
     or a turn) changes and at the end, and the action kinds each seat played and had (:func:`count_kinds`).
-    Every seat decides through :func:`decide`, random seats too: it draws what :func:`playout` draws, so the
-    game is the same. Returns the steps recorded."""
+    Every seat decides through :func:`decide`, random seats too: it draws what :func:`play` draws, so the
+    game is the same; its decisions are checked and capped as :func:`play`'s. Returns the steps recorded."""
     game = states[GAME]
     live = streams[GAME]
     rng.seed_streams(live, seed, game_index)
@@ -139,9 +208,13 @@ def play_traced(params, agents, seed, game_index, states, streams, actions, floa
     step = trace_step(game, params)
     current = False                 # the last column recorded holds the state as it is now
     seat = current_player(game, params)
-    while seat >= 0:
+    for decision in range(MAX_STEPS):
+        if seat < 0:
+            break
         tree[0, N_VISITS] = 0
         action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
+        if broken(seat, action, legal_actions(game, params, actions[CHECK]), decision, game_index, flags):
+            break
         count_kinds(game, params, seat, action, actions, counts, seen)
         play_action(game, params, action, live, actions)
         seat = current_player(game, params)
@@ -155,7 +228,7 @@ def play_traced(params, agents, seed, game_index, states, streams, actions, floa
     return steps
 
 
-def run_traced(params, agents, seed, start, out, table, counts, info, first, stop):
+def run_traced(params, agents, seed, start, out, table, counts, info, first, stop, flags):
     """:func:`run_batch` with each game's trace: ``table[g]`` every seat's standing per step (seats x
     MAX_TRACE_STEPS), ``counts[g]`` every seat's played and legal counts per kind (seats x 2 N_KINDS, zeros
     on entry), ``info[g]`` the steps recorded and the end condition (-1: a timeout)."""
@@ -166,9 +239,11 @@ def run_traced(params, agents, seed, start, out, table, counts, info, first, sto
     seen = np.zeros(N_KINDS + 1, np.int64)
     for chunk in range(first, min(stop, (n + size - 1) // size)):
         for g in range(chunk * size, min(n, (chunk + 1) * size)):
+            if flags[F_HALT]:
+                return
             info[g, 0] = play_traced(params, agents, seed, start + g, states, streams, actions, floats, work, tree,
-                                     totals, marks, table[g], counts[g], values, seen)
-            write_row(states[GAME], params, out[g])
+                                     totals, marks, table[g], counts[g], values, seen, flags)
+            end_row(states[GAME], params, out[g])
             info[g, 1] = -1 if out[g, O_TIMEOUT] else end_condition(states[GAME], params)
 
 
@@ -198,7 +273,9 @@ def search_tree(params, agents, seat, state, live):
 def search_batch(params, agents, seed, start, n):
     """Games ``start .. start+n-1`` on this thread alone, for ``simcore bench``: the ISMCTS iterations run."""
     states, streams, actions, floats, work, tree, totals, marks = scratch(agents)
+    flags = np.zeros(FLAGS, np.int64)
     iterations = 0
     for g in range(start, start + n):
-        iterations += play(params, agents, seed, g, states, streams, actions, floats, work, tree, totals, marks)
+        iterations += play(params, agents, seed, g, states, streams, actions, floats, work, tree, totals, marks,
+                           flags)
     return iterations

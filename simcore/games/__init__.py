@@ -43,18 +43,37 @@ BUILT_IN = {
 NAME = re.compile(r"[a-z][a-z0-9_]*")     # a game's name: a command-line word, a cache folder's and a module's
 
 
-def registered():
+def registered(notes=None):
     """Every game of the entry point group :data:`GROUP`, name -> its package: simcore's own first, then the
     others by name. A name that is no lower-case identifier, or that would shadow one of simcore's own, is left
-    out."""
+    out; of two packages registering one name, the first by package name is taken. Each of these is said in one
+    line into the list ``notes`` (``simcore games`` prints them), never left unsaid."""
     found = dict(BUILT_IN)
-    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
-        if NAME.fullmatch(point.name) and point.name not in BUILT_IN:
-            found.setdefault(point.name, point.value)
+    notes = [] if notes is None else notes
+    for point in sorted(entry_points(group=GROUP), key=lambda p: (p.name, p.value)):
+        name, package = point.name, point.value
+        where = f"the entry point {name} = {package}{_distribution(point)}"
+        if not NAME.fullmatch(name):
+            notes.append(f"{where} is left out: {name!r} cannot name a game; allowed: a lower-case name of "
+                         "letters, digits and _, starting with a letter")
+        elif name in BUILT_IN:
+            if package != BUILT_IN[name]:
+                notes.append(f"{where} is left out: it would shadow simcore's own game {name}; allowed: a name "
+                             "of its own")
+        elif found.setdefault(name, package) != package:
+            notes.append(f"{where} is left out: game {name} is registered by {found[name]} too, which is taken "
+                         "(the first by package name); allowed: one package per game name")
     return found
 
 
-MODULES = registered()
+def _distribution(point):
+    """`` (distribution simcore-x)`` of an entry point, where its metadata names one."""
+    dist = getattr(point, "dist", None)
+    return f" (distribution {dist.name})" if dist is not None and dist.name else ""
+
+
+NOTES = []          # what registered() left out, one line each
+MODULES = registered(NOTES)
 
 
 class Reading(NamedTuple):
@@ -185,6 +204,10 @@ OPTIONAL = {
     "dealt": "jitted: (state, params, observer) just after an action, the code of what chance dealt face up with "
              "it that observer sees (Goofspiel's next prize), else -1; ismcts select=regret keys its trees by it, "
              "so a seat's later choices are apart for each card it saw dealt (default: deals nothing)",
+    "MAX_STEPS": "the most decisions a game lasts: the engine stops a game still running after them (and a search's "
+                 "playout too) and marks its row a timeout: timeout 1 and no seat's win, its scores as write_row "
+                 "wrote them (default: 100,000,000, above what every shipped game reaches at its largest "
+                 "max_turns)",
 }
 
 
@@ -205,9 +228,19 @@ def contract_gaps(module):
     gaps = [name for name in required(game_type) if not hasattr(module, name)]
     if game_type is not None and game_type.heuristic != ("greedy" in game_type.policies):
         gaps.append("'greedy' among its policies exactly when it declares a heuristic")
+    if game_type is not None and not counts_fit(game_type.player_counts, getattr(module, "MAX_SEATS", None)):
+        gaps.append("one or more player counts (GameType.player_counts), each a whole number from 1 to MAX_SEATS")
     if game_type is not None:
         gaps += reading_gaps(game_type)
     return gaps
+
+
+def counts_fit(counts, max_seats):
+    """Are ``counts`` a game's player counts: one or more, each from 1 to ``max_seats`` (any, when unknown)? A
+    game without one could set up no table, and every command would fail later, far from the cause."""
+    top = max_seats if isinstance(max_seats, int) else float("inf")
+    whole = [n for n in counts if isinstance(n, int) and not isinstance(n, bool)] if isinstance(counts, tuple) else []
+    return bool(counts) and len(whole) == len(counts) and all(1 <= n <= top for n in whole)
 
 
 def reading_gaps(game_type):
@@ -246,18 +279,35 @@ def rules_text(name):
     return (files(MODULES[name]) / "rules.md").read_text(encoding="utf-8")
 
 
+class GameLoadError(ValueError):
+    """A registered game that cannot be loaded: its package fails to import or breaks the contract (one line)."""
+
+
 def load(name):
-    """The module of game ``name`` (imported on first use), its contract checked."""
+    """The module of game ``name`` (imported on first use), its contract checked: GameLoadError in one line,
+    naming the game and its package, when it fails to import or breaks the contract."""
     if name not in MODULES:
         raise ValueError(f"unknown game {name!r}; known games: {', '.join(MODULES)}")
-    module = importlib.import_module(MODULES[name])
+    package = MODULES[name]
+    try:
+        module = importlib.import_module(package)
+    except Exception as e:     # a designer's package may fail in any way while importing: never a traceback
+        raise GameLoadError(f"game {name} (package {package}) cannot be loaded: {_first_line(e)}") from None
     missing = contract_gaps(module)
     if missing:
-        raise ValueError(f"game {name!r} ({module.__name__}) does not provide {', '.join(missing)}; allowed: a "
-                         "module with every name of simcore.games.CONTRACT and of its CAPABILITIES")
+        raise GameLoadError(f"game {name} (package {package}) cannot be loaded: it does not provide "
+                            f"{', '.join(missing)}; allowed: a module with every name of simcore.games.CONTRACT "
+                            "and of its CAPABILITIES")
     from simcore.games import defaults  # (jitted: numba loads with the first game)
     defaults.complete(module)
     return module
+
+
+def _first_line(error):
+    """An exception in one line: its kind and the first line of its message (a syntax error names its file and
+    line there)."""
+    text = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
 
 class StateView:

@@ -97,8 +97,13 @@ def empty_state(module):
 OPTIONAL = {"check": lambda module: no_check, "new_state": empty_state, "round_of": lambda module: no_rounds}
 
 
+# The decisions a game may last unless it says otherwise (MAX_STEPS): far above what any shipped game reaches at
+# its largest max_turns (a million turns of at most a few decisions each), so that their rows never change, and
+# low enough that a game that never ends is a timeout within seconds, not a hang.
+MAX_STEPS = 100_000_000
+
 # optional jitted names of the contract: name -> what a game that does not define it gets
-OPTIONAL_JITTED = {"rewind": kernel(no_rewind), "dealt": kernel(no_deal)}
+OPTIONAL_JITTED = {"rewind": kernel(no_rewind), "dealt": kernel(no_deal), "MAX_STEPS": MAX_STEPS}
 
 
 def of(game_type):

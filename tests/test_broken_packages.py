@@ -45,11 +45,16 @@ def _package(folder, name, *edits):
     return _installed(folder / name, folder / f"site-{name}", name)
 
 
+def _said(stderr):
+    """The lines of ``stderr`` but what a first run says of its compile (a cold cache's)."""
+    return [line for line in stderr.strip().splitlines() if not line.lstrip().startswith(("compiling",
+                                                                                          "still compiling"))]
+
+
 def _one_line_error(done, *words):
     """The command failed in one line holding ``words`` (after what a first run says of its compile)."""
     assert done.returncode != 0, done.stdout
-    lines = [line for line in done.stderr.strip().splitlines() if not line.lstrip().startswith(("compiling",
-                                                                                                "still compiling"))]
+    lines = _said(done.stderr)
     assert len(lines) == 1 and lines[0].startswith("Error: ") and "Traceback" not in done.stderr, done.stderr
     for word in words:
         assert word in lines[0], lines[0]
@@ -151,7 +156,7 @@ def test_a_run_in_a_long_game_stops_at_a_signal_in_one_line(tmp_path, never_ends
     wait_for(lambda: any(p.name.endswith(".tmp") for p in tmp_path.iterdir()), run)
     time.sleep(1)       # playing, past the opening of the result file
     _, err = _signalled(run, signum)
-    assert run.returncode != 0 and err.strip().splitlines() == ["Error: interrupted"], err
+    assert run.returncode != 0 and _said(err) == ["Error: interrupted"], err
     assert list(tmp_path.iterdir()) == []
 
 
@@ -161,7 +166,7 @@ def test_versus_stops_at_sigint(never_ends):
                       "--quiet"), never_ends)
     time.sleep(PLAYING)
     _, err = _signalled(process, signal.SIGINT)
-    assert process.returncode != 0 and err.strip().splitlines() == ["Error: interrupted"], err
+    assert process.returncode != 0 and _said(err) == ["Error: interrupted"], err
 
 
 def test_a_sweep_stops_at_sigterm_and_resumes(tmp_path, never_ends):
@@ -174,7 +179,7 @@ def test_a_sweep_stops_at_sigterm_and_resumes(tmp_path, never_ends):
     wait_for(lambda: out.is_dir() and any(p.name.endswith(".tmp") for p in out.iterdir()), process)
     time.sleep(1)       # playing, past the opening of the result file
     _, err = _signalled(process, signal.SIGTERM)
-    assert process.returncode != 0 and err.strip().splitlines() == ["Error: interrupted"], err
+    assert process.returncode != 0 and _said(err) == ["Error: interrupted"], err
     assert [p.name for p in out.iterdir() if p.name.endswith((".tmp", ".lock"))] == []
 
 

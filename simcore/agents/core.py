@@ -108,7 +108,8 @@ def random_action(state, params, seat, streams, actions):
     """Uniform over the legal-action list, from the seat's policy stream. A game may define its own
     ``random_action`` that draws the same action from the same number without listing them all (see
     ``OWN``); tests hold it to this one."""
-    return actions[rng.randint(streams, rng.POLICY + seat, legal_actions(state, params, actions))]
+    n = legal_actions(state, params, actions)
+    return actions[rng.randint(streams, rng.POLICY + seat, n)] if n > 0 else -1      # -1: none to choose from
 
 
 def playout(state, params, streams, actions):

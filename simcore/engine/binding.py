@@ -28,7 +28,7 @@ from simcore.games import defaults
 TEMPLATES = (core.random_action, core.playout, core.greedy_playout, core.cut_playout, core.play_out, core.all_random,
              core.distinct, core.best_of, core.copy, core.mc_action, core.expand_pick, core.lone_action,
              core.to_expand, core.chosen, core.ismcts_action, core.observe, core.see_dealt, core.observed_ismcts_action,
-             core.decide, loop.listed_draw, loop.broken, loop.end_row, loop.play, core.root_stats, loop.count_kinds,
+             core.decide, loop.offered, loop.broken, loop.end_row, loop.play, core.root_stats, loop.count_kinds,
              loop.record, loop.play_traced)
 OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
 INLINE = ("decide",)        # inlined where called: a call per decision passes eleven arrays on the stack

@@ -21,7 +21,18 @@ stop every thread of a batch at its next game (Ctrl-C, SIGTERM).
 import numpy as np
 
 from simcore.agents import ISMCTS, MC
-from simcore.agents.core import CHECK, GAME, LIST, N_VISITS, all_random, copy, decide, root_stats, scratch
+from simcore.agents.core import (
+    CHECK,
+    GAME,
+    LIST,
+    N_VISITS,
+    all_random,
+    copy,
+    decide,
+    random_action,
+    root_stats,
+    scratch,
+)
 from simcore.engine import rng
 from simcore.engine.interface import (
     MAX_SEATS,
@@ -115,12 +126,13 @@ def chunk_games(agents):
     return CHUNK
 
 
-def listed_draw(game, params, seat, live, listed):
-    """The random policy's action (the draw of ``simcore.agents.core.random_action``, which a game's own
-    ``random_action`` draws too) and the count of legal actions it drew from: the game loop's check needs the
-    count, and listing once serves both (listing again cost random play half its speed); -1 when none is legal."""
-    n = legal_actions(game, params, listed)
-    return (listed[rng.randint(live, rng.POLICY + seat, n)] if n > 0 else -1), n
+def offered(game, params, action, step, listed):
+    """How many legal actions the decision of ``action`` had, as far as the game loop's check (:func:`broken`)
+    needs it. The game loop lists them where that is cheap against the decision: at each game's first decision,
+    and whenever the agent chose no action (-1, as the agents' uniform pick does from an empty list). A game's own
+    ``random_action`` lists nothing, so listing at every move would cost random play half its speed; an action
+    among the codes that is not legal is the checked build's to catch (``simcore check``)."""
+    return legal_actions(game, params, listed) if step == 0 or action < 0 else 1
 
 
 def play(params, agents, seed, game_index, states, streams, actions, floats, work, tree, totals, marks, flags):
@@ -138,13 +150,13 @@ def play(params, agents, seed, game_index, states, streams, actions, floats, wor
         if seat < 0:
             break
         if fast:
-            action, n = listed_draw(game, params, seat, live, actions[LIST])
+            action = random_action(game, params, seat, live, actions[LIST])
         else:
             tree[0, N_VISITS] = 0                        # a search counts its iterations at the root
             action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
             iterations += tree[0, N_VISITS]
-            n = legal_actions(game, params, actions[CHECK])     # a row nothing holds between decision and action
-        if broken(seat, action, n, step, game_index, flags):
+        # listed into a row nothing holds between a decision and its action
+        if broken(seat, action, offered(game, params, action, step, actions[CHECK]), step, game_index, flags):
             break
         play_action(game, params, action, live, actions)
         seat = current_player(game, params)
@@ -213,7 +225,7 @@ def play_traced(params, agents, seed, game_index, states, streams, actions, floa
             break
         tree[0, N_VISITS] = 0
         action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
-        if broken(seat, action, legal_actions(game, params, actions[CHECK]), decision, game_index, flags):
+        if broken(seat, action, offered(game, params, action, decision, actions[CHECK]), decision, game_index, flags):
             break
         count_kinds(game, params, seat, action, actions, counts, seen)
         play_action(game, params, action, live, actions)

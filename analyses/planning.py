@@ -97,7 +97,12 @@ def most_seats():
     game's; 1,000,000 seats planned 2 games)."""
     from simcore import games
 
-    counts = {name: max(games.load(name).GAME.player_counts) for name in games.names()}
+    counts = {}
+    for name in games.names():
+        try:
+            counts[name] = max(games.load(name).GAME.player_counts)
+        except games.GameLoadError:      # a broken package seats no one (simcore games names it)
+            continue
     game = max(counts, key=counts.get)
     return counts[game], game
 

@@ -101,6 +101,15 @@ def test_an_entry_point_naming_a_missing_module_is_named(tmp_path):
     _one_line_error(simcore_cli("run", "ghost", "--games", "3", env=env), line)
 
 
+def test_a_guessed_plan_is_bounded_by_the_games_that_load(tmp_path):
+    """Issue 52, cases 6 and 10: `plan --seats` is bounded by the most players a registered game seats; a broken
+    package among them seats no one, and the plan of the others is made (it was its load error)."""
+    env = _installed(tmp_path / "nowhere", tmp_path / "site", "ghost")
+    done = simcore_cli("plan", "--seats", "5", "--edge", "0.05", env=env)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    _one_line_error(simcore_cli("plan", "--seats", "6", "--edge", "0.05", env=env), "wichtel")
+
+
 def test_results_of_a_game_not_installed_here_are_analyzed(tmp_path, never_ends):
     """Issue 52, case 6: `analyze` of a result file whose game's package is not installed here was a traceback
     (it read the game's defaults to say which parameters differ); the file holds what the analysis needs."""

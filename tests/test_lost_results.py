@@ -14,43 +14,11 @@ import pytest
 from simcore.io import writing
 from simcore.studies import readings, sweep, versus
 from tests.conftest import simcore_cli
+from tests.test_safety import TUNE
+from tests.test_until_decided import SWEEP as UNTIL  # three variants that stop at different looks
 
 VERSUS = ("versus", "goofspiel", "--policy", "greedy", "--against", "random", "--games", "10", "--quiet")
 SWEEP = 'game = "goofspiel"\ngames = 12\nseed = 3\n[axes]\nnum_cards = [4, 5]\n'
-TUNE = """
-game = "goofspiel"
-seed = 4
-[space]
-num_cards = [4, 5]
-[objective]
-gap = 1.0
-[search]
-batch = 100
-games_max = 200
-confirm_games = 100
-bootstrap = 100
-finalists = 2
-"""
-# three variants that stop at different looks (tests/test_until_decided.py): ring-4p at its first
-UNTIL = """
-game = "zwai"
-games = 800
-seed = 5
-[policies]
-all = "greedy"
-[[variants]]
-name = "ring-4p"
-formation = "ring"
-players = 4
-[[variants]]
-name = "square-2p"
-formation = "square"
-players = 2
-[[variants]]
-name = "square-3p"
-formation = "square"
-players = 3
-"""
 
 
 @pytest.fixture(scope="module")

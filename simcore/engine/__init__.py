@@ -17,14 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 
 # the result row's layout, for a game's write_row: from simcore.engine import O_WIN, score_offset, ...
+from simcore.engine.errors import GameError  # noqa: F401
 from simcore.engine.rows import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, score_offset  # noqa: F401
 
 BLOCK = 1 << 16        # games per call into the jitted code (progress and memory granularity)
-
-
-class GameError(RuntimeError):
-    """A game broke the engine's rules while playing: a decision with no legal action, or an action outside its
-    codes (one line naming the game, the seat and the step; ``simcore.engine.binding.Threaded`` raises it)."""
 
 
 def _slots(module, name):

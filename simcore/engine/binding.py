@@ -20,7 +20,8 @@ from numba import njit
 
 from simcore import CHECK_LEGAL
 from simcore.agents import core
-from simcore.engine import GameError, loop
+from simcore.engine import loop
+from simcore.engine.errors import GameError
 from simcore.engine.interface import INTERFACE, SIZES
 from simcore.engine.jit import kernel
 from simcore.games import defaults

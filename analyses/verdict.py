@@ -78,6 +78,7 @@ class Verdict:
     fair: float = 0.0            # its fair share: seats / players (0 for a margin)
     inert: bool = False          # against its baseline the change never came into play (identical games)
     unit: str = ""               # scored by margins: their unit (prize points); "" for points
+    within: object = None        # the fair_within result its "fair within E" sentence says, or None (no margin)
 
     @property
     def text(self):
@@ -363,7 +364,7 @@ def verdicts(analysis, target=None, traces=None, kinds=None, margin=None, sequen
         fairness = (analysis.fairness or {}).get(name)
         out[name] = Verdict(name, unbalanced, worst, share, ci.low, ci.high, share - fair,
                             margins[name].pvalue if margins else b.gap_pvalue, float(adjusted[name]),
-                            tuple(sentences), fair, fairness is not None and fairness.inert, result.unit)
+                            tuple(sentences), fair, fairness is not None and fairness.inert, result.unit, within)
     return out
 
 

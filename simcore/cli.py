@@ -998,7 +998,9 @@ def bench_command(game_names, games, repeats, seed, threads, json_path, markdown
 
 # --- reading results --------------------------------------------------------------------------------------
 
-def _load_results(paths):
+def _load_results(paths, header=True):
+    """The results of ``paths`` (folders and files) of one game, told apart by name. An unfinished folder's note
+    goes to stderr and, with ``header`` (not where stdout is JSON, which says it itself), a line over stdout."""
     from analyses import data
 
     results = []
@@ -1007,8 +1009,9 @@ def _load_results(paths):
             note = data.unfinished(p)
             if note:        # said on the terminal, and over what is printed of it: nothing of it is final
                 _warn(note)
-                click.echo(f"UNFINISHED: {p}: what follows is of what it holds so far, not final (the note says what "
-                           "is missing and the command that finishes it)\n")
+                if header:
+                    click.echo(f"UNFINISHED: {p}: what follows is of what it holds so far, not final (the note says "
+                               "what is missing and the command that finishes it)\n")
             results += data.load_folder(p)
         else:
             results += [data.load_result(p)]
@@ -1041,12 +1044,19 @@ def _load_results(paths):
                                      "ladder --out whose contests play one level against another on these rules; "
                                      "the verdict says how strong each level is and whether the top level is "
                                      "stronger than the one below it (repeatable).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the verdict's claims as JSON (schema simcore.verdict/1, the result-files reference) and "
+                   "nothing else on stdout; not with --tables, --report or --score margin.")
 @_options(SCORE)
-def analyze_command(paths, report_paths, baselines, length, tables, margin, strength_folders, score):
+def analyze_command(paths, report_paths, baselines, length, tables, margin, strength_folders, score, as_json):
     """The verdict on a sweep folder or result files: balance, length, rule holes and differences from the
-    baseline, in words with their numbers; the tables with --tables or in a --report."""
-    from analyses import data, report, skill, verdict
+    baseline, in words with their numbers; the tables with --tables or in a --report; the claims as JSON with
+    --json."""
+    from analyses import claims, data, report, skill, verdict
     from simcore.studies import strength
+
+    if as_json:
+        _json_alone(tables, report_paths, score)
 
     for report_path in report_paths:
         if Path(report_path).suffix.lower() not in report.SUFFIXES:
@@ -1061,7 +1071,7 @@ def analyze_command(paths, report_paths, baselines, length, tables, margin, stre
     except ValueError as e:
         _fail(str(e))
     try:
-        results = data.scored(_load_results(paths), score)
+        results = data.scored(_load_results(paths, header=not as_json), score)
         _warn(data.rules_warning(results))
         names = [r.name for r in results]
         for baseline in baselines:
@@ -1084,6 +1094,9 @@ def analyze_command(paths, report_paths, baselines, length, tables, margin, stre
             levels, first = list(analysis.skill_levels.values()), results[0]
             for line in skill.unused(levels, strengths, first.game, first.meta.get("params", "{}")):
                 _warn(line)
+        if as_json:
+            click.echo(claims.to_json(claims.claims(analysis), analysis.unfinished))
+            return
         click.echo("\n\n".join(report.terminal_verdicts(analysis)))
         if tables:
             _echo_tables(report, analysis)
@@ -1094,6 +1107,16 @@ def analyze_command(paths, report_paths, baselines, length, tables, margin, stre
                        "NAME.html for them with plots.")
     except data.DataError as e:
         _fail(str(e))
+
+
+def _json_alone(tables, report_paths, score):
+    """--json prints the claims alone on stdout (a script parses all of it), and this increment claims a verdict
+    on points only."""
+    if tables or report_paths:
+        _fail(f"--json prints only the verdict as JSON, not {'--tables' if tables else '--report'}; allowed: "
+              "--json without --tables and --report (run analyze again for them)")
+    if score != "points":
+        _fail("--json reads points; allowed: --score points")
 
 
 def _write_report(report, analysis, path):

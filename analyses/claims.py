@@ -1,0 +1,166 @@
+"""The verdict's claims: each verdict word as an object, so that every way of showing a verdict renders the same.
+
+A :class:`Claim` is one word from :data:`WORDS` about a variant (and the seat or team it names, where it names one),
+with the test behind it, the games that test read, the family it was corrected over at its error rate, and its
+numbers. :func:`claims` builds them from an ``analyses.report.Analysis``: from the same result objects its
+sentences are composed of (``analyses.verdict.Verdict``, the ``fair_within`` result it holds, the
+``analyses.variants.Fairness`` against its baseline), so a claim and its sentence cannot disagree.
+:func:`to_json` renders them for scripts and notebooks (``simcore analyze --json``, schema
+:data:`SCHEMA`, docs/reference/parquet.md).
+
+This first increment builds the claims of a verdict on points; the sentences are still composed by
+``analyses.verdict`` from the same objects.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass, field
+
+from analyses.verdict import ALPHA, _gaps, _simultaneous, _unit, unit_name
+
+SCHEMA = "simcore.verdict/1"
+
+BALANCE = ("unbalanced", "no edge found")
+WITHIN = ("fair within", "not shown fair within")
+CHANGE = ("fairer", "less fair", "no change found", "never came into play")
+WORDS = BALANCE + WITHIN + CHANGE           # every word a verdict says of a variant, and no other
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One verdict word: ``word`` (from :data:`WORDS`) about ``variant``, and the unit ``seats`` where it names one
+    (a seat (3,) or a team (0, 2); () for the variant as a whole); ``against`` its baseline where it compares;
+    ``test`` in plain words, the ``games`` it read, the ``family`` it was corrected over (how, and how many) at
+    the error rate ``alpha``, and its ``numbers``."""
+
+    variant: str
+    word: str
+    test: str
+    games: int
+    family: str
+    alpha: float
+    numbers: dict = field(default_factory=dict)
+    seats: tuple = ()
+    against: str = ""
+
+    def __post_init__(self):
+        if self.word not in WORDS:      # a word outside the vocabulary would be a sentence of its own
+            raise ValueError(f"{self.word!r} is not a verdict word; allowed: {', '.join(WORDS)}")
+
+    @property
+    def subject(self):
+        """What the claim is about, in words: ``ring-4p``, or ``ring-4p, seat 3``."""
+        return f"{self.variant}, {unit_name(self.seats)}" if self.seats else self.variant
+
+
+def claims(analysis):
+    """Every claim of ``analysis``'s verdicts, variant by variant: its balance, fair within E where a margin was
+    tested, and its change against its baseline where it has one of its player count. Scored by margins, the
+    verdict reads other tests: ValueError (this increment claims a verdict on points only)."""
+    if analysis.margins:
+        raise ValueError("the claims of a verdict on margins are not built yet; allowed: a verdict on points")
+    family = len(analysis.verdicts)
+    out = []
+    for name, verdict in analysis.verdicts.items():
+        balance = analysis.balances[name]
+        out.append(balance_claim(verdict, balance, family))
+        if verdict.within is not None:
+            out.append(within_claim(verdict, family))
+        fairness = (analysis.fairness or {}).get(name)
+        if fairness is not None:
+            out.append(change_claim(fairness))
+    return out
+
+
+def _holm(family):
+    return f"Holm across {family} variants" if family > 1 else "none (one variant)"
+
+
+def balance_claim(verdict, balance, family):
+    """"unbalanced" (naming the worst unit, as the sentence does) or "no edge found" (naming none: after Holm the
+    gap points at no unit), from the gap test; its numbers hold every unit's share, its simultaneous interval and
+    its fair share (``analyses.verdict._simultaneous``, what the sentence's interval is)."""
+    unit = _unit(balance)
+    gap, fair_gap = _gaps(balance)
+    units = []
+    for team in balance.teams:
+        share, fair, ci = _simultaneous(balance, team)
+        units.append({"seats": list(team), "share": share, "low": ci.low, "high": ci.high, "fair": fair})
+    numbers = {"pvalue": verdict.gap_pvalue, "adjusted_pvalue": verdict.adjusted_pvalue, "gap": gap,
+               "fair_gap": fair_gap, "units": units}
+    if verdict.unbalanced:
+        numbers.update(share=verdict.share, low=verdict.low, high=verdict.high, fair=verdict.fair, edge=verdict.edge)
+    return Claim(verdict.variant, BALANCE[not verdict.unbalanced],
+                 f"gap test: a permutation test of the largest {unit} gap against a fair game's",
+                 balance.n_games, _holm(family), ALPHA, numbers, verdict.worst_seat if verdict.unbalanced else ())
+
+
+def within_claim(verdict, family):
+    """"fair within" or "not shown fair within" the margin E, from the fair_within result the sentence says."""
+    within = verdict.within
+    unit = "seat" if within.teams is None else "team"
+    how = f"Bonferroni across {family} variants" if family > 1 else "none (one variant)"
+    return Claim(verdict.variant, WITHIN[not within.shown],
+                 f"equivalence: two one-sided tests per {unit} that its share is within the margin of fair",
+                 within.n, how, ALPHA, {"margin": within.margin, "ruled_out": within.ruled_out,
+                                        "pvalue": within.pvalue, "alpha_per_variant": within.alpha})
+
+
+def change_claim(fairness):
+    """Against the baseline: the words of ``Fairness.against`` from the fields it reads (``inert``, then
+    ``verdict``: the imbalance test Holm-adjusted across the variants compared)."""
+    change = fairness.change
+    paired = "paired on common deals" if fairness.paired else "unpaired (different seeds)"
+    numbers = {"estimate": change.estimate, "low": change.low, "high": change.high, "pvalue": change.pvalue,
+               "adjusted_pvalue": fairness.change_p, "imbalance_baseline": change.imbalance_a,
+               "imbalance": change.imbalance_b, "shift_adjusted_pvalue": fairness.shift_p}
+    if fairness.changed is not None:
+        numbers["games_changed"] = fairness.changed[0]
+    # a paired test reads each pair once; an unpaired one both runs' games
+    games = change.n_b if fairness.paired else change.n_a + change.n_b
+    word = "never came into play" if fairness.inert else fairness.verdict
+    return Claim(fairness.b, word, f"imbalance test: the change of Σ(share - fair)², {paired}", games,
+                 _holm(fairness.family), ALPHA, numbers, against=fairness.a)
+
+
+def to_json(claims_, unfinished=()):
+    """The claims as the JSON text of :data:`SCHEMA`: per variant its verdict word, units, fair within and change
+    against its baseline, then every claim with all its fields; ``unfinished``: the notes of folders whose run
+    has not finished (their verdict is of what they hold so far)."""
+    variants = {}
+    for claim in claims_:
+        variants.setdefault(claim.variant, []).append(claim)
+    document = {"schema": SCHEMA, "variants": [_variant(name, of) for name, of in variants.items()],
+                "claims": [{**asdict(c), "seats": list(c.seats), "subject": c.subject} for c in claims_],
+                "unfinished": list(unfinished)}
+    return json.dumps(_plain(document), indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def _variant(name, claims_):
+    """One variant's entry: its balance claim's word, games and units, then fair within and its baseline's change
+    where it has those claims."""
+    by_kind = {kind: c for c in claims_ for kind in (BALANCE, WITHIN, CHANGE) if c.word in kind}
+    balance, within, change = (by_kind.get(kind) for kind in (BALANCE, WITHIN, CHANGE))
+    entry = {"name": name, "games": balance.games, "verdict": balance.word,
+             "units": [{"name": unit_name(tuple(u["seats"])), **{k: u[k] for k in ("share", "low", "high", "fair")}}
+                       for u in balance.numbers["units"]],
+             "fair_within": None if within is None else {"margin": within.numbers["margin"],
+                                                         "shown": within.word == "fair within"}}
+    if change is not None:
+        entry["baseline"] = {"name": change.against, "games_compared": change.games, "change": change.word}
+    return entry
+
+
+def _plain(value):
+    """``value`` with numpy's numbers as Python's and a missing number (nan) as null: JSON has no NaN."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if hasattr(value, "item"):          # a numpy scalar
+        value = value.item()
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    return value

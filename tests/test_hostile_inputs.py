@@ -16,6 +16,7 @@ import pytest
 
 import simcore
 from simcore.io import results
+from tests.test_safety import TUNE as SAFE_TUNE
 
 
 def _one_line(done, says):
@@ -238,18 +239,8 @@ def test_a_length_target_without_an_end_is_refused(cli, result):
                   f"--length {length!r} is not a range of turns; allowed: LOW-HIGH with 0 <= LOW <= HIGH, both finite")
 
 
-TUNE = """game = "goofspiel"
-[params]
-num_cards = 5
-[space]
-num_cards = [4, 6]
-[objective]
-gap = 1.0
-[search]
-batch = 100
-games_max = 200
-confirm_games = 100
-"""
+# a tune file that also fixes the parameter its space searches
+TUNE = SAFE_TUNE.replace("[space]", "[params]\nnum_cards = 5\n[space]")
 
 
 def test_a_tune_file_fixing_a_parameter_its_space_searches_is_refused(cli, tmp_path):

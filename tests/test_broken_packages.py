@@ -271,3 +271,17 @@ def test_new_game_refuses_a_name_whose_package_would_hide_another(tmp_path, name
     assert not (tmp_path / "x").exists()
     with pytest.raises(newgame.NewGameError):
         newgame.check_name(name)
+
+
+def test_an_interrupt_as_a_result_file_opens_leaves_no_traceback_at_exit(tmp_path):
+    """Issue 52, case 7: an interrupt that came while a result file was being opened (acted on as its opening
+    ends, simcore.io.writing.uninterrupted) closed the file but not its Parquet writer, whose finaliser then wrote
+    onto the closed file at exit: an "Exception ignored" traceback after the one line."""
+    code = ("import sys; from simcore.io import config, results, writing\n"
+            "run = config.resolve('goofspiel', {}, games=10)\n"
+            "writing._critical[1] = True     # as if SIGTERM came during the opening\n"
+            f"try:\n    results.ResultWriter({str(tmp_path / 'x.parquet')!r}, run).__enter__()\n"
+            "except KeyboardInterrupt:\n    print('interrupted')\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "interrupted" and done.stderr == "", done.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -309,6 +309,11 @@ class ResultWriter:
     def _discard(self):
         """Remove the temporary file (nothing when it was renamed into place) and release the lock."""
         with writing.uninterrupted():
+            if self.writer is not None:     # an interrupt between its making and the first block: closed here,
+                try:                        # never by its finaliser at exit, onto a closed file (a traceback)
+                    self.writer.close()
+                except OSError:
+                    pass
             if self.file is not None:
                 self.file.close()
             if self.tmp is not None:

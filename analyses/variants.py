@@ -220,7 +220,7 @@ class Fairness:
         if self.changed is None or self.changed[0] == self.changed[1]:
             return ""
         changed, compared = self.changed
-        return (f" The change came into play in {changed:,} of {compared:,} games ({100 * changed / compared:.2g}%); "
+        return (f" The change came into play in {changed:,} of {compared:,} games ({percent_of(changed, compared)}); "
                 "the others are the baseline's games.")
 
     def _against(self, lead):
@@ -355,3 +355,14 @@ def pairing(points_a, points_b):
     values = [np.corrcoef(points_a[:, s], points_b[:, s])[0, 1] for s in range(points_a.shape[1])
               if points_a[:, s].std() > 0 and points_b[:, s].std() > 0]
     return float(np.clip(np.mean(values), 0.0, 0.99)) if values else 0.0
+
+
+def percent_of(part, whole):
+    """``part`` of ``whole`` in per cent, as a sentence says it: one decimal, and never rounded to all or none
+    when it is neither (7,998 of 8,000 read "1e+02%"; 100.0% would say every game)."""
+    share = 100 * part / whole
+    if part < whole and share >= 99.95:
+        return "over 99.9%"
+    if part > 0 and share < 0.05:
+        return "under 0.1%"
+    return f"{share:.1f}%"

@@ -9,7 +9,7 @@ import pytest
 from analyses import seat_balance
 from analyses.data import load_folder
 from analyses.report import analyze
-from analyses.variants import changed_games, fairness
+from analyses.variants import changed_games, fairness, percent_of
 from analyses.verdict import overview, verdicts
 from tests.conftest import simcore_cli
 
@@ -94,6 +94,14 @@ def test_a_rule_change_that_never_came_into_play_says_so(bribes):
     assert not first.inert and 0 < changed < compared
     assert f"The change came into play in {changed:,} of 600 games" in first.text
     assert fairness(bribes["printed"], bribes["swapped"]).text.startswith("**The change never came into play**")
+
+
+@pytest.mark.parametrize("part, whole, said", [(7998, 8000, "over 99.9%"), (8000, 8000, "100.0%"),
+                                                (1, 8000, "under 0.1%"), (0, 8000, "0.0%"), (123, 1000, "12.3%")])
+def test_how_often_a_change_came_into_play_is_said_in_per_cent(part, whole, said):
+    """Issue 53, case 11: "came into play in 7,998 of 8,000 games (1e+02%)"; nor may a share that is neither all
+    nor none be rounded to either."""
+    assert percent_of(part, whole) == said
 
 
 def test_changed_games_needs_common_deals(bribes):

@@ -33,6 +33,14 @@ def command():
     return shlex.join(_command) if _command else None
 
 
+def head(kind, game, **more):
+    """The first keys of a manifest a run writes before it plays: what wrote it (simcore's version, the run's
+    kind and game) and the command that finishes it, then ``more``."""
+    from simcore import __version__
+
+    return {"simcore_version": __version__, "kind": kind, "game": game, "command": command(), **more}
+
+
 def exists(folder):
     """Does ``folder`` hold a manifest (its file, the old one, or a journal of finished variants)?"""
     return any((Path(folder) / name).is_file() for name in (MANIFEST, OLD_MANIFEST, JOURNAL))

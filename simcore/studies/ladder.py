@@ -32,7 +32,7 @@ import pyarrow.parquet as pq
 
 from analyses.scoring import RULE
 from analyses.sprt import GSPRT, CapResult
-from simcore import __version__, agents, engine
+from simcore import agents, engine
 from simcore.io import config as cfg
 from simcore.io import manifest, results, writing
 from simcore.studies import sweep, versus
@@ -211,9 +211,8 @@ def _sprt_manifest(plan_, folder):
     folder, nor for a sweep's); the entries of the rung files it writes anew go, since they no longer hold."""
     rewritten = {run.variant for _, _, runs in plan_.rungs for run in runs}
     held = manifest.read_manifest(folder)["variants"]
-    manifest.write_manifest(folder, {"simcore_version": __version__, "kind": "ladder", "game": plan_.game,
-                                     "sprt": True, "command": manifest.command(),
-                                     "variants": {n: e for n, e in held.items() if n not in rewritten}})
+    manifest.write_manifest(folder, manifest.head("ladder", plan_.game, sprt=True,
+                                                  variants={n: e for n, e in held.items() if n not in rewritten}))
 
 
 def _climb_sprt(plan_, folder, batch, delta, alpha, beta, on_rung, on_batch):

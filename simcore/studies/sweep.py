@@ -36,7 +36,6 @@ from pathlib import Path
 import numpy as np
 import pyarrow.parquet as pq
 
-from simcore import __version__
 from simcore.io import config as cfg
 from simcore.io import manifest as manifests
 from simcore.io import results, writing
@@ -362,9 +361,9 @@ def remove_stale_traces(sweep, folder, planned):
 
 def _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace):
     manifest = read_manifest(folder)
-    manifest = {"simcore_version": __version__, "kind": kind, "sweep": str(sweep.path), "game": sweep.game,
-                "command": manifests.command(), "planned": [v.name for v in sweep.variants],
-                "planned_games": {v.name: v.config.games for v in sweep.variants}, "variants": manifest["variants"]}
+    manifest = manifests.head(kind, sweep.game, sweep=str(sweep.path), planned=[v.name for v in sweep.variants],
+                              planned_games={v.name: v.config.games for v in sweep.variants},
+                              variants=manifest["variants"])
     write_manifest(folder, manifest)      # at once: a run stopped before its end is known as unfinished
     remove_stale_traces(sweep, folder, planned)
     compacting = _Compacting()
@@ -502,9 +501,9 @@ def run_until_decided(sweep, folder, plan, on_block=None, on_look=None, executor
         writing.remove_stale(folder)
         check_until_decided(folder, plan, trace)
         state = {name: (games, record) for name, (games, record, _) in held_looks(sweep, folder, trace).items()}
-        manifest = {"simcore_version": __version__, "kind": UNTIL_DECIDED, "sweep": str(sweep.path),
-                    "game": sweep.game, "command": manifests.command(), "planned": [v.name for v in sweep.variants],
-                    "until_decided": _plan_record(plan, trace), "variants": read_manifest(folder)["variants"]}
+        manifest = manifests.head(UNTIL_DECIDED, sweep.game, sweep=str(sweep.path),
+                                  planned=[v.name for v in sweep.variants], until_decided=_plan_record(plan, trace),
+                                  variants=read_manifest(folder)["variants"])
         write_manifest(folder, manifest)      # at once: its plan, and a run stopped before its end is unfinished
         looker = _Looker(folder, plan, manifest, on_block, None if trace else executor, trace, on_look)
         for index, games in enumerate(plan.looks):

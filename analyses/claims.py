@@ -25,7 +25,11 @@ SCHEMA = "simcore.verdict/1"
 BALANCE = ("unbalanced", "no edge found")
 WITHIN = ("fair within", "not shown fair within")
 CHANGE = ("fairer", "less fair", "no change found", "never came into play")
-WORDS = BALANCE + WITHIN + CHANGE           # every word a verdict says of a variant, and no other
+RANK = ("fairest", "tied for fairest", "less fair than the fairest")    # tune's finalists on the same games
+STRENGTH = ("stronger", "weaker", "no difference found")                # a policy against another (versus, ladder)
+DEPENDS = ("depends on the reading", "same under every reading")        # a verdict word across readings
+# every word a verdict says, and no other
+WORDS = BALANCE + WITHIN + CHANGE + RANK + STRENGTH + DEPENDS
 
 
 @dataclass(frozen=True)
@@ -132,10 +136,16 @@ def to_json(claims_, unfinished=()):
     variants = {}
     for claim in claims_:
         variants.setdefault(claim.variant, []).append(claim)
-    document = {"schema": SCHEMA, "variants": [_variant(name, of) for name, of in variants.items()],
-                "claims": [{**asdict(c), "seats": list(c.seats), "subject": c.subject} for c in claims_],
-                "unfinished": list(unfinished)}
-    return json.dumps(_plain(document), indent=2, ensure_ascii=False, allow_nan=False)
+    return document(claims_, variants=[_variant(name, of) for name, of in variants.items()],
+                    unfinished=list(unfinished))
+
+
+def document(claims_, **parts):
+    """The JSON text of :data:`SCHEMA` for any command: its ``parts`` (what the command answers, e.g. ``variants``)
+    and every claim with all its fields, so that scripts read every command's claims alike."""
+    body = {"schema": SCHEMA, **parts,
+            "claims": [{**asdict(c), "seats": list(c.seats), "subject": c.subject} for c in claims_]}
+    return json.dumps(_plain(body), indent=2, ensure_ascii=False, allow_nan=False)
 
 
 def _variant(name, claims_):

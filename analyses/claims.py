@@ -8,7 +8,7 @@ sentences are composed of (``analyses.verdict.Verdict``, the ``fair_within`` res
 :func:`to_json` renders them for scripts and notebooks (``simcore analyze --json``, schema
 :data:`SCHEMA`, docs/reference/parquet.md).
 
-This first increment builds the claims of a verdict on points; the sentences are still composed by
+The first screen (``analyses.screen``) renders the claims; the paragraphs of ``--explain`` are still composed by
 ``analyses.verdict`` from the same objects.
 """
 
@@ -60,18 +60,19 @@ class Claim:
 
 
 def claims(analysis):
-    """Every claim of ``analysis``'s verdicts, variant by variant: its balance, fair within E where a margin was
-    tested, and its change against its baseline where it has one of its player count. Scored by margins, the
-    verdict reads other tests: ValueError (this increment claims a verdict on points only)."""
-    if analysis.margins:
-        raise ValueError("the claims of a verdict on margins are not built yet; allowed: a verdict on points")
+    """Every claim of ``analysis``'s verdicts, variant by variant: its balance and fair within E where a margin was
+    tested (a variant played until decided: its decision's), and its change against its baseline where it has
+    one of its player count."""
     family = len(analysis.verdicts)
     out = []
     for name, verdict in analysis.verdicts.items():
-        balance = analysis.balances[name]
-        out.append(balance_claim(verdict, balance, family))
-        if verdict.within is not None:
-            out.append(within_claim(verdict, family))
+        units = _units(analysis, name)
+        if verdict.decision is not None:
+            out += decided_claims(verdict, units)
+        else:
+            out.append(balance_claim(verdict, analysis, units, family))
+            if verdict.within is not None:
+                out.append(within_claim(verdict, family))
         fairness = (analysis.fairness or {}).get(name)
         if fairness is not None:
             out.append(change_claim(fairness))
@@ -82,23 +83,69 @@ def _holm(family):
     return f"Holm across {family} variants" if family > 1 else "none (one variant)"
 
 
-def balance_claim(verdict, balance, family):
-    """"unbalanced" (naming the worst unit, as the sentence does) or "no edge found" (naming none: after Holm the
-    gap points at no unit), from the gap test; its numbers hold every unit's share, its simultaneous interval and
-    its fair share (``analyses.verdict._simultaneous``, what the sentence's interval is)."""
-    unit = _unit(balance)
-    gap, fair_gap = _gaps(balance)
+def _units(analysis, name):
+    """Every unit's share (a margin's mean), its simultaneous 95% interval and its fair share (0 for a margin), as
+    the verdict's sentences give them (``analyses.verdict._simultaneous``; a margin's ``seat_shift`` interval)."""
+    if analysis.margins:
+        shift = analysis.margins[name]
+        teams = shift.teams or tuple((seat,) for seat in range(len(shift.shift)))
+        return [{"seats": list(team), "share": float(shift.shift[k]), "low": float(shift.low[k]),
+                 "high": float(shift.high[k]), "fair": 0.0} for k, team in enumerate(teams)]
+    balance = analysis.balances[name]
     units = []
     for team in balance.teams:
         share, fair, ci = _simultaneous(balance, team)
         units.append({"seats": list(team), "share": share, "low": ci.low, "high": ci.high, "fair": fair})
-    numbers = {"pvalue": verdict.gap_pvalue, "adjusted_pvalue": verdict.adjusted_pvalue, "gap": gap,
-               "fair_gap": fair_gap, "units": units}
+    return units
+
+
+def _ruled_out(units):
+    """The edge the units' intervals rule out: the furthest any of them reaches from fair."""
+    return max(max(abs(u["low"] - u["fair"]), abs(u["high"] - u["fair"])) for u in units)
+
+
+def balance_claim(verdict, analysis, units, family):
+    """"unbalanced" (naming the worst unit, as the sentence does) or "no edge found" (naming none: after Holm the
+    gap points at no unit), from the gap test (by margins: Hotelling's T² of the margins); its numbers hold every
+    unit's share, simultaneous interval and fair share, and the edge the intervals rule out."""
+    name = verdict.variant
+    numbers = {"pvalue": verdict.gap_pvalue, "adjusted_pvalue": verdict.adjusted_pvalue, "units": units,
+               "ruled_out": _ruled_out(units)}
+    if analysis.margins:
+        test = f"Hotelling's T² of the {'team' if analysis.margins[name].teams else 'seat'}s' margins against 0"
+        numbers["unit"] = verdict.unit
+    else:
+        balance = analysis.balances[name]
+        gap, fair_gap = _gaps(balance)
+        numbers.update(gap=gap, fair_gap=fair_gap)
+        test = f"gap test: a permutation test of the largest {_unit(balance)} gap against a fair game's"
     if verdict.unbalanced:
         numbers.update(share=verdict.share, low=verdict.low, high=verdict.high, fair=verdict.fair, edge=verdict.edge)
-    return Claim(verdict.variant, BALANCE[not verdict.unbalanced],
-                 f"gap test: a permutation test of the largest {unit} gap against a fair game's",
-                 balance.n_games, _holm(family), ALPHA, numbers, verdict.worst_seat if verdict.unbalanced else ())
+    return Claim(name, BALANCE[not verdict.unbalanced], test, analysis.balances[name].n_games, _holm(family),
+                 ALPHA, numbers, verdict.worst_seat if verdict.unbalanced else ())
+
+
+def decided_claims(verdict, units):
+    """A variant played until decided: its balance and fair within E as the decision that stopped it says them
+    (``analyses.sequential``), each test at the level of its look, the error held over every look and variant."""
+    decision = verdict.decision
+    plan = decision.plan
+    family = f"union bound over {plan.variants} variant{'s' * (plan.variants > 1)} and their looks"
+    kind = "team" if decision.teams else "seat"
+    numbers = {"look": decision.looks_made, "looks": len(plan.looks),
+               "level": plan.levels[decision.looks_made - 1], "units": units, "ruled_out": _ruled_out(units)}
+    unbalanced = decision.verdict in ("unbalanced", "unbalanced and fair within")
+    fair = decision.verdict in ("fair within", "unbalanced and fair within")
+    if unbalanced:
+        numbers.update(share=verdict.share, low=verdict.low, high=verdict.high, fair=verdict.fair, edge=verdict.edge)
+    balance = Claim(verdict.variant, BALANCE[not unbalanced],
+                    f"Hotelling's T² of the {kind}s' points against fair, at a look", decision.games, family,
+                    plan.alpha, {**numbers, "pvalue": decision.unbalanced_p}, verdict.worst_seat if unbalanced else ())
+    within = Claim(verdict.variant, WITHIN[not fair],
+                   f"equivalence: two one-sided tests per {kind} that its share is within the margin of fair, at a "
+                   "look", decision.games, family, plan.alpha,
+                   {"margin": plan.margin, "pvalue": decision.fair_p, "look": decision.looks_made})
+    return [balance, within]
 
 
 def within_claim(verdict, family):
@@ -114,19 +161,22 @@ def within_claim(verdict, family):
 
 def change_claim(fairness):
     """Against the baseline: the words of ``Fairness.against`` from the fields it reads (``inert``, then
-    ``verdict``: the imbalance test Holm-adjusted across the variants compared)."""
+    ``verdict``: the imbalance test within the seats' move, each Holm-adjusted across the variants compared);
+    the interval at the level the correction left the test."""
     change = fairness.change
     paired = "paired on common deals" if fairness.paired else "unpaired (different seeds)"
-    numbers = {"estimate": change.estimate, "low": change.low, "high": change.high, "pvalue": change.pvalue,
-               "adjusted_pvalue": fairness.change_p, "imbalance_baseline": change.imbalance_a,
+    low, high = fairness.change_interval
+    numbers = {"paired": fairness.paired, "estimate": change.estimate, "low": low, "high": high,
+               "pvalue": change.pvalue, "adjusted_pvalue": fairness.change_p, "imbalance_baseline": change.imbalance_a,
                "imbalance": change.imbalance_b, "shift_adjusted_pvalue": fairness.shift_p}
     if fairness.changed is not None:
         numbers["games_changed"] = fairness.changed[0]
     # a paired test reads each pair once; an unpaired one both runs' games
     games = change.n_b if fairness.paired else change.n_a + change.n_b
     word = "never came into play" if fairness.inert else fairness.verdict
-    return Claim(fairness.b, word, f"imbalance test: the change of Σ(share - fair)², {paired}", games,
-                 _holm(fairness.family), ALPHA, numbers, against=fairness.a)
+    return Claim(fairness.b, word, "imbalance test: the change of Σ(share - fair)², said where Hotelling's T² finds "
+                 f"the seats moved (closed testing), {paired}", games, _holm(fairness.family), ALPHA, numbers,
+                 against=fairness.a)
 
 
 def to_json(claims_, unfinished=()):

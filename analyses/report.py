@@ -24,11 +24,11 @@ from analyses.fairer import DEFAULT_MARGIN, margin_balance
 from analyses.kinds import kind_stats, notable
 from analyses.plots import duration_plot, score_plot, short_labels, skill_plot, varying, win_share_plot
 from analyses.scoring import RULE, scored_by
-from analyses.sequential import decision_sentences
+from analyses.sequential import decisions
 from analyses.shape import game_shape
 from analyses.skill import level_contests, of_rules
 from analyses.variants import against_baseline, baselines_of, fairness_against
-from analyses.verdict import ALPHA, overview, skill_sentence, verdicts
+from analyses.verdict import ALPHA, skill_sentence, verdicts
 from analyses.watch import games_worth_watching, replay_command
 from simcore.io import writing
 
@@ -90,6 +90,7 @@ class Analysis:
     margins: dict = None        # scored by margins: variant name -> analyses.fairer.margin_balance, else None
     pngs: dict = None           # the plots as PNG, drawn by the first report written (plot_pngs), reused by the next
     unfinished: tuple = ()      # notes of folders whose run stopped before its end (analyses.data.unfinished)
+    decisions: dict = None      # variant name -> analyses.sequential.Decision, where it was played until decided
 
     @property
     def skill_levels(self):
@@ -128,7 +129,8 @@ def analyze(results, baselines=(), target=None, margin=DEFAULT_MARGIN, strengths
     analysis.kinds = {name: {kind: k for kind, k in kind_stats(t, r.points).items() if k.choice is not None}
                       for name, (r, t) in traces.items()}
     why = {name: [k.sentence for k in notable(stats)[:NOTABLE]] for name, stats in analysis.kinds.items()}
-    analysis.verdicts = verdicts(analysis, target, analysis.decided, why, margin, decision_sentences(results))
+    analysis.decisions = decisions(results)
+    analysis.verdicts = verdicts(analysis, target, analysis.decided, why, margin, analysis.decisions)
     return analysis
 
 
@@ -377,14 +379,18 @@ def context_section(results):
 
 
 def verdict_blocks(analysis):
-    """The verdicts as report blocks: the overview, then a paragraph per variant (its name in bold)."""
-    return _heads(analysis) + [f"**{name}**: {v.text}" for name, v in analysis.verdicts.items()]
+    """The verdicts as report blocks: the first screen's table (``analyses.screen``), then the sentences over
+    all variants and a paragraph per variant (its name in bold)."""
+    from analyses import screen
+
+    return screen.blocks(analysis) + _heads(analysis) + [f"**{name}**: {v.text}" for name, v in
+                                                          analysis.verdicts.items()]
 
 
 def _heads(analysis):
-    """The sentences over all variants: the overview and, for skill levels, the seat edge with skill."""
+    """The sentences over all variants: how they are scored and, for skill levels, the seat edge with skill."""
     by_name = {r.name: r for r in analysis.results}
-    return [text for text in (scored_by(analysis.results), overview(analysis.verdicts),
+    return [text for text in (scored_by(analysis.results),
                               skill_sentence(analysis.skill_levels, analysis.verdicts, by_name, analysis.strengths))
             if text]
 
@@ -622,18 +628,23 @@ def write_replays(watches, path, write_replay, progress=None):
     return pages
 
 
-def terminal_verdicts(analysis):
-    """The verdicts for the terminal: a head line, the overview, then per variant its context and verdict."""
+def terminal_head(analysis):
+    """The head lines: the games, the variants, the seeds, and what every variant shares."""
     results = analysis.results
     games = sorted({r.game for r in results})
     seeds = sorted({r.seed for r in results})
     head = (f"{', '.join(games)}: {len(results)} variant{'s' * (len(results) > 1)}, "
             f"{sum(r.n_games for r in results):,} games, seed {', '.join(map(str, seeds))}")
     common = context.shared(results)
-    if common is not None:
-        head += f"\nevery variant: {common}"
-    lines = [head] + [terminal_text(text) for text in _heads(analysis)]
-    for r in results:
+    return [head] + ([f"every variant: {common}"] if common is not None else [])
+
+
+def terminal_verdicts(analysis):
+    """The verdicts in full for the terminal (``--explain``): the sentences over all variants, then per variant
+    its context and its paragraph."""
+    common = context.shared(analysis.results)
+    lines = [terminal_text(text) for text in _heads(analysis)]
+    for r in analysis.results:
         what = context.of_result(r) if common is None else context.rules_of_result(r)
         lines.append(f"{r.name}: {what}\n"
                      + textwrap.fill(_plain(analysis.verdicts[r.name].text), WIDTH, initial_indent="  ",

@@ -52,7 +52,7 @@ from analyses import fairer
 from analyses.balance import common_teams
 from analyses.data import DataError
 from analyses.scoring import points
-from analyses.verdict import ALPHA, _p_is, unit_name
+from analyses.verdict import ALPHA, _p_is, unit_name, worst_unit
 
 MIN_FIRST_LOOK = 100       # below, one look's T² exceeds the small levels a look needs by far (statistics.md)
 DEFAULT_FIRST_LOOK = 1000
@@ -255,7 +255,7 @@ def decision_sentence(decision: Decision) -> str:
             f"in proportion to their games so that a false verdict in any of the {plan_.variants} "
             f"variant{'s' * (plan_.variants > 1)} at any look stays below {plan_.alpha:.0%}")
     where = f"{decision.games:,} games, look {decision.looks_made} of {len(plan_.looks)}"
-    worst = int(np.argmax(np.abs(np.subtract(decision.share, decision.fair))))
+    worst = worst_unit(decision.share, decision.fair)
     edge = decision.share[worst] - decision.fair[worst]
     unit = (worst,) if decision.teams is None else decision.teams[worst]
     seat = (f"{unit_name(unit)} takes {decision.share[worst]:.3f} points a game against a fair "
@@ -281,8 +281,8 @@ def decision_sentence(decision: Decision) -> str:
             "again to go on.")
 
 
-def decision_sentences(results) -> dict:
-    """``{variant: sentence}`` for each result whose folder was swept until decided and whose manifest entry is
+def decisions(results) -> dict:
+    """``{variant: Decision}`` for each result whose folder was swept until decided and whose manifest entry is
     of that very file (its name and games), else nothing for it."""
     from simcore.io.manifest import read_manifest
 
@@ -292,7 +292,7 @@ def decision_sentences(results) -> dict:
         manifest = manifests.setdefault(folder, read_manifest(folder))
         decision = _decision(manifest, r)
         if decision is not None:
-            out[r.name] = decision_sentence(decision)
+            out[r.name] = decision
     return out
 
 

@@ -4,6 +4,7 @@ import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import stats
 
 from analyses.balance import common_teams
 from analyses.data import DataError, paired_on_index
@@ -179,8 +180,12 @@ class Fairness:
 
     @property
     def verdict(self):
-        """"fairer", "less fair" or "no change found": ``b`` against ``a`` (``analyses.fairer.fairer_verdict``)."""
-        return fairer_verdict(self.change.estimate, self.change_p, ALPHA)
+        """"fairer", "less fair" or "no change found": ``b`` against ``a`` (``analyses.fairer.fairer_verdict``),
+        said only where the seats moved too. Closed testing: no seat moving implies an unchanged imbalance, so the
+        imbalance's change is tested within the seats' move, and when nothing changed any difference word
+        (fairer, less fair, the seats moved) is said at most ALPHA of the time, not each at ALPHA side by side
+        (7-8% together: issue 53, case 14)."""
+        return fairer_verdict(self.change.estimate, self.change_p, ALPHA) if self.moved else "no change found"
 
     @property
     def moved(self):
@@ -205,10 +210,16 @@ class Fairness:
 
     def against(self):
         """The same answer as a report's sentence of variant ``b`` against its baseline ``a``."""
-        lead = f"Against its baseline `{self.a}`"
+        lead = f"Against its baseline `{self.a}` ({self.compared})"
         if self.inert:
             return f"{lead}: **the change never came into play**: {self._inert()}."
         return self._against(lead) + self._reach()
+
+    @property
+    def compared(self):
+        """The games the comparison read, in words: pairs on common deals, or both runs' games."""
+        c = self.change
+        return f"{c.n_b:,} games on common deals" if self.paired else f"{c.n_a:,} and {c.n_b:,} games, unpaired"
 
     def _inert(self):
         return (f"all {self.changed[1]:,} games are the same games on the same deals (the policies never reach the "
@@ -246,12 +257,26 @@ class Fairness:
         """A share (0.512), or a margin with its unit (+1.20 prize points)."""
         return f"{x:{sign}.2f} {self.unit}" if self.unit else f"{x:{sign}.3f}"
 
+    @property
+    def change_interval(self):
+        """The imbalance change's interval at the level the family's correction left its test (ALPHA x p / Holm
+        p): it excludes 0 exactly when the adjusted p-value is below ALPHA, where a 95% interval beside a Holm p
+        could exclude 0 while the verdict finds nothing (issue 53, case 6). (low, high)."""
+        c = self.change
+        if self.change_p <= c.pvalue or not c.se > 0:
+            return c.low, c.high
+        level = ALPHA * c.pvalue / self.change_p if c.pvalue > 0 else ALPHA / self.family
+        z = stats.norm.ppf(1 - level / 2)
+        return c.estimate - z * c.se, c.estimate + z * c.se
+
     def _imbalance(self):
         # each D is estimated without bias, so a fair variant's may come out a hair below 0: shown as 0
         c = self.change
         f, what = (".4g", f"Σ margin² ({self.unit} squared)") if self.unit else (".4f", "Σ(share - fair)²")
+        low, high = self.change_interval
+        level = "" if (low, high) == (c.low, c.high) else " at the adjusted level"
         return (f"the imbalance {what} goes from {max(c.imbalance_a, 0):{f}} to {max(c.imbalance_b, 0):{f}} "
-                f"({c.estimate:+{f}} [{c.low:+{f}}, {c.high:+{f}}], {self._holm('p', self.change_p)})")
+                f"({c.estimate:+{f}} [{low:+{f}}, {high:+{f}}]{level}, {self._holm('p', self.change_p)})")
 
     def _seats(self):
         """Whether the seats (teams) moved, and those that did, largest first, each with its points in a and b

@@ -79,6 +79,7 @@ class Verdict:
     inert: bool = False          # against its baseline the change never came into play (identical games)
     unit: str = ""               # scored by margins: their unit (prize points); "" for points
     within: object = None        # the fair_within result its "fair within E" sentence says, or None (no margin)
+    decision: object = None      # the analyses.sequential.Decision of a variant played until decided, or None
 
     @property
     def text(self):
@@ -89,14 +90,6 @@ class Verdict:
         """The edge relative to the fair share (share / fair - 1): one scale for every player count and team
         size, where a raw edge of 0.03 is a small one at 2 seats (fair 0.5) and a large one at 5 (fair 0.2)."""
         return self.share / self.fair - 1 if self.fair else math.nan
-
-    @property
-    def named(self):
-        """The worst unit and its edge, as the overview names them: ``seat 3 +0.031, +12%`` (the edge, and in %
-        of a fair share), or a margin's ``seat 3 +1.20 prize points``."""
-        if self.unit:
-            return f"{unit_name(self.worst_seat)} {self.edge:+.2f} {self.unit}"
-        return f"{unit_name(self.worst_seat)} {self.edge:+.3f}, {100 * self.relative:+.0f}%"
 
 
 def _pct(x):
@@ -132,12 +125,28 @@ def _gaps(balance):
     return balance.largest_gap * k, balance.fair_gap * k
 
 
+def worst_unit(shares, fairs):
+    """The index of the unit furthest from its fair share relative to it (share / fair - 1, one scale for every
+    team size), or, for margins (``fairs`` all 0), furthest from 0. Between units as far (the two seats of a
+    2-player game, whose edges are each other's negatives) the one ahead: one fact told from one seat, whichever
+    run or rounding found it."""
+    shares, fairs = np.asarray(shares, float), np.asarray(fairs, float)
+    far = np.abs(shares - fairs) if not fairs.any() else np.abs(shares / fairs - 1)
+    ahead = shares > fairs
+    return max(range(len(shares)), key=lambda k: (round(float(far[k]), 9), bool(ahead[k])))
+
+
+def _ruled_out(intervals):
+    """The largest distance from fair any unit's simultaneous interval reaches: the edge the games rule out."""
+    return max(max(abs(c.low - f), abs(c.high - f)) for _, f, c in intervals.values())
+
+
 def balance_sentence(balance, adjusted, family, within=None):
     """The balance verdict: (unbalanced, worst team, its share, its fair share, its interval, sentence), in the
     unit of the game: the team in a team game, else the seat. ``within``: the ``analyses.fairer.fair_within``
     result of the variant (at its share of the report's error), or None."""
     intervals = {team: _simultaneous(balance, team) for team in balance.teams}
-    worst = max(intervals, key=lambda team: abs(intervals[team][0] / intervals[team][1] - 1))
+    worst = balance.teams[worst_unit([v[0] for v in intervals.values()], [v[1] for v in intervals.values()])]
     share, fair, ci = intervals[worst]
     edge = share - fair
     unit = _unit(balance)
@@ -159,9 +168,8 @@ def balance_sentence(balance, adjusted, family, within=None):
         lead = (f"**No {unit} edge found**: the {unit} gap {gap:.3f} is what a fair game shows at "
                 f"{balance.n_games:,} games ({fair_gap:.3f}; {where}).")
     if within is None:
-        ruled_out = max(max(abs(c.low - f), abs(c.high - f)) for _, f, c in intervals.values())
-        rest = (f"Every {unit}'s share lies within {ruled_out:.3f} of fair (simultaneous 95%): a larger edge is "
-                "ruled out.")
+        rest = (f"Every {unit}'s share lies within {_ruled_out(intervals):.3f} of fair (simultaneous 95%): a larger "
+                "edge is ruled out.")
     else:
         rest = within_sentence(within, family)
     few = f" Only {balance.n_games:,} games: read this as a first look." if balance.n_games < FEW_GAMES else ""
@@ -181,7 +189,7 @@ def margin_sentence(shift, adjusted, family, unit, within=None):
     1 - ALPHA / units: simultaneous, so the worst unit's covers whichever unit the data made the worst);
     ``adjusted``: its Hotelling's T² p-value, Holm across the ``family`` of variants."""
     teams = shift.teams or tuple((seat,) for seat in range(len(shift.shift)))
-    k = int(np.argmax(np.abs(shift.shift)))
+    k = worst_unit(shift.shift, np.zeros(len(shift.shift)))
     worst, edge, ci = teams[k], float(shift.shift[k]), Bounds(float(shift.low[k]), float(shift.high[k]))
     kind = "seat" if shift.teams is None else "team"
     where = _tested("Hotelling's T² p", shift.pvalue, adjusted, family)
@@ -334,13 +342,18 @@ def comparison_sentence(name, base, comparisons, fair=None):
 METRIC_WORDS = {"n_turns": "the length", "points_0": "seat 0's points"}
 
 
-def verdicts(analysis, target=None, traces=None, kinds=None, margin=None, sequential=None):
+def verdicts(analysis, target=None, traces=None, kinds=None, margin=None, decisions=None):
     """{variant: :class:`Verdict`} for an ``analyses.report.Analysis``; ``traces``/``kinds``: {variant:
     decisiveness result / sentences of notable action kinds} where a trace was written; ``margin``: E of "fair
-    within E" (``analyses.fairer.fair_within``), None for none; ``sequential``: {variant: the sentence of the
-    decision that stopped its games} (``analyses.sequential.decision_sentences``), put first."""
+    within E" (``analyses.fairer.fair_within``), None for none; ``decisions``: {variant: the
+    ``analyses.sequential.Decision`` that stopped its games}: its verdict is that decision's, said first, and its
+    games' shares are said as estimates (a fixed-sample test of games whose number the stop chose would hold
+    no stated rate, and would contradict the decision: "undecided", then "fair within E")."""
+    from analyses.sequential import decision_sentence
+
     names = list(analysis.balances)
     margins = analysis.margins or {}
+    decisions = decisions or {}
     raw = [margins[n].pvalue if margins else analysis.balances[n].gap_pvalue for n in names]
     adjusted = dict(zip(names, holm(raw), strict=True))
     by_name = {r.name: r for r in analysis.results}
@@ -348,10 +361,14 @@ def verdicts(analysis, target=None, traces=None, kinds=None, margin=None, sequen
     for name in names:
         b = analysis.balances[name]
         result = by_name[name]
-        within = _within(result, b, margin, len(names))
+        decision = decisions.get(name)
+        within = _within(result, b, margin, len(names)) if decision is None else None
         unbalanced, worst, share, fair, ci, balance = (
             margin_sentence(margins[name], adjusted[name], len(names), result.unit, within) if margins
             else balance_sentence(b, adjusted[name], len(names), within))
+        if decision is not None:
+            unbalanced = decision.verdict in ("unbalanced", "unbalanced and fair within")
+            balance = f"{decision_sentence(decision)} {estimate_sentence(b)}"
         # fairness first: the balance, then whether the rule change made it fairer, then the rest
         against = comparison_sentence(name, analysis.baselines[name], analysis.comparisons,
                                       (analysis.fairness or {}).get(name))
@@ -359,13 +376,21 @@ def verdicts(analysis, target=None, traces=None, kinds=None, margin=None, sequen
                      decided_sentence(b, (traces or {}).get(name), result.wins),
                      holes_sentence(b.timeouts, b.n_games, _max_turns(result)),
                      *(kinds or {}).get(name, ())]
-        if name in (sequential or {}):     # the games stopped when decided: that decision before any fixed-n test
-            sentences.insert(0, sequential[name])
         fairness = (analysis.fairness or {}).get(name)
         out[name] = Verdict(name, unbalanced, worst, share, ci.low, ci.high, share - fair,
                             margins[name].pvalue if margins else b.gap_pvalue, float(adjusted[name]),
-                            tuple(sentences), fair, fairness is not None and fairness.inert, result.unit, within)
+                            tuple(sentences), fair, fairness is not None and fairness.inert, result.unit, within,
+                            decision)
     return out
+
+
+def estimate_sentence(balance):
+    """Every unit's share with its simultaneous 95% interval, as estimates: no test, no verdict word."""
+    parts = []
+    for team in balance.teams:
+        share, fair, ci = _simultaneous(balance, team)
+        parts.append(f"{unit_name(team)} {share:.3f} [{ci.low:.3f}, {ci.high:.3f}] (fair {fair:.3f})")
+    return f"Points a game, simultaneous 95%: {'; '.join(parts)}."
 
 
 def _within(result, balance, margin, family):
@@ -377,25 +402,6 @@ def _within(result, balance, margin, family):
     if margin is None or balance.n_games <= len(balance.teams):
         return None
     return fair_within(result.outcome, margin, teams, alpha=ALPHA / family, total=result.total)
-
-
-def overview(verdicts_):
-    """One sentence over all variants: which are unbalanced, the largest edge relative to a fair share first (so
-    that player counts compare), and which rule changes never came into play."""
-    margins = any(v.unit for v in verdicts_.values())
-    bad = sorted((v for v in verdicts_.values() if v.unbalanced), key=lambda v: -abs(v.edge if margins else v.relative))
-    inert = [f"`{v.variant}`" for v in verdicts_.values() if v.inert]
-    never = (f" The rule change of {', '.join(inert)} never came into play: every game is its baseline's on the "
-             f"same deals, so {'they' if len(inert) > 1 else 'it'} cannot tell whether the change is fairer."
-             if inert else "")
-    test = "Hotelling's T² of the margins" if margins else "gap test"
-    if not bad:
-        return ((f"No variant of the {len(verdicts_)} shows a seat edge beyond chance ({test}, Holm across the "
-                 "variants)." if len(verdicts_) > 1 else "") + never).strip()
-    named = "; ".join(f"`{v.variant}` ({v.named})" for v in bad)
-    order = ("the largest margin first" if margins else
-             "the largest edge relative to a fair share first (the edge, and in % of a fair share)")
-    return f"**{len(bad)} of {len(verdicts_)} variants are unbalanced**, {order}: {named}.{never}"
 
 
 def skill_sentence(levels, verdicts_, results, strengths=()):

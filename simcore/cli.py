@@ -14,6 +14,7 @@ import re
 import shutil
 import signal
 import sys
+import textwrap
 import threading
 import time
 from pathlib import Path
@@ -1034,6 +1035,9 @@ def _load_results(paths, header=True):
 @click.option("--length", "length", metavar="LOW-HIGH",
               help="Target length of a game in turns, e.g. 30-60: the verdict says how many games are within it.")
 @click.option("--tables", is_flag=True, help="Also print every table (seat balance, length, comparisons).")
+@click.option("--explain", is_flag=True,
+              help="Also print each variant's verdict in full: every test with its numbers, the length, how the games "
+                   "were decided, the kinds of moves that go with winning.")
 @click.option("--margin", type=float, metavar="E",
               help="A variant is called fair within E when every seat's (team's) share is shown within E of "
                    "fair (two one-sided tests per seat, 5% error across the variants)  [default: 0.02, or the "
@@ -1046,17 +1050,18 @@ def _load_results(paths, header=True):
                                      "stronger than the one below it (repeatable).")
 @click.option("--json", "as_json", is_flag=True,
               help="Print the verdict's claims as JSON (schema simcore.verdict/1, the result-files reference) and "
-                   "nothing else on stdout; not with --tables, --report or --score margin.")
+                   "nothing else on stdout; not with --tables or --report.")
 @_options(SCORE)
-def analyze_command(paths, report_paths, baselines, length, tables, margin, strength_folders, score, as_json):
+def analyze_command(paths, report_paths, baselines, length, tables, explain, margin, strength_folders, score,
+                    as_json):
     """The verdict on a sweep folder or result files: balance, length, rule holes and differences from the
     baseline, in words with their numbers; the tables with --tables or in a --report; the claims as JSON with
     --json."""
-    from analyses import claims, data, report, skill, verdict
+    from analyses import claims, data, report, screen, skill, verdict
     from simcore.studies import strength
 
     if as_json:
-        _json_alone(tables, report_paths, score)
+        _json_alone(tables, report_paths)
 
     for report_path in report_paths:
         if Path(report_path).suffix.lower() not in report.SUFFIXES:
@@ -1078,10 +1083,14 @@ def analyze_command(paths, report_paths, baselines, length, tables, margin, stre
             if baseline not in names:
                 _fail(f"--baseline {baseline!r} is not a variant; allowed: {', '.join(names)}")
         strengths = [s for folder in strength_folders for s in strength.read(folder)]
-        if margin is None and score == "points":
+        if score == "points":
             from analyses import fairer, sequential
 
-            margin = sequential.swept_margin(results) or fairer.DEFAULT_MARGIN
+            swept = sequential.swept_margin(results)
+            if margin is not None and swept is not None and margin != swept:
+                _warn(f"note: --margin {margin:g}: the variants played until decided keep the margin they were "
+                      f"decided at, {swept:g}")
+            margin = margin or swept or fairer.DEFAULT_MARGIN
         if report_paths:
             click.echo(f"analysing {len(results)} variant{'s' * (len(results) > 1)} for "
                        f"{', '.join(Path(p).name for p in report_paths)}", err=True)
@@ -1097,26 +1106,31 @@ def analyze_command(paths, report_paths, baselines, length, tables, margin, stre
         if as_json:
             click.echo(claims.to_json(claims.claims(analysis), analysis.unfinished))
             return
-        click.echo("\n\n".join(report.terminal_verdicts(analysis)))
+        click.echo("\n".join(report.terminal_head(analysis) + [""] + screen.terminal(analysis)))
+        if explain:
+            click.echo("\n" + "\n\n".join(report.terminal_verdicts(analysis)))
         if tables:
             _echo_tables(report, analysis)
         for report_path in report_paths:
             _write_report(report, analysis, report_path)
-        if not report_paths and not tables:
-            click.echo("\nThe tables (seat balance, length, comparisons): add --tables, or --report NAME.md or "
-                       "NAME.html for them with plots.")
+        if not (explain and (report_paths or tables)):
+            click.echo("\n" + textwrap.fill(_more(explain, tables or report_paths), screen.WIDTH))
     except data.DataError as e:
         _fail(str(e))
 
 
-def _json_alone(tables, report_paths, score):
-    """--json prints the claims alone on stdout (a script parses all of it), and this increment claims a verdict
-    on points only."""
+def _more(explain, tables):
+    """Where the rest of the verdict is, for what this analyze did not print."""
+    rest = [*([] if explain else ["each variant's verdict in full (length, how decided, the tests): add --explain"]),
+            *([] if tables else ["the tables: --tables, or --report NAME.md or NAME.html with plots"])]
+    return "; ".join(rest) + "."
+
+
+def _json_alone(tables, report_paths):
+    """--json prints the claims alone on stdout (a script parses all of it)."""
     if tables or report_paths:
         _fail(f"--json prints only the verdict as JSON, not {'--tables' if tables else '--report'}; allowed: "
               "--json without --tables and --report (run analyze again for them)")
-    if score != "points":
-        _fail("--json reads points; allowed: --score points")
 
 
 def _write_report(report, analysis, path):

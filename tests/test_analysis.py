@@ -219,9 +219,9 @@ def test_html_report_is_one_page_with_plots_tables_and_replay_links(two_variants
     assert "script" not in page.tags and "link" not in page.tags    # nothing to fetch: style inline, no scripts
     assert len(page.images) == 3 and all(src.startswith("data:image/png;base64,") for src in page.images)
     assert all(base64.b64decode(src.split(",")[1])[:8] == b"\x89PNG\r\n\x1a\n" for src in page.images)
-    # balance (two tables: no page shows 13 columns whole), length, extras (Zwergen's 9 columns: two tables),
-    # comparisons, games worth watching
-    assert page.tags.count("table") == 7
+    # the verdict, balance (two tables: no page shows 13 columns whole), length, extras (Zwergen's 9 columns: two
+    # tables), comparisons, games worth watching
+    assert page.tags.count("table") == 8
     picks = [w for r in two_variants for w in watch.games_worth_watching(r)]
     assert len(page.links) == len(picks) and all(link.startswith("r-replays/") for link in page.links)
     for link, w in zip(page.links, picks, strict=True):
@@ -269,7 +269,7 @@ def test_markdown_report_keeps_its_sections_and_adds_the_games_worth_watching(tw
     before, after = text.split("\n\n## Games worth watching\n\n")
     expected = [
         "# simcore report: zwergen", "2 variants, 4,000 games, seed 5. Baseline for comparisons: `base`.",
-        "## Verdict", *report.verdict_blocks(analysis),
+        "## Verdict", *map(str, report.verdict_blocks(analysis)),
         "## The variants", *report.context_section(two_variants).blocks,
         "## Seat balance", None, *map(str, report.fit(report.balance_table(analysis))),
         "![points per seat](r-plots/win_share.png)",

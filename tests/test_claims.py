@@ -93,7 +93,7 @@ def test_analyze_json_of_a_sweep(cli, swept):
     assert json.loads(json.dumps(found)) == found
     variants = {v["name"]: v for v in found["variants"]}
     assert list(variants) == list(NAMES)
-    text = _paragraphs(cli("analyze", swept, "--margin", "0.05").stdout)
+    text = _paragraphs(cli("analyze", swept, "--margin", "0.05", "--explain").stdout)
     for name, v in variants.items():
         assert VARIANT_KEYS <= set(v) <= VARIANT_KEYS | {"baseline"}
         assert v["games"] == pq.read_metadata(swept / f"{name}.parquet").num_rows == 300
@@ -112,7 +112,7 @@ def test_analyze_json_of_a_sweep(cli, swept):
         change = variants[name]["baseline"]
         assert change["name"] == base and change["games_compared"] == 300     # paired: the 300 common deals
         assert change["change"] in ("fairer", "less fair", "no change found", "never came into play")
-        said = re.search(rf"Against its baseline {base}: (fairer|less fair)?", text[name])
+        said = re.search(rf"Against its baseline {base} \(300 games on common deals\): (fairer|less fair)?", text[name])
         assert said and (said.group(1) or "no change found") == change["change"]
     for claim in found["claims"]:
         assert set(claim) == CLAIM_KEYS and claim["word"] in WORDS
@@ -194,12 +194,10 @@ def test_an_unfinished_folder_is_said_in_the_json_and_on_stderr(cli, tmp_path):
 @pytest.mark.parametrize("extra, allowed", [
     (("--tables",), "allowed: --json without --tables and --report"),
     (("--report", "r.md"), "allowed: --json without --tables and --report"),
-    (("--score", "margin"), "--json reads points; allowed: --score points"),
 ])
 def test_json_with_what_it_does_not_print_is_one_line(cli, swept, tmp_path, extra, allowed):
-    """Issue 53: --json prints the claims alone (a script parses all of stdout), and this increment claims a
-    verdict on points: anything else with it is one line naming what is allowed, a non-zero exit, nothing on
-    stdout and no report written."""
+    """Issue 53: --json prints the claims alone (a script parses all of stdout): anything else with it is one
+    line naming what is allowed, a non-zero exit, nothing on stdout and no report written."""
     extra = tuple(str(tmp_path / e) if e.endswith(".md") else e for e in extra)
     done = cli("analyze", swept, "--json", *extra)
     assert done.returncode != 0 and done.stdout == ""

@@ -172,5 +172,5 @@ def test_analyze_margin_option(cli, tmp_path):
         done = cli("analyze", out, "--margin", bad)
         assert done.returncode != 0 and len(done.stderr.strip().splitlines()) == 1
         assert "allowed: 0 < E < 1" in done.stderr
-    done = cli("analyze", out, "--margin", "0.45")
+    done = cli("analyze", out, "--margin", "0.45", "--explain")
     assert done.returncode == 0 and "Fair within 0.45: every seat" in " ".join(done.stdout.split())

@@ -63,21 +63,25 @@ def test_analyze_reads_the_margins_in_the_games_unit(shoals):
     assert v.worst_seat == (int(np.argmax(np.abs(mean))),) and v.share == pytest.approx(mean[v.worst_seat[0]])
     assert v.fair == 0 and v.unit == "fish" and v.gap_pvalue == pytest.approx(margin_balance(square.outcome).pvalue)
     assert f"seat {v.worst_seat[0]}'s margin (its score less the table's mean) is {v.share:+.2f} fish a game" in v.text
-    out = flat(simcore_cli("analyze", shoals, "--score", "margin").stdout)
+    out = flat(simcore_cli("analyze", shoals, "--score", "margin", "--explain").stdout)
     assert "Scored by the margin: a seat's score (fish) less the table's mean score" in out
-    assert "the largest margin first" in out or "No variant of the 2 shows a seat edge" in out
+    # the first screen's row: the worst seat's margin in fish, its interval (issue 53)
+    row = f"{square.name} 1,000 {'unbalanced' if v.unbalanced else 'no edge found'} "
+    assert row in out and (f"seat {v.worst_seat[0]} {v.share:+.2f} fish [{v.low:+.2f}, {v.high:+.2f}]" in out
+                           or not v.unbalanced)
+    assert "edge: a seat's margin (its score less the table's mean) in fish" in out
 
 
 def test_fair_within_a_margin_is_in_the_games_unit(shoals):
     """--margin E with --score margin is E fish: shown when every seat's margin interval lies within E of 0;
     a share's bound (E < 1) does not apply to it, and without --margin no fair-within test is made."""
-    wide = flat(simcore_cli("analyze", shoals, "--score", "margin", "--margin", "5").stdout)
+    wide = flat(simcore_cli("analyze", shoals, "--score", "margin", "--margin", "5", "--explain").stdout)
     assert "Fair within 5 fish: every seat's margin lies within" in wide
-    narrow = flat(simcore_cli("analyze", shoals, "--score", "margin", "--margin", "0.01").stdout)
+    narrow = flat(simcore_cli("analyze", shoals, "--score", "margin", "--margin", "0.01", "--explain").stdout)
     assert "Not shown fair within 0.01 fish" in narrow and "a fair game of this spread needs about" in narrow
     refused = simcore_cli("analyze", shoals, "--score", "margin", "--margin", "-1")
     assert refused.returncode != 0 and "allowed: E > 0 in the game's unit" in refused.stderr
-    assert "Fair within" not in simcore_cli("analyze", shoals, "--score", "margin").stdout
+    assert "Fair within" not in simcore_cli("analyze", shoals, "--score", "margin", "--explain").stdout
 
 
 def test_compare_says_which_is_fairer_by_the_margin(shoals):

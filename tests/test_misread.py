@@ -7,10 +7,12 @@ import numpy as np
 import pytest
 
 from analyses import seat_balance
+from analyses.claims import claims
 from analyses.data import load_folder
 from analyses.report import analyze
+from analyses.screen import rows
 from analyses.variants import changed_games, fairness, percent_of
-from analyses.verdict import overview, verdicts
+from analyses.verdict import verdicts
 from tests.conftest import simcore_cli
 
 
@@ -39,18 +41,20 @@ def test_a_team_game_speaks_of_teams(zwergen_counts):
 
 def test_edges_compare_across_player_counts_relative_to_a_fair_share(zwergen_counts):
     """An edge of 0.039 at 2 seats (fair 0.5) is 8% of a fair share; a team edge of 0.05 at 4 seats in two teams
-    (fair 0.5) is 10%: the overview ranks by the relative edge and says so."""
+    (fair 0.5) is 10%: the first screen gives each edge relative to a fair share beside it (issue 53: the table
+    replaced the overview that ranked them)."""
     analysis = analyze(zwergen_counts)
     two, four = analysis.verdicts["players=2"], analysis.verdicts["players=4"]
     assert two.relative == pytest.approx(two.share / 0.5 - 1) and four.relative == pytest.approx(four.share / 0.5 - 1)
-    text = overview(analysis.verdicts)
-    assert "the largest edge relative to a fair share first (the edge, and in % of a fair share)" in text
-    assert f"{four.edge:+.3f}, {100 * four.relative:+.0f}%)" in text
+    _, table = rows(claims(analysis), analysis.baselines)
+    cell = {row[0]: row[3] for row in table}["players=4"]
+    assert cell.startswith(f"the team of seats {four.worst_seat[0]} and {four.worst_seat[1]} {four.edge:+.3f} "
+                           f"({100 * four.relative:+.0f}%)")
 
 
-def test_a_small_raw_edge_at_five_seats_comes_before_a_larger_one_at_two():
+def test_a_small_raw_edge_at_five_seats_reads_larger_than_a_larger_one_at_two():
     """Seat shares (0.54, 0.46) at 2 players: raw edge 0.04, 8% of fair; (0.17, 0.2075, ...) at 5: a smaller raw
-    edge, 0.03, but 15% of fair 0.2. Ranked relative to fair, 5 players first (by the raw edge, 2 players)."""
+    edge, 0.03, but 15% of fair 0.2. The table gives both relative to fair: 5 players' is the larger."""
     rng = np.random.default_rng(3)
     results, balances = [], {}
     for name, shares in (("two", (0.54, 0.46)), ("five", (0.17, 0.2075, 0.2075, 0.2075, 0.2075))):
@@ -60,8 +64,10 @@ def test_a_small_raw_edge_at_five_seats_comes_before_a_larger_one_at_two():
                                        column=lambda _: np.full(20_000, 30)))
     stand_in = SimpleNamespace(results=results, balances=balances, comparisons=[], fairness={}, margins=None,
                                baselines={"two": "two", "five": "five"})
-    text = overview(verdicts(stand_in))
-    assert text.index("`five`") < text.index("`two`")
+    stand_in.verdicts = verdicts(stand_in)
+    cells = {row[0]: row[3] for row in rows(claims(stand_in), stand_in.baselines)[1]}
+    assert cells["two"].startswith("seat 0 +0.04") and "(+8%)" in cells["two"]
+    assert cells["five"].startswith("seat 0 -0.0") and "(-15%)" in cells["five"]
 
 
 @pytest.fixture(scope="module")
@@ -85,10 +91,12 @@ def test_a_rule_change_that_never_came_into_play_says_so(bribes):
     assert changed_games(bribes["printed"], bribes["swapped"]) == (0, 600)
     analysis = analyze(list(bribes.values()))
     swapped = analysis.verdicts["swapped"]
-    assert swapped.inert and "Against its baseline `printed`: **the change never came into play**: all 600 games" \
+    assert swapped.inert and "Against its baseline `printed` (600 games on common deals): **the change never came " \
+        "into play**: all 600 games" \
         in swapped.text
     assert "no difference" not in swapped.text.lower() and "No difference" not in swapped.text
-    assert "The rule change of `swapped` never came into play" in overview(analysis.verdicts)
+    table = {row[0]: row for row in rows(claims(analysis), analysis.baselines)[1]}
+    assert table["swapped"][-1] == "never came into play (600)"
     first = analysis.verdicts["first"]
     changed, compared = changed_games(bribes["printed"], bribes["first"])
     assert not first.inert and 0 < changed < compared

@@ -4,8 +4,9 @@ and intervals, before any table; the terminal shows the verdicts and says where 
 import numpy as np
 import pytest
 
-from analyses import data, report
+from analyses import data, report, screen
 from analyses.balance import seat_balance
+from analyses.claims import claims
 from analyses.verdict import LengthTarget, balance_sentence, holes_sentence, length_sentence
 from simcore.io import config as cfg
 from simcore.studies import runs
@@ -36,13 +37,14 @@ def test_the_verdict_names_the_ring_formations_seat_3(zwai_4p):
     assert abs(square.edge) < abs(ring.edge)
     assert "Every game lasts 48 turns (the length is fixed)." in ring.text
     # issue 37: against its baseline the ring is "less fair", by the imbalance test, naming the seats that moved
-    against = ring.text.split("Against its baseline `square-4p`: ")[1]
+    against = ring.text.split("Against its baseline `square-4p` (600 games on common deals): ")[1]
     fair = analysis.fairness["ring-4p"]
     assert fair.verdict == "less fair" and fair.change.estimate > 0 and fair.change_p < 0.05
     assert against.startswith("**less fair**: the imbalance Σ(share - fair)² goes from ")
     assert f"seat 3 {fair.shares_a[3]:.3f} → {ring.share:.3f}" in against
-    assert "variants are unbalanced**, the largest edge relative to a fair share first (the edge, and in % of a " \
-        "fair share): `ring-4p` (seat 3 -0.1" in report.overview(analysis.verdicts)
+    table = {row[0]: row for row in screen.rows(claims(analysis), analysis.baselines)[1]}
+    assert table["ring-4p"][2:4] == ["unbalanced", f"seat 3 {ring.edge:+.3f} ({100 * ring.relative:+.0f}%) "
+                                                   f"[{ring.low - 0.25:+.3f}, {ring.high - 0.25:+.3f}]"]
 
 
 def test_the_report_opens_with_the_verdict(zwai_4p, tmp_path):
@@ -60,9 +62,15 @@ def test_analyze_prints_verdicts_not_tables(cli, zwai_4p):
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0] == "zwai: 2 variants, 1,200 games, seed 1"
-    assert "variants are unbalanced" in done.stdout and "Unbalanced: seat 3 takes" in done.stdout
-    assert "100% [99%, 100%] of games are within the target 40-60 turns." in done.stdout.replace("\n  ", " ")
-    assert "| variant |" not in done.stdout and "add --tables" in lines[-1]
+    # issue 53, item 1: a table first, a row per variant; the paragraphs only with --explain
+    assert lines[3].split()[:3] == ["variant", "games", "verdict"]
+    assert lines[5].split()[:4] == ["ring-4p", "600", "unbalanced", "seat"] and lines[5].split()[4] == "3"
+    assert "Unbalanced: seat 3 takes" not in done.stdout and len(lines) <= 25
+    assert "add --explain" in done.stdout and "--tables" in done.stdout
+    explained = cli("analyze", *files, "--length", "40-60", "--explain").stdout
+    assert explained.startswith(done.stdout.split("\n\neach variant's")[0]) and "Unbalanced: seat 3 takes" in explained
+    assert "100% [99%, 100%] of games are within the target 40-60 turns." in explained.replace("\n  ", " ")
+    assert "| variant |" not in explained
     assert "| ring-4p | 4 | 600 |" in str(report.balance_table(report.analyze(zwai_4p)))   # what --tables prints
 
 

@@ -180,12 +180,9 @@ class Fairness:
 
     @property
     def verdict(self):
-        """"fairer", "less fair" or "no change found": ``b`` against ``a`` (``analyses.fairer.fairer_verdict``),
-        said only where the seats moved too. Closed testing: no seat moving implies an unchanged imbalance, so the
-        imbalance's change is tested within the seats' move, and when nothing changed any difference word
-        (fairer, less fair, the seats moved) is said at most ALPHA of the time, not each at ALPHA side by side
-        (7-8% together: issue 53, case 14)."""
-        return fairer_verdict(self.change.estimate, self.change_p, ALPHA) if self.moved else "no change found"
+        """"fairer", "less fair" or "no change found": ``b`` against ``a``, said only where the seats moved too
+        (``analyses.fairer.fairer_verdict``: closed testing)."""
+        return fairer_verdict(self.change.estimate, self.change_p, ALPHA, self.shift_p)
 
     @property
     def moved(self):

@@ -426,12 +426,13 @@ def _skill_trend(first, last):
     on common deals when the seeds agree): two point estimates alone would say "grows" or "shrinks" by chance."""
     from analyses.variants import fairness  # here: variants words its sentences with this module's p-values
 
-    change = fairness(first, last).change
+    found = fairness(first, last)
+    change = found.change
     measured = f"{max(change.imbalance_a, 0):.4f} → {max(change.imbalance_b, 0):.4f}, {_p_is('p', change.pvalue)}"
     what = "the imbalance (the sum of the seats' squared edges)"
-    if change.verdict == "no change found":
+    if found.verdict == "no change found":
         return f"From the first level to the last no change of {what} is found ({measured})."
-    trend = "shrinks" if change.verdict == "fairer" else "grows"
+    trend = "shrinks" if found.verdict == "fairer" else "grows"
     return f"From the first level to the last {what} {trend} ({measured})."
 
 

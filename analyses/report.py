@@ -94,15 +94,25 @@ class Analysis:
 
     @property
     def skill_levels(self):
-        """{variant: policy} when the variants differ only by the one policy every seat plays (a sweep of
-        the ``policy`` axis: balance by skill level); else {}."""
-        policies = [r.policies for r in self.results]
-        params = {r.meta.get("params") for r in self.results}
-        if len(self.results) < 2 or len(params) != 1 or any(len(set(p)) != 1 for p in policies):
-            return {}
-        if len({p[0] for p in policies}) != len(policies):
-            return {}
-        return {r.name: p[0] for r, p in zip(self.results, policies, strict=True)}
+        return skill_levels(self.results)
+
+
+def skill_levels(results):
+    """{variant: policy} when the variants differ only by the one policy every seat plays (a sweep of the
+    ``policy`` axis: balance by skill level, weakest first as swept); else {}."""
+    policies = [r.policies for r in results]
+    params = {r.meta.get("params") for r in results}
+    if len(results) < 2 or len(params) != 1 or any(len(set(p)) != 1 for p in policies):
+        return {}
+    if len({p[0] for p in policies}) != len(policies):
+        return {}
+    return {r.name: p[0] for r, p in zip(results, policies, strict=True)}
+
+
+def skill_steps(levels):
+    """Each skill level's baseline: the level below it (the first is its own), so that every step is compared."""
+    names = list(levels)
+    return {name: names[max(i - 1, 0)] for i, name in enumerate(names)}
 
 
 def analyze(results, baselines=(), target=None, margin=DEFAULT_MARGIN, strengths=()):
@@ -115,7 +125,8 @@ def analyze(results, baselines=(), target=None, margin=DEFAULT_MARGIN, strengths
     draws = max(RESAMPLES, math.ceil(20 * len(results) / ALPHA))
     balances = {r.name: seat_balance(r.wins, r.column("timeout"), n_resamples=draws) for r in results}
     shapes = {r.name: game_shape(r.column("n_turns"), r.column("timeout"), r.extras()) for r in results}
-    bases = baselines_of(results, baselines)
+    levels = skill_levels(results)
+    bases = skill_steps(levels) if levels and not baselines else baselines_of(results, baselines)
     comparisons, untested = against_baseline(results, bases)
     analysis = Analysis(results, balances, shapes, comparisons, bases, untested,
                         fairness=fairness_against(results, bases), strengths=tuple(strengths))
@@ -250,7 +261,14 @@ def comparison_tests(across, score="points"):
             f"seat's {moved} moved; p (Holm) keeps the chance of any false difference at 5% across {across}")
 
 
-def _baselines_text(bases):
+def _by_steps(analysis):
+    """Whether each variant is compared with the skill level below it (a skill sweep without --baseline)."""
+    return bool(analysis.skill_levels) and analysis.baselines == skill_steps(analysis.skill_levels)
+
+
+def _baselines_text(bases, skill=False):
+    if skill:
+        return "Each skill level is compared with the level below it."
     if len(bases) == 1:
         return f"Baseline for comparisons: `{bases[0]}`."
     return ("Baselines for comparisons, one per player count and policies: "
@@ -391,7 +409,8 @@ def _heads(analysis):
     """The sentences over all variants: how they are scored and, for skill levels, the seat edge with skill."""
     by_name = {r.name: r for r in analysis.results}
     return [text for text in (scored_by(analysis.results),
-                              skill_sentence(analysis.skill_levels, analysis.verdicts, by_name, analysis.strengths))
+                              skill_sentence(analysis.skill_levels, analysis.verdicts, by_name, analysis.strengths,
+                                             analysis.fairness))
             if text]
 
 
@@ -482,7 +501,7 @@ def report_sections(analysis, watches, folder, pages):
     out = [
         Section(f"simcore report: {', '.join(games)}", [
             f"{len(results)} variants, {sum(r.n_games for r in results):,} games, seed "
-            f"{', '.join(map(str, seeds))}. {_baselines_text(bases)}",
+            f"{', '.join(map(str, seeds))}. {_baselines_text(bases, _by_steps(analysis))}",
             *(f"**Unfinished, not final:** {note.removeprefix('note: ')}" for note in analysis.unfinished)], level=1),
         Section("Verdict", verdict_blocks(analysis)),
         context_section(results),
@@ -503,7 +522,8 @@ def report_sections(analysis, watches, folder, pages):
         Section("Game-specific columns (means)", [*fit(extras_table(analysis)), Image("scores", "scores.png")]),
     ]
     if analysis.comparisons or analysis.fairness or analysis.untested:
-        title = f"Against the baseline `{bases[0]}`" if len(bases) == 1 else "Against the baselines"
+        title = ("Against the level below" if _by_steps(analysis) else
+                 f"Against the baseline `{bases[0]}`" if len(bases) == 1 else "Against the baselines")
         out.append(Section(title, [
             "Effect = variant minus baseline; each variant is compared with the baseline of its player count "
             "and policies, so that a difference is the rules'. Variants run with the baseline's seed are paired "

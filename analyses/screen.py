@@ -17,20 +17,22 @@ from analyses.verdict import FEW_GAMES, unit_name
 WIDTH = 110         # the terminal's line length, as the paragraphs'
 
 
-def rows(claims_, baselines):
+def rows(claims_, baselines, against="against its baseline"):
     """(head, rows) of the table, one row per variant in the claims' order; ``baselines``: {variant: its
-    baseline's name}, so that a baseline says it is one."""
+    baseline's name}, so that a baseline another variant is compared with says it is one; ``against``: the
+    last column's head."""
     by_variant = {}
     for claim in claims_:
         by_variant.setdefault(claim.variant, {})[_kind(claim.word)] = claim
     margins = {c.numbers["margin"] for c in claims_ if c.word in WITHIN}
     within_head = [f"fair within {margins.pop():g}" if len(margins) == 1 else "fair within E"] if margins else []
-    head = ["variant", "games", "verdict", "largest edge, 95%", *within_head, "against its baseline (games)"]
+    head = ["variant", "games", "verdict", "largest edge, 95%", *within_head, f"{against} (games)"]
     out = []
     for name, of in by_variant.items():
         balance, within, change = of[BALANCE], of.get(WITHIN), of.get(CHANGE)
+        is_baseline = any(base == name != other for other, base in baselines.items())
         out.append([name, f"{balance.games:,}", balance.word, edge_cell(balance),
-                    *[within_cell(within)] * bool(within_head), change_cell(change, baselines.get(name) == name)])
+                    *[within_cell(within)] * bool(within_head), change_cell(change, is_baseline)])
     return head, out
 
 
@@ -122,15 +124,15 @@ def legend(claims_, family):
             f"edge: a seat's margin (its score less the table's mean) in {unit}")
     edge += ", its interval 95% for all seats at once; (games): the games a comparison read, pairs of games on the " \
         "same deals"
-    rate = (f"Any word is wrong at most 5% of the time across the {family} variants together." if family > 1 else
-            "Each word is wrong at most 5% of the time.")
+    rate = ("Each kind of word (unbalanced; fair within; fairer or less fair) is wrong at most 5% of the time"
+            + (f" across the {family} variants together." if family > 1 else "."))
     return [edge, *(f"{word}: {LEGEND[word]}" for word in used), rate]
 
 
 def terminal(analysis):
     """The first screen as text lines: the table, notes, then the words in plain language."""
     claims_ = claims(analysis)
-    head, body = rows(claims_, analysis.baselines)
+    head, body = rows(claims_, analysis.baselines, _against(analysis))
     notes_ = notes(analysis, claims_)
     lines = aligned(head, body)
     for block in ([notes_] if notes_ else []) + [legend(claims_, len(analysis.verdicts))]:
@@ -140,12 +142,19 @@ def terminal(analysis):
     return lines
 
 
+def _against(analysis):
+    """The last column's head: a skill sweep compares each level with the level below."""
+    from analyses.report import _by_steps
+
+    return "against the level below" if _by_steps(analysis) else "against its baseline"
+
+
 def blocks(analysis):
     """The first screen as a report's blocks: the table (Markdown cells), then the notes and the words."""
     from analyses.report import Table
 
     claims_ = claims(analysis)
-    head, body = rows(claims_, analysis.baselines)
+    head, body = rows(claims_, analysis.baselines, _against(analysis))
     notes_ = notes(analysis, claims_)
     return [Table(head, body), *(["\n".join(f"* {note}" for note in notes_)] if notes_ else []),
             "\n".join(f"* {line}" for line in legend(claims_, len(analysis.verdicts)))]

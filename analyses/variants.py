@@ -172,6 +172,7 @@ class Fairness:
     shares_a: tuple = ()        # each seat's (team's) points per game in a
     changed: tuple | None = None    # (games of b that differ from a's on common deals, games compared), or None
     unit: str = ""              # scored by margins: their unit (prize points); "" for points
+    same_rules: bool = False    # a and b have the same parameters and policies (a run twice): nothing changed
 
     @property
     def inert(self):
@@ -219,8 +220,9 @@ class Fairness:
         return f"{c.n_b:,} games on common deals" if self.paired else f"{c.n_a:,} and {c.n_b:,} games, unpaired"
 
     def _inert(self):
-        return (f"all {self.changed[1]:,} games are the same games on the same deals (the policies never reach the "
-                "changed rule, so these games cannot tell whether it is fairer)")
+        why = ("the two have the same rules and policies: there is no change to judge" if self.same_rules else
+               "the policies never reach the changed rule, so these games cannot tell whether it is fairer")
+        return f"all {self.changed[1]:,} games are the same games on the same deals ({why})"
 
     def _reach(self):
         """How many games the change altered, when it left some as they were (a rule that rarely comes into
@@ -323,7 +325,13 @@ def fairness(a, b, shift_p=None, change_p=None, family=1):
                                                                   for t in teams])
     return Fairness(a.name, b.name, paired, teams, shift, change, edge,
                     shift.pvalue if shift_p is None else shift_p, change.pvalue if change_p is None else change_p,
-                    family, tuple(float(x) for x in shares), changed_games(a, b), a.unit)
+                    family, tuple(float(x) for x in shares), changed_games(a, b), a.unit, _same_rules(a, b))
+
+
+def _same_rules(a, b):
+    """Whether ``a`` and ``b`` were played with the same parameters and policies (their results' metadata)."""
+    params = [getattr(r, "meta", {}).get("params") for r in (a, b)]
+    return params[0] is not None and params[0] == params[1] and tuple(a.policies) == tuple(b.policies)
 
 
 def _spread(values_a, values_b, paired, teams):

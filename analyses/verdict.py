@@ -165,8 +165,9 @@ def balance_sentence(balance, adjusted, family, within=None):
         lead = (f"**No {unit} edge found** across the {family} variants: the {unit} gap {gap:.3f} would be beyond "
                 f"chance in one variant alone, not once the {family} are taken together ({where}).")
     else:
-        lead = (f"**No {unit} edge found**: the {unit} gap {gap:.3f} is what a fair game shows at "
-                f"{balance.n_games:,} games ({fair_gap:.3f}; {where}).")
+        # "is what a fair game shows" read as "is fair" (issue 53, case 11): a gap not beyond chance is no proof
+        lead = (f"**No {unit} edge found**: the {unit} gap {gap:.3f} could be chance (a fair game shows "
+                f"{fair_gap:.3f} on average at {balance.n_games:,} games; {where}).")
     if within is None:
         rest = (f"Every {unit}'s share lies within {_ruled_out(intervals):.3f} of fair (simultaneous 95%): a larger "
                 "edge is ruled out.")
@@ -404,36 +405,40 @@ def _within(result, balance, margin, family):
     return fair_within(result.outcome, margin, teams, alpha=ALPHA / family, total=result.total)
 
 
-def skill_sentence(levels, verdicts_, results, strengths=()):
+def skill_sentence(levels, verdicts_, results, strengths=(), fairness=None):
     """How the seat edge moves with skill, over the levels of a skill sweep ({variant: the policy every seat
-    plays}, weakest first): each level's worst seat and edge, and whether it is beyond chance; then whether the
-    game is fairer at the last level than at the first, by a test (``results``: {variant: its result}); then how
-    strong the levels are by the contests ``strengths`` (``analyses.skill``), and unless they show the top level
-    stronger than the one below it, that the edge may still move with more skill."""
+    plays}, weakest first): each level's worst seat and edge, and whether it is beyond chance; then each level
+    against the level below it (``fairness``: {variant: ``analyses.variants.Fairness`` against the level below},
+    the report's comparisons); then how strong the levels are by the contests ``strengths``
+    (``analyses.skill``), and unless they show the top level stronger than the one below it, that the edge may
+    still move with more skill (``results``: {variant: its result})."""
     if not levels:
         return ""
     parts = [f"`{policy}` {unit_name(verdicts_[name].worst_seat)} {verdicts_[name].edge:+.3f}"
              f"{' (unbalanced)' if verdicts_[name].unbalanced else ''}" for name, policy in levels.items()]
-    names = list(levels)
-    first = results[names[0]]
+    first = results[next(iter(levels))]
     return (f"**The seat edge with skill** (every seat plays the level; the worst seat's edge): "
-            f"{'; '.join(parts)}. {_skill_trend(first, results[names[-1]])} "
+            f"{'; '.join(parts)}. {_skill_steps(levels, fairness or {})} "
             f"{strength_sentence(list(levels.values()), strengths, first.game, first.meta.get('params', '{}'))}")
 
 
-def _skill_trend(first, last):
-    """First level against last on the imbalance sum (share - fair)² (``analyses.fairer.imbalance_change``, paired
-    on common deals when the seeds agree): two point estimates alone would say "grows" or "shrinks" by chance."""
-    from analyses.variants import fairness  # here: variants words its sentences with this module's p-values
+def _skill_steps(levels, fairness):
+    """Each level against the level below, by the words of its comparison (the imbalance change within the
+    seats' move, paired on common deals, Holm across the steps): every step is tested, not the first level
+    against the last alone, which skipped the level where the edge was largest (issue 53, case 12)."""
+    steps = [f"`{levels[name]}` {_step_word(fairness[name])} `{levels[fairness[name].a]}`" for name in levels
+             if name in fairness]
+    if not steps:
+        return ""
+    family = next(iter(fairness.values())).family
+    return (f"Level by level (the imbalance, the sum of the seats' squared edges, against the level below"
+            f"{f', Holm across the {family} steps' if family > 1 else ''}): {'; '.join(steps)}.")
 
-    found = fairness(first, last)
-    change = found.change
-    measured = f"{max(change.imbalance_a, 0):.4f} → {max(change.imbalance_b, 0):.4f}, {_p_is('p', change.pvalue)}"
-    what = "the imbalance (the sum of the seats' squared edges)"
-    if found.verdict == "no change found":
-        return f"From the first level to the last no change of {what} is found ({measured})."
-    trend = "shrinks" if found.verdict == "fairer" else "grows"
-    return f"From the first level to the last {what} {trend} ({measured})."
+
+def _step_word(fairness):
+    word = "never came into play against" if fairness.inert else fairness.verdict
+    return {"fairer": "fairer than", "less fair": "less fair than", "no change found": "no change found against"
+            }.get(word, word)
 
 
 def _max_turns(result):

@@ -1111,10 +1111,10 @@ def analyze_command(paths, report_paths, baselines, length, tables, explain, mar
             click.echo("\n" + "\n\n".join(report.terminal_verdicts(analysis)))
         if tables:
             _echo_tables(report, analysis)
-        for report_path in report_paths:
-            _write_report(report, analysis, report_path)
         if not (explain and (report_paths or tables)):
             click.echo("\n" + textwrap.fill(_more(explain, tables or report_paths), screen.WIDTH))
+        for report_path in report_paths:
+            _write_report(report, analysis, report_path)
     except data.DataError as e:
         _fail(str(e))
 

@@ -60,21 +60,27 @@ def test_different_player_counts_are_not_compared():
     assert fairness(_result("a", [0.5, 0.5], U), _result("b", [1 / 3] * 3, U)) is None
 
 
-def test_the_skill_sentence_says_shrinks_only_when_a_test_says_so():
+def test_the_skill_sentence_says_fairer_only_when_a_test_says_so():
     """Issue 37: "From the first level to the last it grows / shrinks / holds" compared two point estimates; it
-    now rests on the paired imbalance test between the first and the last level, and says when it finds none."""
+    rests on the paired imbalance test. Issue 53, case 12: every level against the level below, not the first
+    against the last alone (which skipped the level where the edge was largest)."""
     from types import SimpleNamespace
 
+    from analyses.report import skill_steps
+    from analyses.variants import fairness_against
     from analyses.verdict import skill_sentence
 
     def verdict(edge):
         return SimpleNamespace(worst_seat=(0,), edge=edge, unbalanced=True)
 
-    levels = {"low": "random", "high": "ismcts"}
-    verdicts = {"low": verdict(0.15), "high": verdict(0.0)}
-    fairer = {"low": _result("low", [0.40, 0.20, 0.20, 0.20], U), "high": _result("high", [0.25] * 4, U)}
-    assert "the last the imbalance (the sum of the seats' squared edges) shrinks" in \
-        skill_sentence(levels, verdicts, fairer)
-    noisy = {"low": _result("low", [0.26, 0.25, 0.25, 0.24], U[:300]),
-             "high": _result("high", [0.25, 0.25, 0.25, 0.25], U[:300])}
-    assert "no change of the imbalance" in skill_sentence(levels, verdicts, noisy)
+    levels = {"low": "random", "mid": "greedy", "high": "ismcts"}
+    verdicts = {"low": verdict(0.0), "mid": verdict(0.15), "high": verdict(0.0)}
+    shares = {"low": [0.25] * 4, "mid": [0.40, 0.20, 0.20, 0.20], "high": [0.25] * 4}
+    results = {name: _result(name, s, U) for name, s in shares.items()}
+    steps = fairness_against(list(results.values()), skill_steps(levels))
+    said = skill_sentence(levels, verdicts, results, fairness=steps)
+    assert "Holm across the 2 steps): `greedy` less fair than `random`; `ismcts` fairer than `greedy`." in said
+    noisy = {name: _result(name, [0.26, 0.25, 0.25, 0.24] if name == "mid" else [0.25] * 4, U[:300])
+             for name in levels}
+    steps = fairness_against(list(noisy.values()), skill_steps(levels))
+    assert "`greedy` no change found against `random`" in skill_sentence(levels, verdicts, noisy, fairness=steps)

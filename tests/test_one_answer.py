@@ -223,3 +223,19 @@ def test_margins_as_json(cli, four):
         assert all(u["fair"] == 0 and u["low"] <= u["share"] <= u["high"] for u in v["units"])
         assert math.isclose(sum(u["share"] for u in v["units"]), 0, abs_tol=1e-9)
     assert {c["numbers"]["unit"] for c in found["claims"] if c["word"] in claims.BALANCE} == {"fish"}
+
+
+def test_identical_rules_are_not_told_as_a_rule_never_reached(cli, tmp_path):
+    """Issue 53, case 11: two runs of the same rules were told "the policies never reach the changed rule";
+    there is no changed rule. And a gap not beyond chance is no proof of fairness: never "is what a fair game
+    shows"."""
+    one, two = tmp_path / "one.parquet", tmp_path / "two.parquet"
+    for path in (one, two):
+        assert cli("run", "zwai", "--games", 300, "--out", path).returncode == 0
+    text = " ".join(cli("compare", one, two).stdout.split())
+    assert "the same rules and policies: there is no change to judge" in text, text
+    assert "never reach the changed rule" not in text
+    explained = " ".join(cli("analyze", one, two, "--explain").stdout.split())
+    assert "is what a fair game shows" not in explained
+    assert re.search(r"No seat edge found: the seat gap 0\.\d{3} could be chance \(a fair game shows 0\.\d{3} on "
+                     r"average at 300 games", explained) or "Unbalanced" in explained

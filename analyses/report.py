@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 import matplotlib.pyplot as plt
 
-from analyses import context
+from analyses import context, glossary
 from analyses.balance import RESAMPLES, seat_balance
 from analyses.decisiveness import decisiveness, load_trace
 from analyses.fairer import DEFAULT_MARGIN, margin_balance
@@ -399,10 +399,12 @@ def context_section(results):
 def verdict_blocks(analysis):
     """The verdicts as report blocks: the first screen's table (``analyses.screen``), then the sentences over
     all variants and a paragraph per variant (its name in bold)."""
-    from analyses import screen
+    from analyses import glossary, screen
 
-    return screen.blocks(analysis) + _heads(analysis) + [f"**{name}**: {v.text}" for name, v in
-                                                          analysis.verdicts.items()]
+    seen = set()        # each term linked to the glossary, and said plainly, at its first use only
+    said = [glossary.first_use(text, glossary.linked, seen) for text in
+            _heads(analysis) + [f"**{name}**: {v.text}" for name, v in analysis.verdicts.items()]]
+    return screen.blocks(analysis) + said
 
 
 def _heads(analysis):
@@ -536,6 +538,7 @@ def report_sections(analysis, watches, folder, pages):
               if analysis.comparisons or analysis.fairness else []),
             *([untested_text(analysis.untested)] if analysis.untested else [])]))
     out.append(watch_section(watches, folder, pages))
+    out.append(Section("Words", [glossary.markdown()]))
     return out
 
 
@@ -570,9 +573,12 @@ _NUMBER = re.compile(r"[-+<]?\d[\d.,]*(e[-+]?\d+)?%?( \[.*\])?|\[.*\]|n/a|")
 
 
 def _inline(text):
-    """The report's only Markdown inside text, `code`, **strong** and *emphasis*, as HTML."""
+    """The report's only Markdown inside text, `code`, **strong**, *emphasis*, a link within the page
+    ``[text](#id)`` and its anchor ``<a id="id"></a>`` (the glossary's), as HTML."""
     text = re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
     text = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", text)
+    text = re.sub(r"\[([^\]]+)\]\((#[a-z0-9-]+)\)", r'<a href="\2">\1</a>', text)
+    text = re.sub(r'&lt;a id="([a-z0-9-]+)"&gt;&lt;/a&gt;', r'<a id="\1"></a>', text)
     return re.sub(r"\*([^*\s][^*]*)\*", r"<em>\1</em>", text)
 
 
@@ -663,12 +669,13 @@ def terminal_verdicts(analysis):
     """The verdicts in full for the terminal (``--explain``): the sentences over all variants, then per variant
     its context and its paragraph."""
     common = context.shared(analysis.results)
-    lines = [terminal_text(text) for text in _heads(analysis)]
+    seen = set()        # each term said plainly beside its first use only
+    lines = [terminal_text(glossary.first_use(text, seen=seen)) for text in _heads(analysis)]
     for r in analysis.results:
         what = context.of_result(r) if common is None else context.rules_of_result(r)
-        lines.append(f"{r.name}: {what}\n"
-                     + textwrap.fill(_plain(analysis.verdicts[r.name].text), WIDTH, initial_indent="  ",
-                                     subsequent_indent="  ", break_on_hyphens=False))
+        text = glossary.first_use(analysis.verdicts[r.name].text, seen=seen)
+        lines.append(f"{r.name}: {what}\n" + textwrap.fill(_plain(text), WIDTH, initial_indent="  ",
+                                                            subsequent_indent="  ", break_on_hyphens=False))
     return [_plain(line) for line in lines]
 
 

@@ -208,7 +208,7 @@ class Fairness:
 
     def against(self):
         """The same answer as a report's sentence of variant ``b`` against its baseline ``a``."""
-        lead = f"Against its baseline `{self.a}` ({self.compared})"
+        lead = f"Against its baseline `{self.a}`, on {self.compared}"
         if self.inert:
             return f"{lead}: **the change never came into play**: {self._inert()}."
         return self._against(lead) + self._reach()
@@ -217,7 +217,7 @@ class Fairness:
     def compared(self):
         """The games the comparison read, in words: pairs on common deals, or both runs' games."""
         c = self.change
-        return f"{c.n_b:,} games on common deals" if self.paired else f"{c.n_a:,} and {c.n_b:,} games, unpaired"
+        return f"{c.n_b:,} games of common deals" if self.paired else f"{c.n_a:,} and {c.n_b:,} games, unpaired"
 
     def _inert(self):
         why = ("the two have the same rules and policies: there is no change to judge" if self.same_rules else

@@ -98,8 +98,15 @@ def statistics():
                          for name in names)
 
 
+def words():
+    """The glossary of a verdict's words (analyses.glossary), as the report's "Words" section gives it."""
+    from analyses import glossary
+
+    return glossary.markdown()
+
+
 MARKERS = {"games": games, "statistics": statistics, "agents": agent_specs, "columns": common_columns,
-           "commands": commands}
+           "commands": commands, "glossary": words}
 
 
 def on_page_markdown(markdown, page, config, files):

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import simcore
-from analyses import data, report, variants, watch
+from analyses import data, glossary, report, variants, watch
 from simcore.io import config as cfg
 from simcore.io import results
 from simcore.studies import runs
@@ -192,7 +192,8 @@ class _Page(HTMLParser):
         if tag == "img":
             self.images.append(attrs["src"])
         if tag == "a":
-            self.links.append(attrs["href"])
+            if not attrs.get("href", "#").startswith("#"):     # not the glossary's links and anchors
+                self.links.append(attrs["href"])
         if tag not in self.VOID:
             self.open.append(tag)
 
@@ -244,7 +245,7 @@ def test_variant_names_with_one_slug_get_a_replay_page_each(two_variants, tmp_pa
 
 def test_html_report_without_a_replay_writer_names_the_commands_only(two_variants, tmp_path):
     text = report.write_report(two_variants, tmp_path / "r.html").read_text()
-    assert "<a " not in text and "simcore replay" in text and not (tmp_path / "r-replays").exists()
+    assert "r-replays/" not in text and "simcore replay" in text and not (tmp_path / "r-replays").exists()
 
 
 def test_a_failing_report_leaves_the_old_one_alone(two_variants, tmp_path):
@@ -284,7 +285,9 @@ def test_markdown_report_keeps_its_sections_and_adds_the_games_worth_watching(tw
     assert len(blocks) == len(expected)
     for block, want in zip(blocks, expected, strict=True):
         assert want is None or block == want            # None: a paragraph of prose
-    assert after.endswith(" |\n") and after.count("simcore replay") == 6
+    watching, words = after.split("\n\n## Words\n\n")
+    assert watching.endswith(" |") and watching.count("simcore replay") == 6
+    assert words == glossary.markdown() + "\n"     # the glossary the verdict's terms link to, last
 
 
 def test_each_variant_is_compared_with_a_baseline_of_its_player_count_and_policies(cli, tmp_path):

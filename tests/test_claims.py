@@ -112,8 +112,9 @@ def test_analyze_json_of_a_sweep(cli, swept):
         change = variants[name]["baseline"]
         assert change["name"] == base and change["games_compared"] == 300     # paired: the 300 common deals
         assert change["change"] in ("fairer", "less fair", "no change found", "never came into play")
-        said = re.search(rf"Against its baseline {base} \(300 games on common deals\): (fairer|less fair)?", text[name])
-        assert said and (said.group(1) or "no change found") == change["change"]
+        said = re.search(rf"Against its baseline {base}, on 300 games of common deals( \([a-z ]+\))?: "
+                         "(fairer|less fair)?", text[name])
+        assert said and (said.group(2) or "no change found") == change["change"]
     for claim in found["claims"]:
         assert set(claim) == CLAIM_KEYS and claim["word"] in WORDS
         assert claim["test"] and claim["games"] == 300 and claim["alpha"] == 0.05

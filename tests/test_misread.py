@@ -91,7 +91,7 @@ def test_a_rule_change_that_never_came_into_play_says_so(bribes):
     assert changed_games(bribes["printed"], bribes["swapped"]) == (0, 600)
     analysis = analyze(list(bribes.values()))
     swapped = analysis.verdicts["swapped"]
-    assert swapped.inert and "Against its baseline `printed` (600 games on common deals): **the change never came " \
+    assert swapped.inert and "Against its baseline `printed`, on 600 games of common deals: **the change never came " \
         "into play**: all 600 games" \
         in swapped.text
     assert "no difference" not in swapped.text.lower() and "No difference" not in swapped.text

@@ -102,7 +102,7 @@ def test_a_comparison_names_the_games_it_compared(cli, tmp_path):
     assert done.returncode == 0, done.stderr
     row = next(line for line in done.stdout.splitlines() if line.startswith("ring ") or " 1,200 " in line)
     assert " 1,200 " in row and re.search(r"(fairer than|less fair than|no change found vs) .+ \(600\)$", row)
-    assert "(600 games on common deals)" in " ".join(done.stdout.split())
+    assert re.search(r"Against its baseline .+, on 600 games of common deals", " ".join(done.stdout.split()))
 
 
 def _stand_in(name, shares, u, seed=1):

@@ -37,7 +37,7 @@ def test_the_verdict_names_the_ring_formations_seat_3(zwai_4p):
     assert abs(square.edge) < abs(ring.edge)
     assert "Every game lasts 48 turns (the length is fixed)." in ring.text
     # issue 37: against its baseline the ring is "less fair", by the imbalance test, naming the seats that moved
-    against = ring.text.split("Against its baseline `square-4p` (600 games on common deals): ")[1]
+    against = ring.text.split("Against its baseline `square-4p`, on 600 games of common deals: ")[1]
     fair = analysis.fairness["ring-4p"]
     assert fair.verdict == "less fair" and fair.change.estimate > 0 and fair.change_p < 0.05
     assert against.startswith("**less fair**: the imbalance Σ(share - fair)² goes from ")

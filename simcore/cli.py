@@ -486,7 +486,8 @@ def _check_summary(result):
 @_options(CONFIG, SET, POLICY)
 @click.option("--games", type=int, help="Number of games (default: the config's, else 10,000).")
 @SEED
-@click.option("--variant", help="Variant name written to every row.")
+@click.option("--variant", help="Variant name written to every row (default: the config's, else what --set "
+                                "changes, e.g. hand_size_2=10, as a sweep names it, else default).")
 @click.option("--out", type=click.Path(), help="Parquet file to write (NAME.parquet).")
 @click.option("--force", is_flag=True, help="Replace a file at --out that simcore did not write.")
 @_options(TRACE, THREADS, QUIET)
@@ -498,8 +499,9 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, fo
     if trace and not out:
         _fail("--trace writes beside the result file; allowed: --trace with --out FILE.parquet")
     try:
-        run = cfg.resolve(game, _table(config_path), sets=_sets(sets), policies=_policy_items(policies),
-                          games=games, seed=seed, variant=variant)
+        table, sets = _table(config_path), _sets(sets)
+        run = cfg.resolve(game, table, sets=sets, policies=_policy_items(policies), games=games, seed=seed,
+                          variant=runs.variant_name(table, sets, variant))
         if out:
             results.check_output(out)        # before a first run's compile, not after it
             results.check_replacing(out, force)
@@ -518,7 +520,8 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, fo
         except OutputError as e:
             _fail(str(e))
     if not quiet:
-        named = "" if run.variant == "default" else f"variant {run.variant}: "
+        # a name given by --set alone (or none) says no more than the line of the rules that follows
+        named = "" if run.variant in ("default", runs.variant_name({}, sets)) else f"variant {run.variant}: "
         click.echo(named + context.of_run(run))
         for line in tally.lines():
             click.echo(line)

@@ -2,9 +2,13 @@
 unnamed variant, so that `compare` names what it compares; and item 3: `simcore compare A B --json`, the claims of
 a comparison as JSON for scripts."""
 
+import json
+
 import pyarrow.parquet as pq
+import pytest
 
 import simcore
+from analyses import claims
 
 GAMES = "60"
 
@@ -86,3 +90,70 @@ def test_simulate_names_its_variant_as_run_does(cli, tmp_path):
     assert _variants(simulated) == {"hand_size_2=10"} and simulated.equals(ran)
     assert _variants(simcore.simulate("zwai", games=5)) == {"default"}
     assert _variants(simcore.simulate("zwai", games=5, params={"hand_size_2": 10}, variant="x")) == {"x"}
+
+
+@pytest.fixture(scope="module")
+def goofspiel_runs(tmp_path_factory):
+    """Three Goofspiel runs of 300 games: seat 0 greedy against random on the default rules ("default") and on
+    descending prizes ("points_order=descending"), on the same deals; and every seat random on another seed
+    ("default" too: other policies, not paired)."""
+    from tests.conftest import simcore_cli
+
+    folder = tmp_path_factory.mktemp("compare")
+    for name, args in (("greedy", ()), ("descending", ("--set", "points_order=descending")),
+                       ("random", ("--policy", "random", "--seed", "2"))):
+        done = simcore_cli("run", "goofspiel", "--policy", "0=greedy", *args, "--games", "300", "--quiet",
+                           "--out", folder / f"{name}.parquet")
+        assert done.returncode == 0, done.stderr
+    return folder
+
+
+def _json(done):
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)      # stdout is the JSON document and nothing else
+
+
+def test_compare_json_claims_what_analyze_claims_and_compare_says(cli, goofspiel_runs):
+    """Issue 53, item 3: `compare A B --json` prints the claims as JSON (schema simcore.verdict/1): of two files
+    of one player count and policies the very document `analyze A B --json` prints (each file's verdict, Holm
+    across the two; B's change against A on the common deals), whose change is the word of compare's sentence."""
+    a, b = goofspiel_runs / "greedy.parquet", goofspiel_runs / "descending.parquet"
+    found = _json(cli("compare", a, b, "--json"))
+    assert found == _json(cli("analyze", a, b, "--json"))
+    assert found["schema"] == "simcore.verdict/1" and json.loads(json.dumps(found)) == found
+    first, second = found["variants"]
+    assert (first["name"], second["name"]) == ("default", "points_order=descending") and "baseline" not in first
+    assert first["games"] == second["games"] == 300 and first["verdict"] == "unbalanced"
+    change = second["baseline"]
+    assert change["name"] == "default" and change["games_compared"] == 300      # paired: 300 common deals
+    text = " ".join(cli("compare", a, b).stdout.split())
+    if change["change"] in ("fairer", "less fair"):
+        assert f"points_order=descending is {change['change']} than default" in text
+    else:
+        assert change["change"] == "no change found" and "neither is shown fairer" in text
+    assert {c["family"] for c in found["claims"] if c["word"] in claims.BALANCE} == {"Holm across 2 variants"}
+
+
+def test_compare_json_of_other_policies_and_seeds_names_both_and_warns_on_stderr(cli, goofspiel_runs):
+    """Issue 53, item 3 and case 13: two files of one name (both "default") are told apart by file in the JSON
+    too; compare compares files of other policies and seeds (analyze would not), so its JSON says B's change
+    against A, unpaired on both runs' games, and the warnings go to stderr, never into the JSON."""
+    done = cli("compare", goofspiel_runs / "random.parquet", goofspiel_runs / "greedy.parquet", "--json")
+    found = _json(done)
+    assert [v["name"] for v in found["variants"]] == ["default (random.parquet)", "default (greedy.parquet)"]
+    baseline = found["variants"][1]["baseline"]
+    assert baseline["name"] == "default (random.parquet)" and baseline["games_compared"] == 600
+    assert baseline["change"] in claims.CHANGE
+    assert "differ in their policies" in done.stderr and "seeds differ" in done.stderr
+
+
+@pytest.mark.parametrize("extra, allowed", [
+    (("--metric", "n_turns"), "allowed: --json without --metric"),
+    (("--score", "margin"), "--json reads points; allowed: --score points"),
+])
+def test_compare_json_with_what_it_does_not_print_is_one_line(cli, goofspiel_runs, extra, allowed):
+    """Issue 53, item 3: --json prints the claims alone (a script parses all of stdout): with an option that
+    prints something else it is one line naming what is allowed, a non-zero exit and nothing on stdout."""
+    done = cli("compare", goofspiel_runs / "greedy.parquet", goofspiel_runs / "descending.parquet", "--json", *extra)
+    assert done.returncode != 0 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and allowed in done.stderr

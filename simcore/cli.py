@@ -1287,7 +1287,8 @@ def _comparison_claims(a, b):
     it, which compare says also where analyze compares nothing (other policies, with a warning)."""
     from analyses import claims, fairer, report, sequential, variants
 
-    margin = sequential.swept_margin([a, b]) or fairer.DEFAULT_MARGIN
+    # as analyze takes it: a margin score has no default E
+    margin = (sequential.swept_margin([a, b]) or fairer.DEFAULT_MARGIN) if a.score == "points" else None
     analysis = report.analyze([a, b], (a.name,), margin=margin)
     fair = variants.fairness(a, b)
     return [c for c in claims.claims(analysis) if c.word not in claims.CHANGE] + \

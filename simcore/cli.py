@@ -487,7 +487,8 @@ def _check_summary(result):
 @_options(CONFIG, SET, POLICY)
 @click.option("--games", type=int, help="Number of games (default: the config's, else 10,000).")
 @SEED
-@click.option("--variant", help="Variant name written to every row.")
+@click.option("--variant", help="Variant name written to every row (default: the config's, else what --set "
+                                "changes, e.g. hand_size_2=10, as a sweep names it, else default).")
 @click.option("--out", type=click.Path(), help="Parquet file to write (NAME.parquet).")
 @click.option("--force", is_flag=True, help="Replace a file at --out that simcore did not write.")
 @_options(TRACE, THREADS, QUIET)
@@ -499,8 +500,9 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, fo
     if trace and not out:
         _fail("--trace writes beside the result file; allowed: --trace with --out FILE.parquet")
     try:
-        run = cfg.resolve(game, _table(config_path), sets=_sets(sets), policies=_policy_items(policies),
-                          games=games, seed=seed, variant=variant)
+        table, sets = _table(config_path), _sets(sets)
+        run = cfg.resolve(game, table, sets=sets, policies=_policy_items(policies), games=games, seed=seed,
+                          variant=runs.variant_name(table, sets, variant))
         if out:
             results.check_output(out)        # before a first run's compile, not after it
             results.check_replacing(out, force)
@@ -519,7 +521,8 @@ def run_command(game, config_path, sets, policies, games, seed, variant, out, fo
         except OutputError as e:
             _fail(str(e))
     if not quiet:
-        named = "" if run.variant == "default" else f"variant {run.variant}: "
+        # a name given by --set alone (or none) says no more than the line of the rules that follows
+        named = "" if run.variant in ("default", runs.variant_name({}, sets)) else f"variant {run.variant}: "
         click.echo(named + context.of_run(run))
         for line in tally.lines():
             click.echo(line)
@@ -1243,11 +1246,18 @@ def _readings(todo, folder, source, report_path):
 @click.argument("file_b", type=click.Path(exists=True, dir_okay=False))
 @click.option("--metric", "metrics", multiple=True,
               help="Column to compare (default: every seat's points_i, or margin_i with --score margin, and n_turns).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the comparison's claims as JSON (schema simcore.verdict/1, the result-files reference): "
+                   "each file's verdict and whether the second is fairer than the first, and nothing else on "
+                   "stdout; not with --metric or --score margin.")
 @_options(SCORE)
-def compare_command(file_a, file_b, metrics, score):
-    """Compare two variants game by game (paired on common random numbers when the seeds agree)."""
-    from analyses import data, report, scoring, variants
+def compare_command(file_a, file_b, metrics, score, as_json):
+    """Compare two variants game by game (paired on common random numbers when the seeds agree); the claims as
+    JSON with --json."""
+    from analyses import claims, data, report, scoring, variants
 
+    if as_json:
+        _compare_json_alone(metrics, score)
     try:
         a, b = data.scored(data.named_apart([data.load_result(file_a), data.load_result(file_b)]), score)
         _warn(data.rules_warning([a, b]))
@@ -1255,6 +1265,9 @@ def compare_command(file_a, file_b, metrics, score):
         if not variants.check_comparable(a, b):
             click.echo(f"warning: seeds differ ({a.seed} vs {b.seed}): the games share no random numbers, "
                        "comparing unpaired", err=True)
+        if as_json:
+            click.echo(claims.to_json(_comparison_claims(a, b)))
+            return
         comparisons, untested = variants.compare(a, b, metrics or None)
         fair = variants.fairness(a, b) if not metrics else None
     except data.DataError as e:
@@ -1270,6 +1283,30 @@ def compare_command(file_a, file_b, metrics, score):
         click.echo(report.untested_text(untested))
     if fair is not None:
         click.echo(f"\n{report.terminal_text(fair.text)}")
+
+
+def _compare_json_alone(metrics, score):
+    """compare --json prints the claims alone on stdout (a script parses all of it); the metrics' table is not
+    among them, and the claims are of a verdict on points."""
+    if metrics:
+        _fail("--json prints only the claims as JSON, not the table of --metric; allowed: --json without --metric "
+              "(run compare again for the table)")
+    if score != "points":
+        _fail("--json reads points; allowed: --score points")
+
+
+def _comparison_claims(a, b):
+    """The claims of ``compare A B --json``: each file's verdict as ``analyze A B`` claims it (Holm across the two,
+    fair within the margin analyze takes by default), and ``b``'s change against ``a`` as compare's sentence says
+    it, which compare says also where analyze compares nothing (other policies, with a warning)."""
+    from analyses import claims, fairer, report, sequential, variants
+
+    # as analyze takes it: a margin score has no default E
+    margin = (sequential.swept_margin([a, b]) or fairer.DEFAULT_MARGIN) if a.score == "points" else None
+    analysis = report.analyze([a, b], (a.name,), margin=margin)
+    fair = variants.fairness(a, b)
+    return [c for c in claims.claims(analysis) if c.word not in claims.CHANGE] + \
+        ([claims.change_claim(fair)] if fair is not None else [])
 
 
 @main.command("plan")

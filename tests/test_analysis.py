@@ -333,7 +333,7 @@ def test_every_output_says_what_it_is_of(cli, two_variants, tmp_path):
                                            f"seat 1 random, seat 2 greedy; 200 games, seed 4; simcore "
                                            f"{simcore.__version__}")
     done = cli("compare", two_variants[0].path, tmp_path / "z.parquet")
-    assert "warning: base and default differ in their player counts and policies" in done.stderr
+    assert "warning: base and players=3,formation=ring differ in their player counts and policies" in done.stderr
 
 
 def test_analyze_writes_an_html_report_and_refuses_other_suffixes(cli, two_variants, tmp_path):

@@ -125,7 +125,20 @@ def run_to_tally(config, on_block=None):
     return tally
 
 
-def simulate(game, games=None, seed=None, params=None, policies=None, variant="default", config=None):
+def variant_name(table, sets, variant=None):
+    """The name of a run's variant: ``variant`` where given, else its config ``table``'s, else what its ``sets``
+    (the ``--set`` pairs) change, named as a sweep names a variant of those overrides (``hand_size_2=10``), so
+    that runs of other rules are told apart by name. None where ``resolve`` finds it: the table's, else
+    ``default``."""
+    if variant is not None or "variant" in table or not sets:
+        return variant
+    # imported here, not at the top: the sweep module imports this one to play its variants
+    from simcore.studies.sweep import derived_name
+
+    return derived_name(dict(sets))        # a key set twice: its last value, as resolve plays it
+
+
+def simulate(game, games=None, seed=None, params=None, policies=None, variant=None, config=None):
     """Play ``games`` games and return them as a ``pyarrow.Table`` (one row per game): the rows `simcore run`
     gives for the same config and seed.
 
@@ -133,10 +146,13 @@ def simulate(game, games=None, seed=None, params=None, policies=None, variant="d
     nested dicts) to values; ``policies`` maps ``"*"`` and/or seat numbers to
     policy names; ``config`` is an optional TOML file loaded first, which the
     arguments given override. ``games`` and ``seed`` left out are the
-    config's, else 10,000 games and seed 1, as on the command line.
+    config's, else 10,000 games and seed 1, as on the command line;
+    ``variant``, the name in every row, is the config's, else named by what
+    ``params`` changes (``hand_size_2=10``), else ``default``, as ``--set`` names it.
     """
     table = cfg.load_file(config) if config else {}
-    run = cfg.resolve(game, table, sets=cfg.api_params(params), policies=cfg.api_policies(policies), games=games,
-                      seed=seed, variant=variant)
+    sets = cfg.api_params(params)
+    run = cfg.resolve(game, table, sets=sets, policies=cfg.api_policies(policies), games=games, seed=seed,
+                      variant=variant_name(table, sets, variant))
     tables = [results.table(run, first, rows) for first, rows in blocks(run)]
     return pa.concat_tables(tables)

@@ -1,0 +1,159 @@
+"""Issue 53, case 13 and item 7: `simcore run --set K=V` names its variant by what it changed, as a sweep names an
+unnamed variant, so that `compare` names what it compares; and item 3: `simcore compare A B --json`, the claims of
+a comparison as JSON for scripts."""
+
+import json
+
+import pyarrow.parquet as pq
+import pytest
+
+import simcore
+from analyses import claims
+
+GAMES = "60"
+
+
+def _run(cli, out, *args):
+    done = cli("run", "zwai", "--games", GAMES, "--quiet", "--out", out, *args)
+    assert done.returncode == 0, done.stderr
+    return pq.read_table(out)
+
+
+def _variants(table):
+    return set(table["variant"].to_pylist())
+
+
+def test_compare_names_two_runs_of_other_rules_by_what_they_changed(cli, tmp_path):
+    """Issue 53, case 13: two runs of `--set hand_size_2=...` were both "default", and compare printed "default
+    (c1.parquet) vs default (c2.parquet)"; now each is named by what it changed, in its rows, its metadata and
+    compare's lines."""
+    c1 = _run(cli, tmp_path / "c1.parquet", "--set", "hand_size_2=10")
+    c2 = _run(cli, tmp_path / "c2.parquet", "--set", "hand_size_2=13")
+    assert _variants(c1) == {"hand_size_2=10"} and _variants(c2) == {"hand_size_2=13"}
+    assert pq.read_metadata(tmp_path / "c1.parquet").metadata[b"simcore.variant"] == b"hand_size_2=10"
+    done = cli("compare", tmp_path / "c1.parquet", tmp_path / "c2.parquet")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"hand_size_2=10 ({GAMES} games) vs hand_size_2=13 ({GAMES} games), zwai\n")
+    assert "  hand_size_2=10: zwai (rules version 1), hand_size_2=10;" in done.stdout
+    assert "| hand_size_2=10 | hand_size_2=13 | points_0 |" in done.stdout
+    assert "default" not in done.stdout
+
+
+def test_run_set_names_its_variant_as_a_sweep_does_with_the_same_games(cli, tmp_path):
+    """Issue 53, item 7: `run --set` names its variant by the sweep's own naming (several changes joined by
+    commas, a dotted key by its last part) and plays the very games a sweep of that variant plays: the same rows,
+    label and all; only the label differs from a run of the old name (`--variant default`)."""
+    sweep_file = tmp_path / "s.toml"
+    sweep_file.write_text(f'game = "zwai"\ngames = {GAMES}\nseed = 1\n\n[axes]\nhand_size_2 = [10]\n'
+                          'formation = ["ring"]\n')
+    done = cli("sweep", sweep_file, "--out", tmp_path / "s", "--quiet")
+    assert done.returncode == 0, done.stderr
+    swept = pq.read_table(tmp_path / "s" / "hand_size_2=10,formation=ring.parquet")
+    ran = _run(cli, tmp_path / "r.parquet", "--set", "hand_size_2=10", "--set", "formation=ring")
+    assert _variants(ran) == {"hand_size_2=10,formation=ring"}
+    assert ran.equals(swept)                    # every column, the variant too (metadata aside)
+    old = _run(cli, tmp_path / "old.parquet", "--set", "hand_size_2=10", "--set", "formation=ring",
+               "--variant", "default")
+    assert _variants(old) == {"default"}
+    assert ran.drop_columns(["variant"]).equals(old.drop_columns(["variant"]))
+
+
+def test_a_run_names_its_variant_by_its_config_or_option_first(cli, tmp_path):
+    """Issue 53, item 7: a run without --set stays "default"; --variant names it; a config's own name wins over
+    --set; a config without a name and --set is named by what --set changed; a key set twice by its last value.
+    The summary says a name that --set did not give (that one would repeat the line of the rules)."""
+    assert _variants(_run(cli, tmp_path / "a.parquet")) == {"default"}
+    assert _variants(_run(cli, tmp_path / "b.parquet", "--set", "hand_size_2=10", "--variant", "short")) == \
+        {"short"}
+    named, unnamed = tmp_path / "named.toml", tmp_path / "unnamed.toml"
+    named.write_text('game = "zwai"\nvariant = "mine"\n[params]\nplayers = 3\n')
+    unnamed.write_text('game = "zwai"\n[params]\nplayers = 3\n')
+    assert _variants(_run(cli, tmp_path / "c.parquet", "--config", named, "--set", "hand_size_3=6")) == {"mine"}
+    assert _variants(_run(cli, tmp_path / "d.parquet", "--config", unnamed)) == {"default"}
+    assert _variants(_run(cli, tmp_path / "e.parquet", "--config", unnamed, "--set", "hand_size_3=6")) == \
+        {"hand_size_3=6"}
+    assert _variants(_run(cli, tmp_path / "f.parquet", "--set", "hand_size_2=9", "--set", "hand_size_2=10")) == \
+        {"hand_size_2=10"}
+    done = cli("run", "zwai", "--games", "20", "--set", "formation=ring")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("zwai (rules version 1), formation=ring;")     # the name says no more
+    done = cli("run", "zwai", "--games", "20", "--config", named, "--set", "hand_size_3=6")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("variant mine: zwai (rules version 1), players=3, hand_size_3=6;")
+
+
+def test_simulate_names_its_variant_as_run_does(cli, tmp_path):
+    """Issue 53, item 7: `simcore.simulate` gives the rows `simcore run` gives, so params name its variant as
+    --set does (nested groups by their last key), and a name given wins."""
+    ran = _run(cli, tmp_path / "r.parquet", "--set", "hand_size_2=10")
+    simulated = simcore.simulate("zwai", games=int(GAMES), params={"hand_size_2": 10})
+    assert _variants(simulated) == {"hand_size_2=10"} and simulated.equals(ran)
+    assert _variants(simcore.simulate("zwai", games=5)) == {"default"}
+    assert _variants(simcore.simulate("zwai", games=5, params={"hand_size_2": 10}, variant="x")) == {"x"}
+
+
+@pytest.fixture(scope="module")
+def goofspiel_runs(tmp_path_factory):
+    """Three Goofspiel runs of 300 games: seat 0 greedy against random on the default rules ("default") and on
+    descending prizes ("points_order=descending"), on the same deals; and every seat random on another seed
+    ("default" too: other policies, not paired)."""
+    from tests.conftest import simcore_cli
+
+    folder = tmp_path_factory.mktemp("compare")
+    for name, args in (("greedy", ()), ("descending", ("--set", "points_order=descending")),
+                       ("random", ("--policy", "random", "--seed", "2"))):
+        done = simcore_cli("run", "goofspiel", "--policy", "0=greedy", *args, "--games", "300", "--quiet",
+                           "--out", folder / f"{name}.parquet")
+        assert done.returncode == 0, done.stderr
+    return folder
+
+
+def _json(done):
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)      # stdout is the JSON document and nothing else
+
+
+def test_compare_json_claims_what_analyze_claims_and_compare_says(cli, goofspiel_runs):
+    """Issue 53, item 3: `compare A B --json` prints the claims as JSON (schema simcore.verdict/1): of two files
+    of one player count and policies the very document `analyze A B --json` prints (each file's verdict, Holm
+    across the two; B's change against A on the common deals), whose change is the word of compare's sentence."""
+    a, b = goofspiel_runs / "greedy.parquet", goofspiel_runs / "descending.parquet"
+    found = _json(cli("compare", a, b, "--json"))
+    assert found == _json(cli("analyze", a, b, "--json"))
+    assert found["schema"] == "simcore.verdict/1" and json.loads(json.dumps(found)) == found
+    first, second = found["variants"]
+    assert (first["name"], second["name"]) == ("default", "points_order=descending") and "baseline" not in first
+    assert first["games"] == second["games"] == 300 and first["verdict"] == "unbalanced"
+    change = second["baseline"]
+    assert change["name"] == "default" and change["games_compared"] == 300      # paired: 300 common deals
+    text = " ".join(cli("compare", a, b).stdout.split())
+    if change["change"] in ("fairer", "less fair"):
+        assert f"points_order=descending is {change['change']} than default" in text
+    else:
+        assert change["change"] == "no change found" and "neither is shown fairer" in text
+    assert {c["family"] for c in found["claims"] if c["word"] in claims.BALANCE} == {"Holm across 2 variants"}
+
+
+def test_compare_json_of_other_policies_and_seeds_names_both_and_warns_on_stderr(cli, goofspiel_runs):
+    """Issue 53, item 3 and case 13: two files of one name (both "default") are told apart by file in the JSON
+    too; compare compares files of other policies and seeds (analyze would not), so its JSON says B's change
+    against A, unpaired on both runs' games, and the warnings go to stderr, never into the JSON."""
+    done = cli("compare", goofspiel_runs / "random.parquet", goofspiel_runs / "greedy.parquet", "--json")
+    found = _json(done)
+    assert [v["name"] for v in found["variants"]] == ["default (random.parquet)", "default (greedy.parquet)"]
+    baseline = found["variants"][1]["baseline"]
+    assert baseline["name"] == "default (random.parquet)" and baseline["games_compared"] == 600
+    assert baseline["change"] in claims.CHANGE
+    assert "differ in their policies" in done.stderr and "seeds differ" in done.stderr
+
+
+@pytest.mark.parametrize("extra, allowed", [
+    (("--metric", "n_turns"), "allowed: --json without --metric"),
+    (("--score", "margin"), "--json reads points; allowed: --score points"),
+])
+def test_compare_json_with_what_it_does_not_print_is_one_line(cli, goofspiel_runs, extra, allowed):
+    """Issue 53, item 3: --json prints the claims alone (a script parses all of stdout): with an option that
+    prints something else it is one line naming what is allowed, a non-zero exit and nothing on stdout."""
+    done = cli("compare", goofspiel_runs / "greedy.parquet", goofspiel_runs / "descending.parquet", "--json", *extra)
+    assert done.returncode != 0 and done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and allowed in done.stderr

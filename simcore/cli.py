@@ -1162,12 +1162,16 @@ MIN_READING_GAMES = 10      # simcore readings: its tests need more games than s
                    "(simcore analyze reads it). Without it nothing is written.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False),
               help="Also write the verdict as Markdown here (NAME.md).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the verdict's claims as JSON (schema simcore.verdict/1, the result-files reference) and "
+                   "nothing else on stdout; --out and --report are still written.")
 @_options(FORCE, THREADS, QUIET)
-def readings_command(paths, games, folder, report_path, force, threads, quiet):
+def readings_command(paths, games, folder, report_path, as_json, force, threads, quiet):
     """Does the verdict hang on how simcore reads a silent rulebook? Play every variant of a sweep folder or
     result files again under each other reading its game declares (same seed, same deals) and say per variant
-    whether its balance verdict holds under every reading or which one it depends on."""
-    from analyses import data
+    whether its verdict word is the same under every reading or which reading it depends on (and where only
+    the edge moves)."""
+    from analyses import claims, data
     from simcore.io import writing
     from simcore.studies import readings
 
@@ -1177,15 +1181,16 @@ def readings_command(paths, games, folder, report_path, force, threads, quiet):
     if report_path is not None and Path(report_path).suffix.lower() != ".md":
         _fail(f"--report {report_path!r}: unknown suffix; allowed: NAME.md")
     try:
-        results = _load_results(paths)
+        results = _load_results(paths, header=not as_json)
         _warn(data.rules_warning(results))
         todo = readings.replays(results, games)
     except data.DataError as e:
         _fail(str(e))
     game = todo[0].config.module.GAME
     if not game.readings:
-        click.echo(f"{game.name} declares no readings of a silent rulebook ({game.doc}): its verdicts rest on "
-                   "its rules alone.")
+        none = (f"{game.name} declares no readings of a silent rulebook ({game.doc}): its verdicts rest on its rules "
+                "alone.")
+        click.echo(claims.document([], variants=[], note=none) if as_json else none)
         return
     plan = readings.as_sweep(todo, paths[0])
     if folder is not None:
@@ -1198,11 +1203,12 @@ def readings_command(paths, games, folder, report_path, force, threads, quiet):
     _threads(threads)
     _load(todo[0].config, quiet)
     with _locked(folder, readings.KIND, game.name, plan, force):
-        _readings(todo, folder, paths[0], report_path)
+        _readings(todo, folder, paths[0], report_path, as_json)
 
 
-def _readings(todo, folder, source, report_path):
-    """Play ``todo`` (into ``folder``, if any), print the verdict across the readings and write its report."""
+def _readings(todo, folder, source, report_path, as_json=False):
+    """Play ``todo`` (into ``folder``, if any), print the verdict across the readings (``as_json``: its claims as
+    JSON, and what was written on stderr, so that stdout is the JSON alone) and write its report."""
     from analyses import data
     from simcore.io import writing
     from simcore.studies import readings
@@ -1212,16 +1218,17 @@ def _readings(todo, folder, source, report_path):
         found = readings.verdicts(todo, played)
     except (OSError, data.DataError) as e:
         _fail(str(e))
-    click.echo(readings.terminal(todo, found))
+    click.echo(readings.document(found) if as_json else readings.terminal(todo, found))
     if report_path is not None:
         try:
             writing.write_atomic(report_path, lambda tmp: tmp.write_text(readings.markdown(todo, found),
                                                                          encoding="utf-8"))
         except OSError as e:
             _fail(f"cannot write {report_path}: {e.strerror or e}")
-        click.echo(f"\nwrote {report_path}")
+        click.echo(f"\nwrote {report_path}", err=as_json)
     if folder is not None:
-        click.echo(f"\nwrote the games played to {folder} ({len(todo)} files and {folder}/_manifest.json)")
+        click.echo(f"\nwrote the games played to {folder} ({len(todo)} files and {folder}/_manifest.json)",
+                   err=as_json)
 
 
 @main.command("compare")

@@ -1277,10 +1277,13 @@ def compare_command(file_a, file_b, metrics, score):
               help="With --seats: a seat's correlation between game i of two variants played on common deals "
                    "(the same seed; default: 0, independent runs). With results it is measured.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="The tests' error rate.")
-def plan_command(paths, seats, teams, edge, paired_correlation, alpha):
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the plan and its claims as JSON (schema simcore.verdict/1, the result-files reference) "
+                   "and nothing else on stdout.")
+def plan_command(paths, seats, teams, edge, paired_correlation, alpha, as_json):
     """How many games? From a guess (--seats) or from result files or sweep folders: the games per variant that
     find a seat edge of E, that decide "fairer" or "less fair", and that show a variant fair within E, at 80%
-    and 95% power."""
+    and 95% power; from results, also what the games decide already."""
     from analyses import data, planning
 
     guess = {"--seats": seats, "--teams": teams, "--paired-correlation": paired_correlation}
@@ -1293,17 +1296,17 @@ def plan_command(paths, seats, teams, edge, paired_correlation, alpha):
               "(simcore plan --seats 4 --edge 0.05)")
     try:
         if paths:
-            results = _load_results(paths)
-            for line in planning.results_lines(planning.plan_results(results, edge, alpha), results):
-                click.echo(line)
+            results = _load_results(paths, header=not as_json)
+            plan = planning.plan_results(results, edge, alpha)
+            click.echo(planning.results_document(plan, results) if as_json
+                       else "\n".join(planning.results_lines(plan, results)))
             return
         plan = planning.plan_guess(seats, edge, teams, paired_correlation or 0.0, alpha)
     except planning.PlanError as e:
         _fail(f"--{e.name.replace('_', '-')} {e.value} is not allowed; allowed: {e.allowed}")
     except data.DataError as e:
         _fail(str(e))
-    for line in planning.guess_lines(plan):
-        click.echo(line)
+    click.echo(planning.guess_document(plan) if as_json else "\n".join(planning.guess_lines(plan)))
 
 
 NUMBA_FILES = (".nbi", ".nbc")      # numba's cache index and data files

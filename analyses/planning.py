@@ -13,6 +13,7 @@ as good as the estimate: ``tests/test_calibration_plan.py`` measures the power e
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import textwrap
 from dataclasses import dataclass
@@ -20,10 +21,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special
 
-from analyses import context
+from analyses import claims, context
 from analyses.balance import common_teams
 from analyses.data import DataError, paired_on_index
-from analyses.fairer import DEFAULT_MARGIN, GamesPlan, detectable_edge, games_needed, imbalance_change
+from analyses.fairer import DEFAULT_MARGIN, GamesPlan, detectable_edge, fairer_verdict, games_needed, imbalance_change
+from analyses.paired import holm
 from analyses.variants import baselines_of, pairing
 
 POWERS = (0.8, 0.95)
@@ -147,20 +149,35 @@ _METHOD = ("normal theory, conservatively: a seat's points varying as much as a 
 @dataclass(frozen=True)
 class ChangePlan:
     """``variant`` against its ``baseline``: the imbalance change these ``games`` show (``estimate`` = D_variant -
-    D_baseline, its standard error ``se`` and p-value) and, per power of :data:`POWERS`, the games per variant
-    that decide it (``direction``: "fairer" or "less fair") if the estimate were the truth (None: no change
-    seen, which no number of games decides)."""
+    D_baseline, its standard error ``se`` and p-value; ``compared``: the games the test read) and, per power of
+    :data:`POWERS`, the games per variant that decide it (``direction``: "fairer" or "less fair", where the
+    estimate points) if the estimate were the truth (None: no change seen, which no number of games decides).
+    ``adjusted_pvalue``: the p-value Holm-adjusted across every comparison of the plan (``family`` of them), as
+    ``analyze`` adjusts its changes; ``verdict`` the word it decides (``analyses.claims.CHANGE``)."""
 
     variant: str
     baseline: str
     paired: bool
     paired_correlation: float
     games: int
+    compared: int
     estimate: float
     se: float
     pvalue: float
     direction: str
     games_needed: tuple
+    adjusted_pvalue: float = math.nan
+    family: int = 1
+    alpha: float = ALPHA
+
+    @property
+    def verdict(self):
+        """"fairer" or "less fair" where the Holm-adjusted test decides it, else "no change found"."""
+        return fairer_verdict(self.estimate, self.adjusted_pvalue, self.alpha)
+
+    @property
+    def decided(self):
+        return self.verdict != "no change found"
 
 
 @dataclass(frozen=True, eq=False)  # eq=False: the fields hold arrays, whose == is elementwise
@@ -211,7 +228,19 @@ def plan_results(results, edge: float = DEFAULT_MARGIN, alpha: float = ALPHA) ->
     groups = {}
     for r in results:
         groups.setdefault(bases[r.name], []).append(r)
-    return ResultsPlan(edge, alpha, tuple(_group(members, edge, alpha) for members in groups.values()))
+    return ResultsPlan(edge, alpha, _decide(tuple(_group(members, edge, alpha) for members in groups.values()),
+                                            alpha))
+
+
+def _decide(groups, alpha):
+    """``groups`` with each change's p-value Holm-adjusted across every change of the plan: what decides it, as
+    ``analyze`` decides "fairer" across the variants against their baselines (a change decided at its own p
+    would be a word ``analyze`` does not say)."""
+    changes = [c for g in groups for c in g.changes]
+    adjusted = iter(holm([c.pvalue for c in changes]) if changes else [])
+    return tuple(dataclasses.replace(g, changes=tuple(
+        dataclasses.replace(c, adjusted_pvalue=float(next(adjusted)), family=len(changes), alpha=alpha)
+        for c in g.changes)) for g in groups)
 
 
 def _group(members, edge, alpha):
@@ -251,6 +280,7 @@ def _change(base, r, teams, units, alpha):
     games = len(points_a) if paired else max(len(points_a), len(points_b))
     return ChangePlan(variant=r.name, baseline=base.name, paired=paired,
                       paired_correlation=pairing(points_a, points_b) if paired else 0.0, games=games,
+                      compared=len(points_a) if paired else len(points_a) + len(points_b),
                       estimate=change.estimate, se=change.se, pvalue=change.pvalue,
                       direction="fairer" if change.estimate < 0 else "less fair",
                       games_needed=tuple(games_to_decide(change.estimate, change.se, games, p, alpha, units)
@@ -319,7 +349,72 @@ def results_lines(plan: ResultsPlan, results) -> list[str]:
         "A plan from estimates: the games needed if what these games show were the truth, so only as good as they "
         "are (a change near 0 plans many games for a change too small to matter). Tests: per-seat (per-team) t "
         f"tests with Holm (an edge of {e}), the imbalance change Σ(share - fair)² by its U-statistic standard error "
-        f"(decided: p < {plan.alpha:g}), two one-sided tests per seat (fair within {e}); analyses.fairer.")]
+        f"(its verdict decided at p < {plan.alpha:g}, Holm across the variants as analyze decides it; the games "
+        "beside it decide where the estimate points), two one-sided tests per seat (fair within "
+        f"{e}); analyses.fairer.")]
+
+
+def change_claims(plan: ResultsPlan):
+    """The CHANGE claim of every comparison of a plan from results: the word its Holm-adjusted imbalance test
+    decides, as ``analyze`` claims it (``analyses.claims.change_claim``), with the plan's numbers."""
+    out = []
+    for g in plan.groups:
+        for c in g.changes:
+            paired = "paired on common deals" if c.paired else "unpaired (different seeds)"
+            numbers = {"estimate": c.estimate, "se": c.se, "pvalue": c.pvalue, "adjusted_pvalue": c.adjusted_pvalue,
+                       "points_to": _direction(c), "games_needed": _powers(c.games_needed)}
+            out.append(claims.Claim(c.variant, c.verdict, f"imbalance test: the change of Σ(share - fair)², {paired}",
+                                    c.compared, claims._holm(c.family), c.alpha, numbers, against=c.baseline))
+    return out
+
+
+def results_document(plan: ResultsPlan, results) -> str:
+    """The plan from results as the JSON of ``analyses.claims.SCHEMA`` (``simcore plan RESULTS --json``): per group
+    what was measured and the games a unit's move needs, per variant the games that decide its change and show
+    it fair within E at each power, then the change claims."""
+    games = {r.name: r.n_games for r in results}
+    groups = []
+    for g in plan.groups:
+        changes = {c.variant: c for c in g.changes}
+        variants = [{"name": w.variant, "games": games[w.variant],
+                     "change": _change_entry(changes[w.variant]) if w.variant in changes else None,
+                     "fair_within": {"margin": w.margin, "outside": [_unit(g, k) for k in w.outside],
+                                     "games_needed": None if w.games_needed is None else _powers(w.games_needed)}}
+                    for w in g.within]
+        groups.append({"players": g.players, "policies": list(g.policies), "baseline": g.baseline,
+                       "units": [_unit(g, k) for k in range(len(g.teams) if g.teams else g.players)],
+                       "paired_correlation": g.paired_correlation, "measured": g.measured, "games": g.games,
+                       "detectable": g.detectable,
+                       "unit_moved": {"edge": plan.edge, "games_needed": _powers(p.games for p in g.shift)},
+                       "variants": variants})
+    return claims.document(change_claims(plan), plan={"edge": plan.edge, "alpha": plan.alpha, "groups": groups})
+
+
+def guess_document(plan: GuessPlan) -> str:
+    """The plan from a guess as the JSON of ``analyses.claims.SCHEMA`` (``simcore plan --seats N --json``): the
+    games each question needs at each power; no games played, so no claims."""
+    return claims.document([], plan={
+        "seats": plan.seats, "teams": plan.teams, "edge": plan.edge, "alpha": plan.alpha,
+        "paired_correlation": plan.paired_correlation,
+        "unit_moved": {"games_needed": _powers(p.games for p in plan.shift)},
+        "fair_within": {"games_needed": _powers(p.games for p in plan.within)}})
+
+
+def _change_entry(c):
+    return {"against": c.baseline, "paired": c.paired, "paired_correlation": c.paired_correlation,
+            "games_compared": c.compared, "estimate": c.estimate, "se": c.se, "pvalue": c.pvalue,
+            "adjusted_pvalue": c.adjusted_pvalue, "verdict": c.verdict, "points_to": _direction(c),
+            "games_needed": _powers(c.games_needed)}
+
+
+def _direction(c):
+    """Where the estimate points ("fairer", "less fair"), None when it is 0."""
+    return None if c.games_needed[0] is None else c.direction
+
+
+def _powers(values):
+    """{"80%": games, "95%": games}: one entry a power of :data:`POWERS`."""
+    return {f"{p:.0%}": v for p, v in zip(POWERS, values, strict=True)}
 
 
 def _group_lines(g, plan, rules):
@@ -335,11 +430,12 @@ def _group_lines(g, plan, rules):
                    f"games per variant, 95% in {g.shift[1].games:,} (these {g.games:,} games find "
                    f"an edge of {g.detectable:.3f} with 80% power).", indent="  ")]
     if g.changes:
-        lines.append(_table(["variant", "against", "paired (rho)", "imbalance change", "se", "p", "to decide",
-                             "80% power", "95% power"],
+        holm_ = " (Holm)" * (g.changes[0].family > 1)
+        lines.append(_table(["variant", "against", "paired (rho)", "imbalance change", "se", f"p{holm_}", "verdict",
+                             "the estimate points to", "80% power", "95% power"],
                             [[c.variant, c.baseline, f"yes ({c.paired_correlation:.2f})" if c.paired else "no",
-                              _small(c.estimate, "+"), _small(c.se), _p(c.pvalue), _decide(c),
-                              *(_games(n) for n in c.games_needed)] for c in g.changes]))
+                              _small(c.estimate, "+"), _small(c.se), _p(c.adjusted_pvalue), c.verdict,
+                              _points_to(c), *(_games(n) for n in c.games_needed)] for c in g.changes]))
     lines.append(_table(["variant", "rules", f"{unit} shares", f"fair within {e}: 80% power", "95% power"],
                         [[w.variant, rules[w.variant], ", ".join(f"{s:.3f}" for s in w.share),
                           *_within_cells(w, g, e)] for w in g.within]))
@@ -358,8 +454,13 @@ def _wrap(text, indent=""):
     return textwrap.fill(text, WIDTH, initial_indent=indent, subsequent_indent=indent, break_on_hyphens=False)
 
 
-def _decide(c):
-    return "(no change seen)" if c.games_needed[0] is None else c.direction
+def _points_to(c):
+    """Where the estimate points, and whether the test decided it: the games beside it decide that direction if
+    the estimate were the truth; a direction not decided is no verdict ("fairer" beside p = 0.70 read as one)."""
+    direction = _direction(c)
+    if direction is None:
+        return "(no change seen)"
+    return direction if c.decided else f"{direction} (not decided)"
 
 
 def _within_cells(w, g, e):

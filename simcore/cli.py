@@ -1179,12 +1179,16 @@ MIN_READING_GAMES = 10      # simcore readings: its tests need more games than s
                    "(simcore analyze reads it). Without it nothing is written.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False),
               help="Also write the verdict as Markdown here (NAME.md).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the verdict's claims as JSON (schema simcore.verdict/1, the result-files reference) and "
+                   "nothing else on stdout; --out and --report are still written.")
 @_options(FORCE, THREADS, QUIET)
-def readings_command(paths, games, folder, report_path, force, threads, quiet):
+def readings_command(paths, games, folder, report_path, as_json, force, threads, quiet):
     """Does the verdict hang on how simcore reads a silent rulebook? Play every variant of a sweep folder or
     result files again under each other reading its game declares (same seed, same deals) and say per variant
-    whether its balance verdict holds under every reading or which one it depends on."""
-    from analyses import data
+    whether its verdict word is the same under every reading or which reading it depends on (and where only
+    the edge moves)."""
+    from analyses import claims, data
     from simcore.io import writing
     from simcore.studies import readings
 
@@ -1194,15 +1198,16 @@ def readings_command(paths, games, folder, report_path, force, threads, quiet):
     if report_path is not None and Path(report_path).suffix.lower() != ".md":
         _fail(f"--report {report_path!r}: unknown suffix; allowed: NAME.md")
     try:
-        results = _load_results(paths)
+        results = _load_results(paths, header=not as_json)
         _warn(data.rules_warning(results))
         todo = readings.replays(results, games)
     except data.DataError as e:
         _fail(str(e))
     game = todo[0].config.module.GAME
     if not game.readings:
-        click.echo(f"{game.name} declares no readings of a silent rulebook ({game.doc}): its verdicts rest on "
-                   "its rules alone.")
+        none = (f"{game.name} declares no readings of a silent rulebook ({game.doc}): its verdicts rest on its rules "
+                "alone.")
+        click.echo(claims.document([], variants=[], note=none) if as_json else none)
         return
     plan = readings.as_sweep(todo, paths[0])
     if folder is not None:
@@ -1215,11 +1220,12 @@ def readings_command(paths, games, folder, report_path, force, threads, quiet):
     _threads(threads)
     _load(todo[0].config, quiet)
     with _locked(folder, readings.KIND, game.name, plan, force):
-        _readings(todo, folder, paths[0], report_path)
+        _readings(todo, folder, paths[0], report_path, as_json)
 
 
-def _readings(todo, folder, source, report_path):
-    """Play ``todo`` (into ``folder``, if any), print the verdict across the readings and write its report."""
+def _readings(todo, folder, source, report_path, as_json=False):
+    """Play ``todo`` (into ``folder``, if any), print the verdict across the readings (``as_json``: its claims as
+    JSON, and what was written on stderr, so that stdout is the JSON alone) and write its report."""
     from analyses import data
     from simcore.io import writing
     from simcore.studies import readings
@@ -1229,16 +1235,17 @@ def _readings(todo, folder, source, report_path):
         found = readings.verdicts(todo, played)
     except (OSError, data.DataError) as e:
         _fail(str(e))
-    click.echo(readings.terminal(todo, found))
+    click.echo(readings.document(found) if as_json else readings.terminal(todo, found))
     if report_path is not None:
         try:
             writing.write_atomic(report_path, lambda tmp: tmp.write_text(readings.markdown(todo, found),
                                                                          encoding="utf-8"))
         except OSError as e:
             _fail(f"cannot write {report_path}: {e.strerror or e}")
-        click.echo(f"\nwrote {report_path}")
+        click.echo(f"\nwrote {report_path}", err=as_json)
     if folder is not None:
-        click.echo(f"\nwrote the games played to {folder} ({len(todo)} files and {folder}/_manifest.json)")
+        click.echo(f"\nwrote the games played to {folder} ({len(todo)} files and {folder}/_manifest.json)",
+                   err=as_json)
 
 
 @main.command("compare")
@@ -1321,10 +1328,13 @@ def _comparison_claims(a, b):
               help="With --seats: a seat's correlation between game i of two variants played on common deals "
                    "(the same seed; default: 0, independent runs). With results it is measured.")
 @click.option("--alpha", type=float, default=0.05, show_default=True, help="The tests' error rate.")
-def plan_command(paths, seats, teams, edge, paired_correlation, alpha):
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the plan and its claims as JSON (schema simcore.verdict/1, the result-files reference) "
+                   "and nothing else on stdout.")
+def plan_command(paths, seats, teams, edge, paired_correlation, alpha, as_json):
     """How many games? From a guess (--seats) or from result files or sweep folders: the games per variant that
     find a seat edge of E, that decide "fairer" or "less fair", and that show a variant fair within E, at 80%
-    and 95% power."""
+    and 95% power; from results, also what the games decide already."""
     from analyses import data, planning
 
     guess = {"--seats": seats, "--teams": teams, "--paired-correlation": paired_correlation}
@@ -1337,17 +1347,17 @@ def plan_command(paths, seats, teams, edge, paired_correlation, alpha):
               "(simcore plan --seats 4 --edge 0.05)")
     try:
         if paths:
-            results = _load_results(paths)
-            for line in planning.results_lines(planning.plan_results(results, edge, alpha), results):
-                click.echo(line)
+            results = _load_results(paths, header=not as_json)
+            plan = planning.plan_results(results, edge, alpha)
+            click.echo(planning.results_document(plan, results) if as_json
+                       else "\n".join(planning.results_lines(plan, results)))
             return
         plan = planning.plan_guess(seats, edge, teams, paired_correlation or 0.0, alpha)
     except planning.PlanError as e:
         _fail(f"--{e.name.replace('_', '-')} {e.value} is not allowed; allowed: {e.allowed}")
     except data.DataError as e:
         _fail(str(e))
-    for line in planning.guess_lines(plan):
-        click.echo(line)
+    click.echo(planning.guess_document(plan) if as_json else "\n".join(planning.guess_lines(plan)))
 
 
 NUMBA_FILES = (".nbi", ".nbc")      # numba's cache index and data files

@@ -221,7 +221,9 @@ def test_plan_from_results_states_what_it_measured_and_plans(cli, zwergen):
     assert f"paired on common deals, rho = {group.paired_correlation:.2f} measured" in " ".join(out.split())
     row = next(line for line in out.splitlines() if line.startswith("| pro | base |"))
     assert row.startswith(f"| pro | base | yes ({change.paired_correlation:.2f}) | ")
-    assert row.endswith(f"| {change.direction} | {change.games_needed[0]:,} | {change.games_needed[1]:,} |")
+    points_to = change.direction if change.decided else f"{change.direction} (not decided)"
+    assert row.endswith(f"| {change.verdict} | {points_to} | {change.games_needed[0]:,} | "
+                        f"{change.games_needed[1]:,} |")
     assert f"{group.shift[0].games:,} games per variant" in " ".join(out.split())
     assert "| base | players=4 | " in out and "| pro | players=4, pro=true | " in out
     assert "A plan from estimates" in out

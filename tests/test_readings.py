@@ -1,7 +1,8 @@
 """The readings of a silent rulebook (issue 38, item 4): each game declares them, its rules page lists them, and
 ``simcore readings`` plays a verdict again under each and says whether it holds or which reading it hangs on.
 
-The "depends" call is calibrated here on synthetic results with a known truth: readings that change nothing
+"Depends" is said where the verdict word changes under a reading; whether the seats moved (the edge, said as a
+moved edge) is a test, calibrated here on synthetic results with a known truth: readings that change nothing
 (held to 5% + 3 SE) and readings that move a seat (its power).
 
     PYTHONPATH=. .venv/bin/python tests/test_readings.py     # the level and power rows of the statistics page
@@ -66,7 +67,7 @@ def test_a_bad_reading_is_refused_at_registration():
     assert "counts its default 3 among its values" in gaps[2]
 
 
-# --- synthetic results: the level and the power of the "depends" call -----------------------------------------
+# --- synthetic results: the level and the power of "the seats move with the reading" ---------------------------
 
 def _result(name, wins):
     n, seats = wins.shape
@@ -102,8 +103,8 @@ UNFAIR = (0.30, 0.27, 0.23, 0.20)
 FAIR3 = (1 / 3, 1 / 3, 1 / 3)
 
 
-def depends_rate(replicates, n, shift=None, seed=1):
-    """How often ``readings.compare`` says a reading moved a seat (Holm across the run's two other readings): a
+def moved_rate(replicates, n, shift=None, seed=1):
+    """How often ``readings.compare`` says a reading moved the seats (Holm across the run's two other readings): a
     4-seat unfair variant and a 3-seat fair one with 10% shared wins, each with one other reading; ``shift``: how
     the 4-seat variant's shares move under its other reading (None: not at all). Returns the rate and its
     standard error."""
@@ -116,13 +117,13 @@ def depends_rate(replicates, n, shift=None, seed=1):
     return rate, math.sqrt(max(rate * (1 - rate), 0.05 * 0.95) / replicates)
 
 
-def test_readings_that_change_nothing_are_said_to_matter_at_most_5_percent():
-    rate, se = depends_rate(600, 1000)
+def test_readings_that_change_nothing_are_said_to_move_the_seats_at_most_5_percent():
+    rate, se = moved_rate(600, 1000)
     assert rate <= 0.05 + 3 * se, rate
 
 
 def test_a_reading_that_moves_the_weakest_seat_by_005_is_found():
-    rate, _ = depends_rate(60, 2000, shift=(0.05, 0, 0, -0.05))
+    rate, _ = moved_rate(60, 2000, shift=(0.05, 0, 0, -0.05))
     assert rate >= 0.9, rate
 
 
@@ -156,17 +157,20 @@ def _found(folder, games_=None):
     return todo, readings.verdicts(todo, {r.name: readings.in_memory(r.config) for r in todo})
 
 
-def test_the_zwai_ring_verdict_depends_on_the_round_starter(formations):
+def test_the_zwai_ring_edge_moves_with_the_round_starter(formations):
     """The tutorial's verdict: seat 3 takes 7% of the ring's points as played; when the start moves one seat a
-    round, the weakest seat takes 21%. The same deals, so the difference is the reading's."""
+    round, it takes 21%. The same deals, so the difference is the reading's; the ring is unbalanced under both
+    readings, so its word does not depend on the reading: its edge moves (to seat 2)."""
     _, found = _found(formations)
     ring = next(v for v in found if v.variant == "formation=ring")
-    assert ring.depends_on == ("round_starter",)
+    assert ring.depends_on == () and ring.depends.word == "same under every reading"
     rotate = ring.alternatives[0]
-    assert (rotate.param, rotate.value) == ("round_starter", "rotate") and rotate.moved
-    assert ring.ours.worst == (3,) and ring.ours.share < 0.09
-    assert rotate.balance.share > ring.ours.share + 0.1          # the weakest seat under rotate
-    assert "Depends on the reading of round_starter" in ring.text and "round_starter=rotate" in ring.text
+    assert (rotate.param, rotate.value) == ("round_starter", "rotate") and rotate.moved and ring.moved == [rotate]
+    assert ring.ours.seats == (3,) and ring.ours.numbers["share"] < 0.09
+    assert rotate.balance.seats == (2,) and rotate.change.word == "fairer"
+    assert rotate.fairness.shares_a[3] + rotate.fairness.shift.shift[3] > ring.ours.numbers["share"] + 0.1
+    assert "**Same under every reading** (round_starter)" in ring.text
+    assert "The seat furthest from fair moves from seat 3 to seat 2 under round_starter=rotate" in ring.text
 
 
 def test_the_command_prints_the_dependence_and_writes_nothing(formations, cli, tmp_path, monkeypatch):
@@ -175,7 +179,7 @@ def test_the_command_prints_the_dependence_and_writes_nothing(formations, cli, t
     assert done.returncode == 0, done.stderr
     printed = " ".join(done.stdout.split())
     assert "formation=ring: players=4, formation=ring; every seat greedy" in printed
-    assert "Depends on the reading of round_starter: as played (ours) unbalanced, seat 3" in printed
+    assert "Same under every reading (round_starter): as played (ours) unbalanced, seat 3" in printed
     assert "(500 games a reading, seed 1" in printed
     assert list(tmp_path.iterdir()) == []
 
@@ -201,9 +205,9 @@ def test_a_verdict_that_holds_under_its_readings_says_so(cli, tmp_path):
     assert cli("run", "zwergen", "--policy", "greedy", "--games", "400", "--quiet", "--out", played).returncode == 0
     done = cli("readings", played)
     assert done.returncode == 0, done.stderr
-    assert "Holds under every reading (re_moves_rope)" in done.stdout
+    assert "Same under every reading (re_moves_rope)" in done.stdout
     assert "re_moves_rope=true never came into play" in done.stdout
-    assert "The verdict holds under every reading." in done.stdout
+    assert "The verdict is the same under every reading." in done.stdout
 
 
 def test_a_game_without_readings_says_so(cli, tmp_path):
@@ -238,25 +242,28 @@ def test_a_folder_of_another_kind_is_not_written_into(formations, cli):
 
 # --- the statistics page's rows ---------------------------------------------------------------------------------
 
-def _naive_rate(replicates, n, seed=2):
-    """How often the call (unbalanced or not) or the worst seat differs between two readings that change nothing,
-    at a variant whose edge is found about half the time: what "depends" would say without a test."""
+def _word_rate(replicates, n, seed=2):
+    """Between two readings that change nothing, at a variant whose edge is found about half the time: how often
+    the verdict word differs ("depends" is said), and how often both are unbalanced with another worst seat (the
+    sentence says the seat furthest from fair moves, and that no seat moved beyond chance)."""
     rng = np.random.default_rng(seed)
-    differ = 0
+    word = seat = 0
     for _ in range(replicates):
         ours, other = _pair(rng, n, (0.27, 0.25, 0.25, 0.23), shared=0.1)
         a, b = (readings._world([name], {name: r}) for name, r in (("ours", ours), ("other", other)))
         a, b = a["ours"], b["other"]
-        differ += a.unbalanced != b.unbalanced or (a.unbalanced and a.worst != b.worst)
-    return differ / replicates
+        word += a.word != b.word
+        seat += bool(a.seats and b.seats and a.seats != b.seats)
+    return word / replicates, seat / replicates
 
 
 if __name__ == "__main__":
     for n in (300, 1000, 2000):
-        print(f"equivalent readings, {n} games: depends {depends_rate(2000, n)[0]:.3f}")
+        print(f"equivalent readings, {n} games: the seats move {moved_rate(2000, n)[0]:.3f}")
     for drop in (0.02, 0.03, 0.05):
         for n in (1000, 2000):
-            found = depends_rate(500, n, (drop, 0, 0, -drop))[0]
+            found = moved_rate(500, n, (drop, 0, 0, -drop))[0]
             print(f"weakest seat -{drop} (to the strongest), {n} games: found {found:.3f}")
-    print(f"call or worst seat differs without a test, 2,000 games: {_naive_rate(500, 2000):.3f}")
+    word, seat = _word_rate(500, 2000)
+    print(f"equivalent readings near the edge, 2,000 games: the word differs {word:.3f}, the worst seat {seat:.3f}")
     sys.exit(0)

@@ -2,17 +2,21 @@
 
 Where a rulebook is silent simcore picks a reading, and each game declares those parameters with the values the
 rulebook's words allow (``simcore.games.Reading``). This plays every variant of a set of results again under each
-other reading, on the same seed and so on the same deals, and says per variant whether its balance verdict holds
-under every reading or which reading it hangs on.
+other reading, on the same seed and so on the same deals, and says per variant whether its verdict word depends on
+the reading.
 
-The claim "depends on the reading of P" rests on one test per other reading: did any seat's (team's) points move
-from the variant as played to the variant under that reading? Hotelling's T² on the per-game change, paired game
-by game on common deals (``analyses.variants.fairness``), Holm across every other reading of every variant, so
-that a reading that changes nothing is said to matter at most 5% of the time in the whole output
-(tests/test_readings.py measures it). Beside it each reading gets the balance verdict ``analyze`` would give:
-unbalanced or not, the worst seat with its simultaneous interval (Holm across the variants, as ``analyze``). A
-call or a worst seat that differs while no seat moved beyond chance is no evidence of a dependence (a fair
-game's worst seat is any seat): the sentence says so and that more games would tell.
+"Depends" means one thing: the balance verdict's word ("unbalanced", "no edge found", each as ``analyze`` gives it,
+Holm across the variants under each reading) is another under some reading. A verdict whose word is the same under
+every reading is "same under every reading", even where its edge moves: another seat furthest from fair, or the
+seats' points moved from the variant as played to the variant under the reading. That move is its own test:
+Hotelling's T² on the per-game change, paired game by game on common deals (``analyses.variants.fairness``), Holm
+across every other reading of every variant, so that a reading that changes nothing is said to move the seats at
+most 5% of the time in the whole output (tests/test_readings.py measures it). A word that differs while no seat
+moved beyond chance may differ by chance alone (a variant near the edge of what its games find): the sentence says
+so and that more games would tell.
+
+Every word is a claim (``analyses.claims``): per reading its balance claim, per other reading its change against
+the variant as played, per variant its DEPENDS claim; the terminal, the Markdown and ``--json`` render them.
 """
 
 from __future__ import annotations
@@ -29,11 +33,12 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from analyses import data
+from analyses import claims, data
 from analyses.balance import RESAMPLES, seat_balance
+from analyses.claims import DEPENDS, Claim
 from analyses.paired import holm
 from analyses.variants import fairness
-from analyses.verdict import ALPHA, balance_sentence, unit_name
+from analyses.verdict import ALPHA, Verdict, balance_sentence, unit_name
 from simcore.io import config as cfg
 from simcore.io import results as result_files
 
@@ -41,44 +46,35 @@ MAX_GAMES = 20_000      # games a variant is replayed with by default: its own, 
 KIND = "readings"       # the manifest's kind of an --out folder: analyze reads it as any sweep folder
 
 
-@dataclass(frozen=True)
-class Balance:
-    """A variant's balance verdict under one reading, as ``analyze`` words it: unbalanced or not, and the seat
-    (team) furthest from fair with its share, its fair share and its simultaneous interval."""
+def _balance_text(claim):
+    """A reading's balance claim as the sentence says it: "no seat edge found", or "unbalanced, seat 3 takes 0.069
+    [0.056, 0.085] (edge -0.181)"."""
+    if claim.word == "no edge found":
+        return f"no {_unit_word(claim)} edge found"
+    n = claim.numbers
+    return (f"unbalanced, {unit_name(claim.seats)} takes {n['share']:.3f} [{n['low']:.3f}, {n['high']:.3f}] "
+            f"(edge {n['edge']:+.3f})")
 
-    unbalanced: bool
-    worst: tuple
-    share: float
-    fair: float
-    low: float
-    high: float
-    team: bool
 
-    @property
-    def edge(self):
-        return self.share - self.fair
-
-    @property
-    def unit(self):
-        return "team" if self.team else "seat"
-
-    def text(self):
-        if not self.unbalanced:
-            return f"no {self.unit} edge found"
-        return (f"unbalanced, {unit_name(self.worst)} takes {self.share:.3f} [{self.low:.3f}, {self.high:.3f}] "
-                f"(edge {self.edge:+.3f})")
+def _unit_word(claim):
+    """"team" where the balance claim's units are teams, else "seat"."""
+    return "team" if any(len(u["seats"]) > 1 for u in claim.numbers["units"]) else "seat"
 
 
 @dataclass(frozen=True)
 class Alternative:
-    """The variant played again under one other reading: ``param`` = ``value``, its balance verdict and its
-    ``analyses.variants.Fairness`` against the variant as played (its tests Holm-adjusted across every other
-    reading of the run)."""
+    """The variant played again under one other reading: ``param`` = ``value``, its balance claim (``balance``,
+    ``analyses.claims.balance_claim``) and its ``analyses.variants.Fairness`` against the variant as played (its
+    tests Holm-adjusted across every other reading of the run)."""
 
     param: str
     value: object
-    balance: Balance
+    balance: Claim
     fairness: object
+
+    @property
+    def reading(self):
+        return f"{self.param}={_shown(self.value)}"
 
     @property
     def inert(self):
@@ -87,45 +83,83 @@ class Alternative:
 
     @property
     def moved(self):
+        """The seats' points moved beyond chance under this reading (Hotelling's T², Holm-adjusted)."""
         return not self.inert and self.fairness.shift_p < ALPHA
+
+    @property
+    def change(self):
+        """Its CHANGE claim against the variant as played: fairer, less fair, no change found or never came into
+        play, by the imbalance test Holm-adjusted across the other readings tested."""
+        claim = claims.change_claim(self.fairness)
+        family = self.fairness.family
+        return dataclasses.replace(claim, family=f"Holm across the {family} other readings tested" if family > 1
+                                   else "none (one other reading tested)")
 
 
 @dataclass(frozen=True)
 class VariantReadings:
-    """One variant under every reading: as played (``played``: {parameter: its value}) and each other one."""
+    """One variant under every reading: as played (``played``: {parameter: its value}, ``ours`` its balance
+    claim) and each other one."""
 
     variant: str
     context: str
     played: dict
     defaults: dict
-    ours: Balance
+    ours: Claim
     alternatives: tuple
 
     @property
     def depends_on(self):
-        """The readings whose other values moved a seat beyond chance, in declaration order."""
-        return tuple(dict.fromkeys(a.param for a in self.alternatives if a.moved))
+        """The readings under whose other values the verdict word is not the word as played, in declaration
+        order: what "depends" means."""
+        return tuple(dict.fromkeys(a.param for a in self.alternatives if a.balance.word != self.ours.word))
 
     @property
-    def differing(self):
-        """Other readings whose call (unbalanced or not) or worst seat is not the variant's as played."""
-        return [a for a in self.alternatives if a.balance.unbalanced != self.ours.unbalanced
-                or (self.ours.unbalanced and a.balance.worst != self.ours.worst)]
+    def moved(self):
+        """The other readings under which the seats' points moved beyond chance (the edge moves)."""
+        return [a for a in self.alternatives if a.moved]
+
+    @property
+    def shifted(self):
+        """Other readings whose worst unit is not the one as played, where both are unbalanced (and so name one):
+        the edge is another unit's, the word the same."""
+        return [a for a in self.alternatives if self.ours.seats and a.balance.seats
+                and a.balance.seats != self.ours.seats]
+
+    def every_claim(self):
+        """Every claim of the variant across its readings: each reading's balance, each other reading's change
+        against the variant as played, then whether the word depends on the reading."""
+        return [self.ours, *(a.balance for a in self.alternatives), *(a.change for a in self.alternatives),
+                self.depends]
+
+    @property
+    def depends(self):
+        """The DEPENDS claim: "depends on the reading" where some reading's balance word is another, else "same
+        under every reading"; its numbers list every reading's word (and whether the seats moved under it)."""
+        as_played = {"reading": self._played_readings(), "as_played": True, "run": self.ours.variant,
+                     "verdict": self.ours.word, "unit": unit_name(self.ours.seats) if self.ours.seats else None,
+                     "change": None, "seats_moved": None}
+        others = [{"reading": a.reading, "as_played": False, "run": a.balance.variant, "verdict": a.balance.word,
+                   "unit": unit_name(a.balance.seats) if a.balance.seats else None, "change": a.change.word,
+                   "seats_moved": a.moved} for a in self.alternatives]
+        return Claim(self.variant, DEPENDS[not self.depends_on],
+                     "the balance verdict's word (gap test) under each reading, on the same deals",
+                     self.ours.games, f"{self.ours.family}, under each reading", ALPHA,
+                     {"depends_on": list(self.depends_on), "seats_moved": bool(self.moved),
+                      "readings": [as_played, *others]})
 
     @property
     def text(self):
         """The verdict across the readings, in Markdown (``**`` around its key words)."""
         names = ", ".join(dict.fromkeys(a.param for a in self.alternatives))
         if self.depends_on:
-            lead = f"**Depends on the reading of {' and '.join(self.depends_on)}**"
-        elif self.differing:
-            lead = f"**Not shown to depend on a reading** ({names}), though the verdict differs"
+            lead = f"**Depends on the reading of {' and '.join(self.depends_on)}** (the verdict word changes)"
         else:
-            lead = f"**Holds under every reading** ({names})"
-        parts = [f"as played ({self._played()}) {self.ours.text()}"]
-        parts += [f"{a.param}={_shown(a.value)}{' (ours)' * (a.value == self.defaults[a.param])} "
-                  f"{a.balance.text()}" for a in self.alternatives]
-        return f"{lead}: {'; '.join(parts)}. {self._tests()}"
+            lead = f"**Same under every reading** ({names})"
+        parts = [f"as played ({self._played()}) {_balance_text(self.ours)}"]
+        parts += [f"{a.reading}{' (ours)' * (a.value == self.defaults[a.param])} {_balance_text(a.balance)}"
+                  for a in self.alternatives]
+        return f"{lead}: {'; '.join(parts)}.{self._edge()} {self._tests()}"
 
     def _played(self):
         """The readings as played: "ours" (every default), else those that are not ours."""
@@ -133,45 +167,62 @@ class VariantReadings:
         other = [f"{p}={_shown(self.played[p])}" for p in readings if self.played[p] != self.defaults[p]]
         return ", ".join(other) if other else "ours"
 
+    def _played_readings(self):
+        """Every reading's value as played: "round_starter=next"."""
+        return ", ".join(f"{p}={_shown(self.played[p])}" for p in dict.fromkeys(a.param for a in self.alternatives))
+
+    def _edge(self):
+        """" The seat furthest from fair moves from seat 2 to seat 1 under round_starter=rotate": an edge that is
+        another unit's under a reading, said as a moved edge (the word is the same: both unbalanced)."""
+        if not self.shifted:
+            return ""
+        moves = "; ".join(f"to {unit_name(a.balance.seats)} under {a.reading}" for a in self.shifted)
+        unit = _unit_word(self.ours)
+        return f" The {unit} furthest from fair moves from {unit_name(self.ours.seats)} {moves}."
+
     def _tests(self):
         """What the T² tests found, with the family they were adjusted in; the readings that changed no game."""
         tested = [a for a in self.alternatives if not a.inert]
-        inert = [f"{a.param}={_shown(a.value)}" for a in self.alternatives if a.inert]
+        inert = [a.reading for a in self.alternatives if a.inert]
         never = (f" {' and '.join(inert)} never came into play: every game is the game as played." if inert
                  else "")
         if not tested:
             return never.strip()
         family = tested[0].fairness.family
         across = f", Holm across the {family} other readings tested" if family > 1 else ""
-        moved = [a for a in tested if a.moved]
-        if moved:
-            found = "; ".join(f"under {a.param}={_shown(a.value)}{self._worst_moved(a)} "
-                              f"({_p_is('p', a.fairness.shift_p)}){self._fairer(a)}" for a in moved)
+        if self.moved:
+            found = "; ".join(f"under {a.reading}{self._worst_moved(a)} "
+                              f"({_p_is('p', a.fairness.shift_p)}){self._fairer(a)}" for a in self.moved)
             return f"The seats move with the reading (Hotelling's T² on common deals{across}): {found}.{never}"
         best = min(tested, key=lambda a: a.fairness.shift_p)
         unit = "team" if best.fairness.teams else "seat"
         detectable = max(a.fairness.detectable for a in tested)
-        more = " More games would tell whether the difference is the reading's." if self.differing else ""
+        more = (" More games would tell whether the difference is the reading's."
+                if self.depends_on or self.shifted else "")
         return (f"No {unit} moves with the reading beyond chance (Hotelling's T² on common deals{across}: "
                 f"the smallest {_p_is('p', best.fairness.shift_p)}); these games could have found a {unit} moved "
                 f"by {detectable:.3f} (80% power).{more}{never}")
 
     def _worst_moved(self, alternative):
-        """" seat 3 takes 0.208 instead of 0.069": the unit furthest from fair as played, under the reading."""
+        """" seat 3 takes 0.208 instead of 0.069": the unit the verdict as played names (else the one the reading's
+        names, else the one that moved most), under the reading."""
         f = alternative.fairness
         units = [(seat,) for seat in range(len(f.shares_a))] if f.teams is None else list(f.teams)
-        if self.ours.worst not in units:        # the readings found other teams: no one unit to follow
+        named = self.ours.seats or alternative.balance.seats
+        if named and named not in units:        # the readings found other teams: no one unit to follow
             return " the seats move"
-        k = units.index(self.ours.worst)
+        k = units.index(named) if named else int(abs(f.shift.shift).argmax())
         return f" {unit_name(units[k])} takes {f.shares_a[k] + f.shift.shift[k]:.3f} instead of {f.shares_a[k]:.3f}"
 
     @staticmethod
     def _fairer(alternative):
-        """" and it is fairer (...)", by the imbalance change, when its test (Holm-adjusted likewise) decides."""
-        f = alternative.fairness
-        return "" if f.verdict == "no change found" else (
-            f" and it is {f.verdict} (the imbalance Σ(share - fair)² {max(f.change.imbalance_a, 0):.4f} → "
-            f"{max(f.change.imbalance_b, 0):.4f}, {_p_is('p', f.change_p)})")
+        """" and it is fairer (...)", by its change claim (the imbalance test, Holm-adjusted likewise), when it
+        decides."""
+        change = alternative.change
+        n = change.numbers
+        return "" if change.word == "no change found" else (
+            f" and it is {change.word} (the imbalance Σ(share - fair)² {max(n['imbalance_baseline'], 0):.4f} → "
+            f"{max(n['imbalance'], 0):.4f}, {_p_is('p', n['adjusted_pvalue'])})")
 
 
 def _shown(value):
@@ -326,7 +377,7 @@ def compare(pairs):
 
 
 def _balances(ours, alternatives, played):
-    """{run name: Balance}: the variants as played Holm-adjusted together, as ``analyze`` does, and under each
+    """{run name: its balance claim}: the variants as played Holm-adjusted together, as ``analyze`` does, and under each
     other reading (parameter and value) together with the others under that reading (or as played, for a
     variant that plays it)."""
     worlds = [[r.name for r in ours]]
@@ -341,17 +392,19 @@ def _balances(ours, alternatives, played):
 
 
 def _world(names, played):
-    """Balance verdicts of the runs ``names``, Holm across them, with the permutation draws ``analyze`` uses."""
+    """Balance claims of the runs ``names``, Holm across them, with the permutation draws ``analyze`` uses."""
     draws = max(RESAMPLES, math.ceil(20 * len(names) / ALPHA))
     tested = [seat_balance(played[n].wins, played[n].column("timeout"), n_resamples=draws) for n in names]
     adjusted = holm([b.gap_pvalue for b in tested])
-    return {n: _balance(b, float(p), len(names)) for n, b, p in zip(names, tested, adjusted, strict=True)}
+    return {n: _balance(n, b, float(p), len(names)) for n, b, p in zip(names, tested, adjusted, strict=True)}
 
 
-def _balance(balance, adjusted, family):
+def _balance(name, balance, adjusted, family):
+    """The balance claim of run ``name`` as ``analyze`` words it (``analyses.verdict.balance_sentence``)."""
     unbalanced, worst, share, fair, ci, _ = balance_sentence(balance, adjusted, family)
-    return Balance(bool(unbalanced), tuple(worst), float(share), float(fair), float(ci.low), float(ci.high),
-                   balance.team_game)
+    verdict = Verdict(name, bool(unbalanced), tuple(worst), float(share), float(ci.low), float(ci.high),
+                      float(share - fair), float(balance.gap_pvalue), adjusted, (), float(fair))
+    return claims.balance_claim(verdict, balance, family)
 
 
 def _context(result):
@@ -361,13 +414,36 @@ def _context(result):
 
 
 def overview(found):
-    """One sentence over every variant: which verdicts hang on which reading."""
+    """One sentence over every variant, from their DEPENDS claims: which verdict words hang on which reading, then
+    where only the edge moves (the seats moved beyond chance, the word the same)."""
     hanging = [v for v in found if v.depends_on]
-    if not hanging:
-        return ("**The verdict holds under every reading.**" if len(found) == 1 else
-                f"**Every verdict of the {len(found)} variants holds under every reading.**")
-    named = "; ".join(f"`{v.variant}` on {' and '.join(v.depends_on)}" for v in hanging)
-    return f"**{len(hanging)} of {len(found)} verdicts depend on a reading**: {named}."
+    if hanging:
+        named = "; ".join(f"`{v.variant}` on {' and '.join(v.depends_on)}" for v in hanging)
+        lead = (f"**{len(hanging)} of {len(found)} verdicts depend on a reading** (the verdict word changes with "
+                f"it): {named}.")
+    else:
+        lead = ("**The verdict is the same under every reading.**" if len(found) == 1 else
+                f"**Every verdict of the {len(found)} variants is the same under every reading.**")
+    moved = [v for v in found if v.moved and not v.depends_on]
+    if not moved:
+        return lead
+    named = "; ".join(f"`{v.variant}` with {' and '.join(dict.fromkeys(a.param for a in v.moved))}" for v in moved)
+    return f"{lead} The edge moves, the word the same: {named}."
+
+
+def document(found):
+    """The verdict across the readings as the JSON of ``analyses.claims.SCHEMA``: per variant whether its word
+    depends on the reading and each reading's word, then every claim."""
+    every = [c for v in found for c in v.every_claim()]
+    variants = []
+    for v in found:
+        depends = v.depends
+        variants.append({"name": v.variant, "games": depends.games,
+                         "depends": depends.word == "depends on the reading",
+                         "depends_on": depends.numbers["depends_on"],
+                         "seats_moved": depends.numbers["seats_moved"],
+                         "readings": depends.numbers["readings"]})
+    return claims.document(every, variants=variants)
 
 
 def head(todo):

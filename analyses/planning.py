@@ -140,7 +140,7 @@ def guess_lines(plan: GuessPlan) -> list[str]:
 
 
 _METHOD = ("normal theory, conservatively: a seat's points varying as much as a win flag (shared wins and timeouts "
-           "vary less), Bonferroni where the tests use Holm (analyses.fairer.games_needed)")
+           "vary less), Bonferroni where the tests use Holm")
 
 
 # --- from results ---------------------------------------------------------------------------------------------
@@ -350,8 +350,7 @@ def results_lines(plan: ResultsPlan, results) -> list[str]:
         "are (a change near 0 plans many games for a change too small to matter). Tests: per-seat (per-team) t "
         f"tests with Holm (an edge of {e}), the imbalance change Σ(share - fair)² by its U-statistic standard error "
         f"(its verdict decided at p < {plan.alpha:g}, Holm across the variants as analyze decides it; the games "
-        "beside it decide where the estimate points), two one-sided tests per seat (fair within "
-        f"{e}); analyses.fairer.")]
+        f"beside it decide where the estimate points), two one-sided tests per seat (fair within {e}).")]
 
 
 def change_claims(plan: ResultsPlan):

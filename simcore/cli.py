@@ -1256,7 +1256,7 @@ def _readings(todo, folder, source, report_path, as_json=False):
 @click.option("--json", "as_json", is_flag=True,
               help="Print the comparison's claims as JSON (schema simcore.verdict/1, the result-files reference): "
                    "each file's verdict and whether the second is fairer than the first, and nothing else on "
-                   "stdout; not with --metric or --score margin.")
+                   "stdout; not with --metric.")
 @_options(SCORE)
 def compare_command(file_a, file_b, metrics, score, as_json):
     """Compare two variants game by game (paired on common random numbers when the seeds agree); the claims as
@@ -1264,7 +1264,7 @@ def compare_command(file_a, file_b, metrics, score, as_json):
     from analyses import claims, data, report, scoring, variants
 
     if as_json:
-        _compare_json_alone(metrics, score)
+        _compare_json_alone(metrics)
     try:
         a, b = data.scored(data.named_apart([data.load_result(file_a), data.load_result(file_b)]), score)
         _warn(data.rules_warning([a, b]))
@@ -1292,14 +1292,12 @@ def compare_command(file_a, file_b, metrics, score, as_json):
         click.echo(f"\n{report.terminal_text(fair.text)}")
 
 
-def _compare_json_alone(metrics, score):
+def _compare_json_alone(metrics):
     """compare --json prints the claims alone on stdout (a script parses all of it); the metrics' table is not
-    among them, and the claims are of a verdict on points."""
+    among them."""
     if metrics:
         _fail("--json prints only the claims as JSON, not the table of --metric; allowed: --json without --metric "
               "(run compare again for the table)")
-    if score != "points":
-        _fail("--json reads points; allowed: --score points")
 
 
 def _comparison_claims(a, b):

@@ -239,3 +239,12 @@ def test_identical_rules_are_not_told_as_a_rule_never_reached(cli, tmp_path):
     assert "is what a fair game shows" not in explained
     assert re.search(r"No seat edge found: the seat gap 0\.\d{3} could be chance \(a fair game shows 0\.\d{3} on "
                      r"average at 300 games", explained) or "Unbalanced" in explained
+
+
+def test_no_message_names_a_module(cli, four):
+    """Issue 53, item 5: no module path in any message a designer reads (plan said
+    "analyses.fairer.games_needed")."""
+    for args in (("plan", four), ("plan", "--seats", 4), ("analyze", four, "--explain", "--tables")):
+        done = cli(*args)
+        assert done.returncode == 0, done.stderr
+        assert not re.search(r"\b(analyses|simcore)\.[a-z_]+", done.stdout + done.stderr), args

@@ -62,7 +62,7 @@ def lines(result):
 
 
 def _fairness_lines(result, names):
-    """Each finalist's fairness on the confirmation games, in words: fairer than the best or not, fair within
+    """Each finalist's fairness on the confirmation games, in words: fairer than the race's pick or not, fair within
     the margin or not (none when the objective reads no seats)."""
     rows = [r for r in result.confirmed if r.fairness is not None]
     if not rows:
@@ -139,7 +139,7 @@ def no_fair_sentence(result, names, markdown):
     """When every finalist is shown unbalanced: that no candidate is fair, by which test, and the fairest
     (``simcore.studies.tune.rank``: the first confirmed) with its seat gap; else "". Said of every candidate only
     when the gap is the objective's one term (the finalists are then the fairest the search found); else of the
-    finalists, the best by the whole objective."""
+    finalists, ranked by the whole objective."""
     confirmed = result.confirmed
     if not no_fair_finalist(confirmed):
         return ""
@@ -149,7 +149,7 @@ def no_fair_sentence(result, names, markdown):
     gap_only = [t.name for t in result.plan.objective.terms] == ["gap"]
     head = "No candidate is fair" if gap_only else "No finalist is fair"
     who = ("every finalist" if n > 1 else "the one finalist") + ("" if gap_only else
-                                                                 " (the best by the whole objective: a candidate "
+                                                                 " (ranked by the whole objective: a candidate "
                                                                  "it ranked lower for its other terms may be fairer)")
     unit = result.plan.objective.margin_unit
     read = "the margins against 0" if unit else "the points against fair shares"
@@ -274,7 +274,7 @@ def _ranked(result, names):
 
 
 def _confirmed_table(result, names):
-    """Each finalist's objective and terms with their simultaneous intervals, and its comparison with the best."""
+    """Each finalist's objective and terms with their simultaneous intervals, and its comparison with the fairest."""
     terms = [t.name for t in result.plan.objective.terms]
     table = ["| candidate | objective | " + " | ".join(terms) + " | minus the fairest's | adjusted p | |",
              "|---|---|" + "---|" * len(terms) + "---:|---:|---|"]
@@ -326,7 +326,8 @@ def _confirmation(result, names):
     return [
         "## Confirmation",
         "",
-        f"The best {finalists} survivors on {search['confirm_games']:,} fresh games (seed {search['confirm_seed']}). "
+        f"{ranked_by[0].upper()}{ranked_by[1:]} {finalists} finalists on {search['confirm_games']:,} fresh games "
+        f"(seed {search['confirm_seed']}). "
         f"Every interval below holds at once with probability at least {1 - LEVEL:.0%} (Bonferroni over the "
         f"{finalists} finalists and the {means} means each reads: {_bounds_kinds(result)}); the objective's and "
         "each weighted term's by interval arithmetic, so that the gap's interval starts at 0 when the seats' "

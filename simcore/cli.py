@@ -879,10 +879,20 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
                    "(two one-sided tests per seat, 5% error across the finalists)  [default: 0.02; with --score "
                    "margin, E is in the game's unit and has no default: each finalist says which edges its games "
                    "rule out]")
-def tune_command(tune_file, folder, games_max, seed, force, threads, scheduler, quiet, score, margin):
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the answer as JSON (schema simcore.verdict/1: the fairest, the tied, the race's pick, the "
+                   "finalists and their claims; the result-files reference) and nothing else on stdout; the folder "
+                   "and its report are written as without it.")
+def tune_command(tune_file, folder, games_max, seed, force, threads, scheduler, quiet, score, margin, as_json):
     """Search the [space] of TUNE_FILE for the candidate that best meets its [objective]."""
     from simcore.studies import tune, tune_report
     _out(folder)
+
+    def note(message):
+        """A progress line, which --quiet leaves out; with --json on stderr, as stdout holds the JSON alone."""
+        if not quiet:
+            click.echo(message, err=as_json)
+
     try:
         plan = tune.load(tune_file, games_max=games_max, seed=seed, score=score, margin=margin)
     except cfg.ConfigError as e:
@@ -893,12 +903,12 @@ def tune_command(tune_file, folder, games_max, seed, force, threads, scheduler, 
     except OSError as e:
         _fail(str(e))
     _threads(threads, scheduler)
-    _note(f"tune {tune_file}: {len(plan.candidates)} candidates of {plan.game}, batches of "
-          f"{plan.search['batch']:,} games, at most {plan.search['games_max']:,} each -> {folder}", quiet)
+    note(f"tune {tune_file}: {len(plan.candidates)} candidates of {plan.game}, batches of "
+         f"{plan.search['batch']:,} games, at most {plan.search['games_max']:,} each -> {folder}")
 
     def batch_done(step, alive, state):
-        _note(f"  batch {step + 1}: {state.games(alive[0]):,} games each, {len(alive)} raced, "
-              f"{len(state.alive)} left", quiet)
+        note(f"  batch {step + 1}: {state.games(alive[0]):,} games each, {len(alive)} raced, "
+             f"{len(state.alive)} left")
 
     _load(plan.candidates[0].config, quiet, scheduler)
     where = _executor(scheduler)
@@ -908,6 +918,9 @@ def tune_command(tune_file, folder, games_max, seed, force, threads, scheduler, 
         _fail(str(e))
     finally:
         where.close()
+    if as_json:
+        click.echo(tune_report.document(result, folder))
+        return
     for line in tune_report.lines(result):
         click.echo(line)
     click.echo(f"wrote {Path(folder) / tune_report.REPORT}")

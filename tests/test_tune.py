@@ -66,7 +66,7 @@ def test_the_objectives_bounds_by_interval_arithmetic():
 
 
 def test_racing_finds_the_known_optimum_and_drops_the_clearly_worse():
-    """Six candidates whose seat 0 wins 50% to 70%: the fair one survives and is the best of the confirmation."""
+    """Six candidates whose seat 0 wins 50% to 70%: the fair one survives and is the fairest of the confirmation."""
     shares = [0.62, 0.5, 0.7, 0.55, 0.66, 0.58]
     state = tune.race(6, synthetic(shares), GAP, SEARCH)
     assert 1 in state.alive and 2 not in state.alive and 4 not in state.alive
@@ -74,7 +74,7 @@ def test_racing_finds_the_known_optimum_and_drops_the_clearly_worse():
     assert state.delta == pytest.approx(0.05 / (6 * 10 * 2))
     matrices = synthetic(shares, seed=99)(state.alive, 0, 4000)
     confirmed = tune.confirm(state.alive, matrices, GAP, 400, seed=9)
-    assert confirmed[0].candidate == state.alive[0] and confirmed[0].verdict == "best"
+    assert confirmed[0].candidate == 1 and confirmed[0].verdict == "fairest"
     assert confirmed[0].low <= confirmed[0].value <= confirmed[0].high
 
 
@@ -100,14 +100,16 @@ def test_a_race_plays_again_a_stored_batch_of_other_candidates():
     assert resumed.alive == whole.alive and resumed.history == whole.history
 
 
-def test_the_paired_test_names_the_best_or_the_tied():
-    """The best is the first finalist (the race's); a clearly worse finalist is shown worse by the paired
-    bootstrap, one that plays every game alike is tied; the best alone when every other is worse."""
+def test_the_paired_test_names_the_fairest_or_the_tied():
+    """The fairest is the lowest objective on the confirmation games, the race's earlier finalist on a tie; a
+    clearly worse finalist is shown less fair by the paired bootstrap, one that plays every game alike is tied for
+    fairest; the fairest alone when every other is less fair."""
     u = np.random.default_rng(5).random(3000)
     seat0 = {3: 0.5, 1: 0.5, 2: 0.7}
     matrices = [np.column_stack([u < seat0[c], u >= seat0[c]]).astype(float) for c in (3, 1, 2)]
     confirmed = tune.confirm([3, 1, 2], matrices, GAP, 400, seed=1)
-    assert [(r.candidate, r.verdict) for r in confirmed] == [(3, "best"), (1, "tied"), (2, "worse")]
+    assert [(r.candidate, r.verdict) for r in confirmed] == [(3, "fairest"), (1, "tied for fairest"),
+                                                             (2, "less fair than the fairest")]
     assert confirmed[1].adjusted == 1 and confirmed[2].adjusted < 0.05
     assert [r.candidate for r in tune.winners(confirmed)] == [3, 1]
     alone = tune.confirm([3, 2], [matrices[0], matrices[2]], GAP, 400, seed=1)
@@ -117,21 +119,22 @@ def test_the_paired_test_names_the_best_or_the_tied():
 
 
 def test_the_confirmation_says_which_finalist_is_fairer_and_which_is_fair_within_the_margin():
-    """Issue 37: tune says whether a finalist is fairer than the best, by the paired imbalance test (Holm across
-    the finalists), and whether each is fair within the margin (two one-sided tests per seat, Bonferroni across
-    the finalists). On 20,000 shared games: a finalist at 0.5 / 0.5 is fair within 0.02, the best at 0.55 is
-    not, and the fair one is fairer than the best; an identical copy of the best is neither."""
+    """Issue 37: tune says whether a finalist is fairer than the race's pick (chosen on other games), by the
+    paired imbalance test (Holm across the finalists), and whether each is fair within the margin (two one-sided
+    tests per seat, Bonferroni across the finalists). On 20,000 shared games: a finalist at 0.5 / 0.5 is fair
+    within 0.02, the pick at 0.55 is not, and the fair one is fairer than the pick; an identical copy of the pick
+    is neither."""
     u = np.random.default_rng(6).random(20_000)
     seat0 = {1: 0.55, 2: 0.5, 3: 0.55}
     matrices = [np.column_stack([u < seat0[c], u >= seat0[c]]).astype(float) for c in (1, 2, 3)]
     confirmed = {r.candidate: r.fairness for r in tune.confirm([1, 2, 3], matrices, GAP, 200, seed=1)}
-    assert confirmed[1].against_best is None and not confirmed[1].within
-    assert confirmed[2].against_best == "fairer" and confirmed[2].pvalue < 0.05 and confirmed[2].within
+    assert confirmed[1].against_pick is None and not confirmed[1].within
+    assert confirmed[2].against_pick == "fairer" and confirmed[2].pvalue < 0.05 and confirmed[2].within
     assert confirmed[2].ruled_out < 0.02 < confirmed[1].ruled_out
-    assert confirmed[3].against_best == "no change found" and confirmed[3].imbalance == confirmed[1].imbalance
+    assert confirmed[3].against_pick == "no change found" and confirmed[3].imbalance == confirmed[1].imbalance
     assert confirmed[1].imbalance == pytest.approx(2 * (np.mean(u < 0.55) - 0.5) ** 2, abs=1e-4)
     words = tune_report.fairness_words(confirmed[2])
-    assert words.startswith("fairer than the best (p = ") and "fair within 0.02 (every seat within 0.0" in words
+    assert words.startswith("fairer than the race's pick (p = ") and "fair within 0.02 (every seat within 0.0" in words
 
 
 TUNE = """
@@ -172,7 +175,7 @@ def test_a_tune_run_writes_its_batches_report_and_plot(tmp_path):
     assert "## The race" in text and "## Confirmation" in text and "exhaustive sweep" in text
     assert "the chance that it ever drops one that is not worse is at most alpha = 0.05, over all looks and " \
            "candidates (union bound)" in text
-    assert "The chance of calling any finalist worse that is not is at most 0.05 (family-wise)" in text
+    assert "The chance that the truly fairest finalist is called less fair is at most 0.05" in text
     assert "| candidate | seat 0 | seat 1 | decisive games | chi-square p |" in text
     assert "| candidate | imbalance | fairness |" in text and "fair within 0.02" in text
     assert (tmp_path / "out" / "race.png").stat().st_size > 1000
@@ -211,7 +214,8 @@ def test_an_interrupted_tune_run_resumes_from_its_finished_batches(tmp_path):
     (("batch = 300", 'method = "annealing"'), "method = 'annealing' is not allowed; allowed: race, ntbea"),
     (("batch = 300", "alpha = 0.7"), "alpha = 0.7 is not allowed; allowed: from 0"),
     (("batch = 300", "batch = 300\nbootstrap = 50"), "bootstrap = 50 is too few for finalists = 5: no finalist "
-                                                      "could be shown worse than the best; allowed: bootstrap of at "
+                                                      "could be shown less fair than the fairest; allowed: "
+                                                      "bootstrap of at "
                                                       "least 80"),
 ])
 def test_bad_tune_files_are_one_line_errors(tmp_path, edit, says):
@@ -230,7 +234,7 @@ def test_the_cli_tune_and_a_bad_file(cli, tmp_path):
     assert "race: 6 candidates" in done.stdout and (tmp_path / "out" / "report.md").is_file()
     # the race's and the confirmation's errors, one line each (issue 22)
     assert "the chance that it ever drops one that is not worse is at most alpha = 0.05" in done.stdout
-    assert "the chance of calling any finalist worse that is not is at most 0.05" in done.stdout
+    assert "the chance that the truly fairest finalist is called less fair is at most 0.05" in done.stdout
     (tmp_path / "bad.toml").write_text(TUNE.replace("[objective]\ngap = 1.0\nmean_turns = [40, 45]\n", ""))
     failed = cli("tune", tmp_path / "bad.toml", "--out", tmp_path / "bad")
     assert failed.returncode != 0 and "[objective] is empty" in failed.stderr
@@ -274,15 +278,16 @@ def test_a_target_on_a_label_column_is_a_one_line_error(tmp_path):
 
 def test_no_candidate_is_fair_when_every_finalist_is_unbalanced():
     """Issue 38, item 5: each finalist is called unbalanced by the fair-centred T² of its points (Holm across the
-    finalists); when all are, tune says so before naming the least unfair (the smallest seat gap on the
-    confirmation games); one fair finalist is enough for it to say nothing of the kind."""
+    finalists); when all are, tune says so before naming the fairest (issue 53: the lowest objective on the
+    confirmation games, here the smallest seat gap); one fair finalist is enough for it to say nothing of the
+    kind."""
     u = np.random.default_rng(8).random(20_000)
     seat0 = {1: 0.56, 2: 0.5, 3: 0.54}
     matrices = {c: np.column_stack([u < p, u >= p]).astype(float) for c, p in seat0.items()}
     unfair = tune.confirm([1, 3], [matrices[1], matrices[3]], GAP, 200, seed=1)
     assert all(r.fairness.unbalanced and r.fairness.unbalanced_p < 0.05 for r in unfair)
-    assert tune.no_fair_finalist(unfair) and tune.least_unfair(unfair).candidate == 3
-    gap, low, high = tune.seat_gap(tune.least_unfair(unfair))
+    assert tune.no_fair_finalist(unfair) and unfair[0].candidate == 3
+    gap, low, high = tune.seat_gap(unfair[0])
     assert gap == pytest.approx(2 * (np.mean(u < 0.54) - 0.5)) and low < gap < high
     with_fair = tune.confirm([1, 2, 3], [matrices[c] for c in (1, 2, 3)], GAP, 200, seed=1)
     assert not tune.no_fair_finalist(with_fair)
@@ -293,7 +298,7 @@ def test_no_candidate_is_fair_when_every_finalist_is_unbalanced():
                              "No finalist is fair")):
         result = SimpleNamespace(plan=SimpleNamespace(objective=objective), confirmed=unfair)
         text = tune_report.no_fair_sentence(result, names, markdown=False)
-        assert text.startswith(f"{head}: every finalist") and f"the least unfair is three (seat gap {gap:.3f}" in text
+        assert text.startswith(f"{head}: every finalist") and f"the fairest is three (seat gap {gap:.3f}" in text
         assert tune_report.no_fair_sentence(SimpleNamespace(plan=result.plan, confirmed=with_fair), names, False) == ""
 
 
@@ -325,6 +330,6 @@ def test_the_zwergen_tune_says_first_that_no_candidate_is_fair(cli, tmp_path):
     said = next(i for i, line in enumerate(lines) if line.startswith("No candidate is fair: every finalist is "
                                                                       "unbalanced (Hotelling's T²"))
     assert said < next(i for i, line in enumerate(lines) if line.startswith("confirmed on fresh games"))
-    assert "; the least unfair is swap_penalty=" in lines[said]
+    assert "; the fairest is swap_penalty=" in lines[said]
     report = (tmp_path / "out" / "report.md").read_text()
     assert report.index("**No candidate is fair**: every finalist is unbalanced") < report.index("## The race")

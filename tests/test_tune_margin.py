@@ -114,7 +114,7 @@ def test_racing_margins_finds_the_fair_candidate():
 def test_the_confirmation_of_margins():
     """On 20,000 shared games: the edges are the mean margins against 0 with simultaneous intervals; no chi-square
     of single winners (margins count none); a fair finalist is fair within 0.1 prize points, not unbalanced and
-    fairer than the best, whose seat 0 scores 0.5 more (edge +0.25: unbalanced); the imbalance is Σ margin²."""
+    fairer than the race's pick, whose seat 0 scores 0.5 more (edge +0.25: unbalanced); the imbalance is Σ margin²."""
     matrices = synthetic_scores([0.5, 0.0, 0.5], seed=3)([0, 1, 2], 0, 20_000)
     confirmed = {r.candidate: r for r in tune.confirm([0, 1, 2], matrices, GAP2, 400, seed=1, margin=0.1)}
     best, fair, copy = confirmed[0], confirmed[1], confirmed[2]
@@ -124,7 +124,7 @@ def test_the_confirmation_of_margins():
     assert best.decisive == 0 and math.isnan(best.pvalue) and math.isnan(best.statistic)
     assert best.fairness.unbalanced and not fair.fairness.unbalanced
     assert fair.fairness.within and not best.fairness.within and fair.fairness.ruled_out < 0.1
-    assert fair.fairness.against_best == "fairer" and copy.fairness.against_best == "no change found"
+    assert fair.fairness.against_pick == "fairer" and copy.fairness.against_pick == "no change found"
     assert best.fairness.imbalance == pytest.approx((m.mean(axis=0) ** 2).sum(), abs=1e-3)
     assert best.fairness.unit == UNIT
     words = tune_report.fairness_words(fair.fairness)
@@ -259,18 +259,18 @@ def test_a_game_without_a_margin_is_a_one_line_error(cli, tmp_path, monkeypatch)
 
 
 def test_no_candidate_is_fair_by_the_margin():
-    """Every finalist unbalanced by its margins: said first, by the margins' test, the least unfair's seat gap in
-    the game's unit."""
+    """Every finalist unbalanced by its margins: said first, by the margins' test, the fairest's seat gap in the
+    game's unit."""
     matrices = synthetic_scores([0.6, 0.4], seed=6)([0, 1], 0, 10_000)
     confirmed = tune.confirm([0, 1], matrices, GAP2, 200, seed=1, margin=math.nan)
     assert tune.no_fair_finalist(confirmed)
     result = dataclasses.make_dataclass("R", ["plan", "confirmed"])(
         dataclasses.make_dataclass("P", ["objective"])(GAP2), confirmed)
     text = tune_report.no_fair_sentence(result, {0: "a", 1: "b"}, markdown=False)
-    gap, low, high = tune.seat_gap(tune.least_unfair(confirmed))
+    gap, low, high = tune.seat_gap(confirmed[0])
     assert text.startswith("No candidate is fair: every finalist is unbalanced (Hotelling's T² of the margins "
                            "against 0 on the 10,000 confirmation games")
-    assert f"the least unfair is b (seat gap {gap:.2f} [{low:.2f}, {high:.2f}] prize points" in text
+    assert f"the fairest is b (seat gap {gap:.2f} [{low:.2f}, {high:.2f}] prize points" in text
 
 
 # --- calibration ---------------------------------------------------------------------------------------------

@@ -46,14 +46,19 @@ Confirmation: the best ``finalists`` survivors (by the race's last estimate; NTB
 ``confirm_games`` fresh games (``confirm_seed``). Each finalist's means get intervals simultaneous at
 1 - LEVEL over every finalist and mean (Bonferroni), its objective and terms their intervals by the same
 interval arithmetic, each seat its signed edge (points share - 1/players) and the chi-square test of equal
-shares among the decisive games' single winners. The best is the race's first finalist, chosen on games
-independent of the confirmation's; every other finalist is compared with it on the shared confirmation games
-(paired: the same seeds): a one-sided paired bootstrap p-value of "its objective minus the best's <= 0",
-Holm-adjusted across the finalists; one with an adjusted p below LEVEL is *worse*, any other *tied with the
-best*. The chance of calling any finalist worse that is not is at most LEVEL (family-wise, as far as the
-bootstrap is accurate). The best is named alone only when every other finalist is worse. On the same games each
-finalist is also called *unbalanced* or not (:func:`unbalanced_pvalues`, Holm across the finalists): when every
-one is, the report says first that no candidate is fair, and names the least unfair (:func:`least_unfair`).
+shares among the decisive games' single winners. One function, :func:`rank`, names the winner: the *fairest* is
+the finalist with the lowest objective on the confirmation games (the race's pick on a tie), and every other
+finalist is compared with it on those shared games (paired: the same seeds): a one-sided paired bootstrap p-value
+of "its objective minus the fairest's <= 0", Holm-adjusted across the other finalists; one with an adjusted p
+below LEVEL is *less fair than the fairest*, any other *tied for fairest*. As the fairest is chosen on the same
+games, the error the test holds is of the truly fairest finalist: the chance that it is called less fair is at
+most LEVEL (for each truly fairest one when several are equal; tests/test_calibration_tune.py), so the fairest
+and the tied hold it at least 1 - LEVEL of the time. The race's pick (its first finalist) is said apart when it
+is not the fairest. On the same games each finalist is also called *unbalanced* or not
+(:func:`unbalanced_pvalues`, Holm across the finalists), and its imbalance compared with the race's pick's,
+chosen on games independent of these (:func:`finalist_fairness`): when every finalist is unbalanced, the report
+says first that no candidate is fair, and names the fairest. Each finalist's rank is a
+``analyses.claims.Claim`` (:func:`rank_claims`), which the terminal, the report and ``--json`` render.
 """
 
 import dataclasses
@@ -67,6 +72,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyses.balance import common_teams, equal_shares_test
+from analyses.claims import RANK, Claim
 from analyses.fairer import DEFAULT_MARGIN, fair_within, fairer_verdict, imbalance_change
 from analyses.fairer import _fair as fairer_fair
 from analyses.fairer import _units as fairer_units
@@ -400,8 +406,8 @@ def _search(table, games_max):
                               "an exhaustive sweep on the same games) to below 0.5")
     if (search["finalists"] - 1) / (search["bootstrap"] + 1) >= LEVEL:
         raise cfg.ConfigError(f"[search] bootstrap = {search['bootstrap']:,} is too few for finalists = "
-                              f"{search['finalists']:,}: no finalist could be shown worse than the best; allowed: "
-                              f"bootstrap of at least {math.ceil((search['finalists'] - 1) / LEVEL):,}")
+                              f"{search['finalists']:,}: no finalist could be shown less fair than the fairest; "
+                              f"allowed: bootstrap of at least {math.ceil((search['finalists'] - 1) / LEVEL):,}")
     if search["method"] == "race" and search["games_max"] < search["batch"]:
         where = "--games-max" if games_max is not None else "[search] games_max"
         raise cfg.ConfigError(f"{where} = {search['games_max']:,} is smaller than batch = {search['batch']:,}; "
@@ -764,10 +770,11 @@ class Confirmed:
     points share - 1/players (scored by margins: its mean margin - 0), on those same intervals (empty when the
     objective reads no seats); ``statistic``, ``pvalue``: the chi-square test of equal shares of the
     ``decisive`` games' single winners (nan without any, as in a team game, or without seats; margins count no
-    winners: 0 and nan). ``difference``: its objective minus the best's on
-    the same games; ``p_worse``, ``adjusted``: the paired bootstrap p-value of "not worse than the best" and its
-    Holm adjustment (nan for the best); ``verdict``: "best", "worse" or "tied" (with the best); ``fairness``:
-    whether it is fairer than the best and fair within the margin (:class:`FinalistFairness`).
+    winners: 0 and nan). ``difference``: its objective minus the fairest's on
+    the same games; ``p_worse``, ``adjusted``: the paired bootstrap p-value of "not less fair than the fairest"
+    and its Holm adjustment (nan for the fairest); ``verdict``: its rank, a word of ``analyses.claims.RANK``
+    ("fairest", "tied for fairest", "less fair than the fairest", from :func:`rank`); ``fairness``: whether it is
+    fairer than the race's pick and fair within the margin (:class:`FinalistFairness`).
     """
 
     candidate: int
@@ -792,8 +799,9 @@ class Confirmed:
 @dataclass(frozen=True)
 class FinalistFairness:
     """A finalist's fairness on the confirmation games: its imbalance Σ(share - fair)² (bias-corrected);
-    against the best, paired on the shared games, "fairer", "less fair" or "no change found"
-    (``analyses.fairer.imbalance_change``, p Holm-adjusted across the finalists; None for the best);
+    against the race's pick (its first finalist, chosen on games independent of these), paired on the shared
+    games, "fairer", "less fair" or "no change found" (``analyses.fairer.imbalance_change``, p Holm-adjusted
+    across the finalists; None for the pick);
     whether it is shown fair within ``margin`` (``analyses.fairer.fair_within``, Bonferroni across the
     finalists), with the largest distance from fair its intervals leave; and whether it is shown
     *unbalanced*, some seat's (team's) share away from fair (:func:`unbalanced_pvalues`, ``unbalanced_p``
@@ -802,7 +810,7 @@ class FinalistFairness:
     nothing is claimed within, and ``ruled_out`` is what the games rule out."""
 
     imbalance: float
-    against_best: str | None
+    against_pick: str | None
     pvalue: float
     margin: float
     within: bool
@@ -839,13 +847,29 @@ def simultaneous_bounds(objective, sums, squares, games):
     return mean_bounds(sums, squares, games, LEVEL / (finalists * columns), objective.unit)
 
 
-def worse_than_best(resampled):
-    """From the objective on each resample of the shared games (draws, finalists; the best first): per other
-    finalist the one-sided bootstrap p-value of "its objective - the best's <= 0", (1 + #{resampled difference
-    <= 0}) / (1 + draws) (never 0), and its Holm adjustment across the finalists."""
-    differences = resampled[:, 1:] - resampled[:, :1]
-    p = (1 + (differences <= 0).sum(axis=0)) / (1 + len(resampled))
-    return p, holm(p)
+def less_fair_than(resampled, fairest):
+    """From the objective on each resample of the shared games (draws, finalists): per finalist the one-sided
+    bootstrap p-value of "its objective - the ``fairest``'s <= 0", (1 + #{resampled difference <= 0}) / (1 +
+    draws) (never 0), and its Holm adjustment across the other finalists; nan for the fairest itself."""
+    others = np.arange(resampled.shape[1]) != fairest
+    differences = resampled[:, others] - resampled[:, [fairest]]
+    p = np.full(resampled.shape[1], math.nan)
+    adjusted = p.copy()
+    p[others] = (1 + (differences <= 0).sum(axis=0)) / (1 + len(resampled))
+    adjusted[others] = holm(p[others])
+    return p, adjusted
+
+
+def rank(estimate, resampled):
+    """The one decision of tune's winner, from the finalists' objectives on the confirmation games (``estimate``,
+    in the race's order) and on each resample of them (draws, finalists): the fairest is the lowest (the race's
+    earlier finalist on a tie); every other is "less fair than the fairest" when the paired test
+    (:func:`less_fair_than`) shows it at LEVEL, else "tied for fairest". Returns (the fairest's index, p,
+    Holm-adjusted p, each finalist's word of ``analyses.claims.RANK``)."""
+    fairest = int(np.argmin(estimate))
+    p, adjusted = less_fair_than(resampled, fairest)
+    words = [RANK[0] if f == fairest else RANK[2] if adjusted[f] < LEVEL else RANK[1] for f in range(len(estimate))]
+    return fairest, p, adjusted, words
 
 
 def decisive_tests(objective, values):
@@ -860,7 +884,7 @@ def decisive_tests(objective, values):
 
 
 def finalist_fairness(objective, values, margin):
-    """Per finalist (``values``: (finalists, games, columns), the best first): its :class:`FinalistFairness`,
+    """Per finalist (``values``: (finalists, games, columns), the race's pick first): its :class:`FinalistFairness`,
     teams as the unit when every finalist's games show the same teams (:func:`finalist_teams`); [None] *
     finalists without seats. ``margin``: the E of "fair within E", nan for none."""
     finalists, games = values.shape[:2]
@@ -919,16 +943,11 @@ def seat_gap(row):
     return float(row.edge.max() - row.edge.min()), float(low), float(high)
 
 
-def least_unfair(confirmed):
-    """The finalist with the smallest seat gap on the confirmation games (the first of them on a tie)."""
-    return min(confirmed, key=lambda r: seat_gap(r)[0])
-
-
 def confirm(candidates, matrices, objective, draws, seed, margin=DEFAULT_MARGIN):
-    """The finalists ``candidates`` (the race's ranking: the first is the best) on their fresh games
-    (``matrices``: (games, sources) each, the same game indices): a :class:`Confirmed` each, the best first,
-    the others by objective. A finalist is *worse* than the best when the paired bootstrap test says so at
-    family-wise error LEVEL (Holm), else *tied*. ``margin``: the E of "fair within E" (nan: none)."""
+    """The finalists ``candidates`` (the race's ranking: the first is its pick) on their fresh games
+    (``matrices``: (games, sources) each, the same game indices): a :class:`Confirmed` each, ranked by
+    :func:`rank`, the fairest first, the others by objective. ``margin``: the E of "fair within E" (nan:
+    none)."""
     values = np.stack([objective.values(m) for m in matrices])
     games = values.shape[1]
     sums, squares = values.sum(axis=1), (values ** 2).sum(axis=1)
@@ -938,7 +957,7 @@ def confirm(candidates, matrices, objective, draws, seed, margin=DEFAULT_MARGIN)
     lower, upper = objective.bounds(low, high)
     term_bounds = objective.term_bounds(low, high)
     resampled = objective.value(resampled_means(np.random.default_rng([seed, 1 << 20]), values, draws))
-    p_worse, adjusted = worse_than_best(resampled)
+    fairest, p_worse, adjusted, words = rank(estimate, resampled)
     decisive, tests = decisive_tests(objective, values)
     seats, fair = objective.seats, objective.total / objective.players
     fairness = finalist_fairness(objective, values, margin)
@@ -948,16 +967,29 @@ def confirm(candidates, matrices, objective, draws, seed, margin=DEFAULT_MARGIN)
             c, games, float(estimate[f]), float(lower[f]), float(upper[f]),
             {name: (float(terms[name][f]), float(lo[f]), float(hi[f])) for name, (lo, hi) in term_bounds.items()},
             means[f, seats] - fair, low[f, seats] - fair, high[f, seats] - fair, int(decisive[f]), *tests[f],
-            float(estimate[f] - estimate[0]), float(p_worse[f - 1]) if f else math.nan,
-            float(adjusted[f - 1]) if f else math.nan,
-            "best" if f == 0 else "worse" if adjusted[f - 1] < LEVEL else "tied", fairness[f]))
-    return [rows[0]] + sorted(rows[1:], key=lambda r: (r.value, r.candidate))
+            float(estimate[f] - estimate[fairest]), float(p_worse[f]), float(adjusted[f]), words[f], fairness[f]))
+    return [rows[fairest]] + sorted(rows[:fairest] + rows[fairest + 1:], key=lambda r: (r.value, r.candidate))
 
 
 def winners(confirmed):
-    """The best and every finalist tied with it (not shown worse by the paired test): the best alone when every
-    other finalist is worse."""
-    return [r for r in confirmed if r.verdict != "worse"]
+    """The fairest and every finalist tied for fairest with it (not shown less fair by the paired test): the
+    fairest alone when every other finalist is less fair."""
+    return [r for r in confirmed if r.verdict != RANK[2]]
+
+
+def rank_claims(result):
+    """Each finalist's rank as a claim (``analyses.claims.Claim``), the fairest first: its word from
+    :func:`rank`, the paired test on the confirmation games, the family of the other finalists and its numbers
+    (objective and interval, its difference from the fairest's, p and Holm-adjusted p; null for the fairest)."""
+    confirmed = result.confirmed
+    others = len(confirmed) - 1
+    family = f"Holm across the {others} other finalist{'s' * (others > 1)}" if others else "none (one finalist)"
+    test = ("paired bootstrap on the confirmation games: one-sided, of the objective minus the fairest's (the "
+            "lowest objective on these games)")
+    return [Claim(result.plan.candidates[r.candidate].name, r.verdict, test, r.games, family, LEVEL,
+                  {"objective": r.value, "low": r.low, "high": r.high, "difference": r.difference,
+                   "pvalue": r.p_worse, "adjusted_pvalue": r.adjusted})
+            for r in confirmed]
 
 
 # --- running a tune file: files, resume --------------------------------------------------------------------
@@ -1021,10 +1053,15 @@ def _with(config, games, seed):
 
 @dataclass
 class TuneResult:
+    """A tune's answer: ``confirmed`` the finalists ranked by :func:`rank` (the fairest first), ``best`` the
+    fairest and the tied for fairest (:func:`winners`), ``race_pick`` the race's (or NTBEA's) first finalist,
+    chosen on the race's games."""
+
     plan: Plan
     race: Race
     confirmed: list
     best: list
+    race_pick: int = 0
 
 
 def run(plan, folder, executor=None, on_batch=None, warn=None):
@@ -1071,7 +1108,7 @@ def _run(plan, folder, executor, on_batch, warn):
         del manifest["batches"][len(state.history):]
         sweep.write_manifest(folder, manifest)
     last = state.history[-1][1] if state.history else {}
-    # ranked by the race's (or NTBEA's) estimate, on games independent of the confirmation's: the first is the best
+    # ranked by the race's (or NTBEA's) estimate, on games independent of the confirmation's: the first is its pick
     finalists = sorted(state.alive, key=lambda c: (last[c][0], c) if last else c)[:plan.search["finalists"]]
     confirm_seed = plan.search["confirm_seed"]
     path = folder / "confirm.parquet"
@@ -1089,7 +1126,7 @@ def _run(plan, folder, executor, on_batch, warn):
         manifest["confirm"] = {"file": path.name, "sha256": writing.sha256(path), "finalists": finalists}
         sweep.write_manifest(folder, manifest)
     confirmed = confirm(finalists, matrices, plan.objective, plan.search["bootstrap"], confirm_seed, plan.margin)
-    result = TuneResult(plan, state, confirmed, winners(confirmed))
+    result = TuneResult(plan, state, confirmed, winners(confirmed), finalists[0])
     from simcore.studies import tune_report
     tune_report.write(result, folder)
     return result

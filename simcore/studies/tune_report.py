@@ -1,11 +1,14 @@
-"""The report of a tune run: ``report.md`` and the plot of the race, ``race.png``."""
+"""The report of a tune run: ``report.md`` and the plot of the race, ``race.png``; its lines on the terminal and
+its JSON (``simcore tune --json``). Every line that names the fairest renders the finalists' rank claims
+(``simcore.studies.tune.rank_claims``), so that all of them name the one finalist ``tune.rank`` chose."""
 
 import math
 from pathlib import Path
 
+from analyses import claims
 from analyses.scoring import MARGIN_RULE
 from simcore.io import writing
-from simcore.studies.tune import LEVEL, least_unfair, no_fair_finalist, seat_gap
+from simcore.studies.tune import LEVEL, no_fair_finalist, rank_claims, seat_gap
 
 REPORT, PLOT = "report.md", "race.png"
 
@@ -42,36 +45,39 @@ def lines(result):
                    f"= {plan.search['alpha']:g} (a union bound over looks and candidates)")
     out.append(f"survivors: {', '.join(names[c] for c in race.alive)}")
     out += [line for line in [no_fair_sentence(result, names, markdown=False)] if line]
-    out += [f"confirmed on fresh games (objective, simultaneous {1 - LEVEL:.0%} interval; against the best: "
+    out += [f"confirmed on fresh games (objective, simultaneous {1 - LEVEL:.0%} interval; against the fairest: "
             "Holm-adjusted paired p):"]
-    for r in result.confirmed:
-        against = "the best" if r.verdict == "best" else f"{r.verdict}, p = {r.adjusted:.3g}"
-        out.append(f"  {names[r.candidate]:<32} {r.value:.4f} [{r.low:.4f}, {r.high:.4f}]  {against}")
+    for claim in rank_claims(result):
+        n = claim.numbers
+        rank = claim.word if math.isnan(n["adjusted_pvalue"]) else f"{claim.word}, p = {n['adjusted_pvalue']:.3g}"
+        out.append(f"  {claim.variant:<32} {n['objective']:.4f} [{n['low']:.4f}, {n['high']:.4f}]  {rank}")
     if len(result.confirmed) > 1:
-        out.append(f"the confirmation's error: the chance of calling any finalist worse that is not is at most "
-                   f"{LEVEL:g} (one-sided paired bootstrap against the best, Holm across the finalists)")
+        out.append(f"the confirmation's error: the fairest is the lowest objective on these games; the chance that "
+                   f"the truly fairest finalist is called less fair is at most {LEVEL:g} (one-sided paired "
+                   "bootstrap against the fairest, Holm across the other finalists)")
     out += _fairness_lines(result, names)
-    out.append(_verdict(result, names, markdown=False))
+    out.append(_verdict(result, markdown=False))
+    out += [line for line in [race_pick_sentence(result, markdown=False)] if line]
     return out
 
 
 def _fairness_lines(result, names):
-    """Each finalist's fairness on the confirmation games, in words: fairer than the best or not, fair within
+    """Each finalist's fairness on the confirmation games, in words: fairer than the race's pick or not, fair within
     the margin or not (none when the objective reads no seats)."""
     rows = [r for r in result.confirmed if r.fairness is not None]
     if not rows:
         return []
     margin, unit = rows[0].fairness.margin, rows[0].fairness.unit
     if not unit:
-        out = [f"fairness on the same games (the imbalance Σ(share - fair)²; against the best: paired, Holm across "
-               f"the finalists; {UNBALANCED_TEST}; fair within {margin:g}: two one-sided tests per seat, Bonferroni "
-               "across the finalists):"]
+        out = [f"fairness on the same games (the imbalance Σ(share - fair)²; against the race's pick: paired, Holm "
+               f"across the finalists; {UNBALANCED_TEST}; fair within {margin:g}: two one-sided tests per seat, "
+               "Bonferroni across the finalists):"]
     else:
         within = (f"fair within {margin:g} {unit}: two one-sided tests per seat" if margin > 0 else
                   "the edges ruled out: the intervals of two one-sided tests per seat (no --margin E: nothing is "
                   "claimed fair within)")
-        out = [f"fairness on the same games (the imbalance Σ margin², in {unit} squared; against the best: paired, "
-               f"Holm across the finalists; {UNBALANCED_MARGINS}; {within}, Bonferroni across the finalists):"]
+        out = [f"fairness on the same games (the imbalance Σ margin², in {unit} squared; against the race's pick: "
+               f"paired, Holm across the finalists; {UNBALANCED_MARGINS}; {within}, Bonferroni across the finalists):"]
     for r in rows:
         out.append(f"  {names[r.candidate]:<32} {r.fairness.imbalance:.4f}  {fairness_words(r.fairness)}")
     return out
@@ -79,12 +85,12 @@ def _fairness_lines(result, names):
 
 def fairness_words(fair):
     """A finalist's :class:`simcore.studies.tune.FinalistFairness` in a few words."""
-    if fair.against_best is None:
-        against = "the best"
-    elif fair.against_best == "no change found":
-        against = f"not shown fairer or less fair than the best (p = {fair.pvalue:.3g})"
+    if fair.against_pick is None:
+        against = "the race's pick"
+    elif fair.against_pick == "no change found":
+        against = f"not shown fairer or less fair than the race's pick (p = {fair.pvalue:.3g})"
     else:
-        against = f"{fair.against_best} than the best (p = {fair.pvalue:.3g})"
+        against = f"{fair.against_pick} than the race's pick (p = {fair.pvalue:.3g})"
     within = _within_words(fair)
     unbalanced = f"{'unbalanced' if fair.unbalanced else 'not shown unbalanced'} ({_p_is('T² p', fair.unbalanced_p)})"
     return f"{against}; {unbalanced}; {within}"
@@ -130,9 +136,10 @@ def _p_is(name, p):
 
 
 def no_fair_sentence(result, names, markdown):
-    """When every finalist is shown unbalanced: that no candidate is fair, by which test, and the least unfair
-    with its seat gap; else "". Said of every candidate only when the gap is the objective's one term (the
-    finalists are then the fairest the search found); else of the finalists, the best by the whole objective."""
+    """When every finalist is shown unbalanced: that no candidate is fair, by which test, and the fairest
+    (``simcore.studies.tune.rank``: the first confirmed) with its seat gap; else "". Said of every candidate only
+    when the gap is the objective's one term (the finalists are then the fairest the search found); else of the
+    finalists, ranked by the whole objective."""
     confirmed = result.confirmed
     if not no_fair_finalist(confirmed):
         return ""
@@ -142,17 +149,17 @@ def no_fair_sentence(result, names, markdown):
     gap_only = [t.name for t in result.plan.objective.terms] == ["gap"]
     head = "No candidate is fair" if gap_only else "No finalist is fair"
     who = ("every finalist" if n > 1 else "the one finalist") + ("" if gap_only else
-                                                                 " (the best by the whole objective: a candidate "
+                                                                 " (ranked by the whole objective: a candidate "
                                                                  "it ranked lower for its other terms may be fairer)")
     unit = result.plan.objective.margin_unit
     read = "the margins against 0" if unit else "the points against fair shares"
     test = (f"Hotelling's T² of {read} on the {confirmed[0].games:,} confirmation games"
             + (f", Holm across the {n} finalists, {_p_is('the largest p', largest)}" if n > 1 else
                f", {_p_is('p', largest)}"))
-    least = least_unfair(confirmed)
-    gap, low, high = seat_gap(least)
-    named = "the least unfair is" if n > 1 else "it is"
-    text = (f"{head}: {who} is unbalanced ({test}); {named} {tick}{names[least.candidate]}{tick} (seat gap "
+    fairest = confirmed[0]
+    gap, low, high = seat_gap(fairest)
+    named = "the fairest is" if n > 1 else "it is"
+    text = (f"{head}: {who} is unbalanced ({test}); {named} {tick}{names[fairest.candidate]}{tick} (seat gap "
             f"{_interval(gap, low, high, unit)}, simultaneous {1 - LEVEL:.0%} interval)")
     return f"**{head}**{text[len(head):]}." if markdown else text
 
@@ -167,20 +174,52 @@ def _search_line(result):
             f"{spent:,} games (an exhaustive sweep at the same precision: {full:,}, {full / spent:.1f}x more)")
 
 
-def _verdict(result, names, markdown):
-    """Which candidate is best, or which are tied with it, in one line."""
+def _verdict(result, markdown):
+    """The fairest, and every finalist tied for fairest with it, in one line, from the rank claims."""
     tick = "`" if markdown else ""
-    best = result.best
-    first = f"{tick}{names[best[0].candidate]}{tick}"
-    if len(result.confirmed) == 1:
+    ranked = rank_claims(result)
+    first = f"{tick}{ranked[0].variant}{tick}"
+    tied = [f"{tick}{c.variant}{tick}" for c in ranked if c.word == claims.RANK[1]]
+    if len(ranked) == 1:
         text = (f"the one candidate: {first}" if not result.race.history else
-                f"best: {first}, the only finalist")
-    elif len(best) == 1:
-        text = f"best: {first}: every other finalist is worse (paired test)"
+                f"fairest: {first}, the only finalist")
+    elif not tied:
+        text = f"fairest: {first}: every other finalist is less fair (paired test)"
     else:
-        text = (f"tied with the best ({first}): " + ", ".join(f"{tick}{names[r.candidate]}{tick}" for r in best[1:])
-                + " (not shown worse by the paired test)")
+        text = (f"fairest: {first}; tied for fairest: {', '.join(tied)} (the paired test cannot tell them from "
+                f"{first})")
     return f"**{text[0].upper()}{text[1:]}**." if markdown else text
+
+
+def race_pick_sentence(result, markdown):
+    """When the race's pick is not the fairest on the confirmation games, that it is not, in words; else ""."""
+    ranked = {c.variant: c for c in rank_claims(result)}
+    fairest = next(iter(ranked))
+    pick = result.plan.candidates[result.race_pick].name
+    if pick == fairest:
+        return ""
+    tick = "`" if markdown else ""
+    text = f"the race picked {tick}{pick}{tick}; on the confirmation games {tick}{fairest}{tick} is fairer"
+    if ranked[pick].word == claims.RANK[1]:
+        text = (f"the race picked {tick}{pick}{tick}; on the confirmation games {tick}{fairest}{tick} is the "
+                f"fairest, and {tick}{pick}{tick} is tied for fairest with it")
+    return f"{text[0].upper()}{text[1:]}." if markdown else text
+
+
+def document(result, folder):
+    """The tune's answer as the JSON text of ``analyses.claims.SCHEMA`` (``simcore tune --json``): the winner (the
+    fairest), the tied for fairest, the race's pick, every finalist (its name, parameters, objective on the
+    confirmation games with its simultaneous interval, and its rank word), where the report is, and the rank
+    claims."""
+    ranked = rank_claims(result)
+    finalists = [{"name": c.variant, "params": result.plan.candidates[r.candidate].overrides,
+                  **{k: c.numbers[k] for k in ("objective", "low", "high")}, "word": c.word}
+                 for c, r in zip(ranked, result.confirmed, strict=True)]
+    return claims.document(ranked, winner=ranked[0].variant,
+                           tied=[c.variant for c in ranked if c.word == claims.RANK[1]],
+                           race_pick=result.plan.candidates[result.race_pick].name,
+                           games=result.confirmed[0].games, finalists=finalists,
+                           report=str(Path(folder) / REPORT))
 
 
 def _race_rule(result):
@@ -235,9 +274,9 @@ def _ranked(result, names):
 
 
 def _confirmed_table(result, names):
-    """Each finalist's objective and terms with their simultaneous intervals, and its comparison with the best."""
+    """Each finalist's objective and terms with their simultaneous intervals, and its comparison with the fairest."""
     terms = [t.name for t in result.plan.objective.terms]
-    table = ["| candidate | objective | " + " | ".join(terms) + " | minus the best's | adjusted p | |",
+    table = ["| candidate | objective | " + " | ".join(terms) + " | minus the fairest's | adjusted p | |",
              "|---|---|" + "---|" * len(terms) + "---:|---:|---|"]
     for r in result.confirmed:
         cells = [f"{v:.4f} [{lo:.4f}, {hi:.4f}]" for v, lo, hi in (r.terms[t] for t in terms)]
@@ -287,7 +326,8 @@ def _confirmation(result, names):
     return [
         "## Confirmation",
         "",
-        f"The best {finalists} survivors on {search['confirm_games']:,} fresh games (seed {search['confirm_seed']}). "
+        f"{ranked_by[0].upper()}{ranked_by[1:]} {finalists} finalists on {search['confirm_games']:,} fresh games "
+        f"(seed {search['confirm_seed']}). "
         f"Every interval below holds at once with probability at least {1 - LEVEL:.0%} (Bonferroni over the "
         f"{finalists} finalists and the {means} means each reads: {_bounds_kinds(result)}); the objective's and "
         "each weighted term's by interval arithmetic, so that the gap's interval starts at 0 when the seats' "
@@ -295,20 +335,23 @@ def _confirmation(result, names):
         "",
         *_confirmed_table(result, names),
         "",
-        f"The best is {ranked_by} first finalist, chosen on games independent of these. Each other finalist's "
-        f"objective minus the best's is tested on these games, paired (one resample of the game indices for all, "
-        f"{search['bootstrap']:,} resamples): one-sided bootstrap p-value of \"not worse than the best\", "
-        f"Holm-adjusted across the finalists; a finalist is *worse* when its adjusted p is below {LEVEL:g}, else "
-        f"*tied* with the best. The chance of calling any finalist worse that is not is at most {LEVEL:g} "
-        "(family-wise).",
+        f"The fairest is the finalist with the lowest objective on these games (on a tie {ranked_by} earlier "
+        f"finalist; {ranked_by} pick, its first finalist, was `{names[result.race_pick]}`). Each other finalist's "
+        f"objective minus the fairest's is tested on these games, paired (one resample of the game indices for "
+        f"all, {search['bootstrap']:,} resamples): one-sided bootstrap p-value of \"not less fair than the "
+        f"fairest\", Holm-adjusted across the other finalists; a finalist is *less fair than the fairest* when its "
+        f"adjusted p is below {LEVEL:g}, else *tied for fairest*. The chance that the truly fairest finalist is "
+        f"called less fair is at most {LEVEL:g}, so the fairest and the tied hold it at least "
+        f"{1 - LEVEL:.0%} of the time.",
         "",
         _edges_words(result.plan.objective),
         "",
         *_edges_table(result, names),
         "",
         *_fairness_section(result, names),
-        _verdict(result, names, markdown=True),
+        _verdict(result, markdown=True),
         "",
+        *[block for line in [race_pick_sentence(result, markdown=True)] if line for block in (line, "")],
     ]
 
 

@@ -70,7 +70,8 @@ def claims(analysis):
         if verdict.decision is not None:
             out += decided_claims(verdict, units)
         else:
-            out.append(balance_claim(verdict, analysis, units, family))
+            out.append(balance_claim(verdict, analysis.balances[name], family, units,
+                                     (analysis.margins or {}).get(name)))
             if verdict.within is not None:
                 out.append(within_claim(verdict, family))
         fairness = (analysis.fairness or {}).get(name)
@@ -91,7 +92,10 @@ def _units(analysis, name):
         teams = shift.teams or tuple((seat,) for seat in range(len(shift.shift)))
         return [{"seats": list(team), "share": float(shift.shift[k]), "low": float(shift.low[k]),
                  "high": float(shift.high[k]), "fair": 0.0} for k, team in enumerate(teams)]
-    balance = analysis.balances[name]
+    return _point_units(analysis.balances[name])
+
+
+def _point_units(balance):
     units = []
     for team in balance.teams:
         share, fair, ci = _simultaneous(balance, team)
@@ -104,25 +108,25 @@ def _ruled_out(units):
     return max(max(abs(u["low"] - u["fair"]), abs(u["high"] - u["fair"])) for u in units)
 
 
-def balance_claim(verdict, analysis, units, family):
+def balance_claim(verdict, balance, family, units=None, margins=None):
     """"unbalanced" (naming the worst unit, as the sentence does) or "no edge found" (naming none: after Holm the
-    gap points at no unit), from the gap test (by margins: Hotelling's T² of the margins); its numbers hold every
-    unit's share, simultaneous interval and fair share, and the edge the intervals rule out."""
-    name = verdict.variant
+    gap points at no unit), from the gap test of ``balance`` (``margins``: the variant's ``margin_balance``,
+    scored by margins: Hotelling's T² of the margins); its numbers hold every unit's share, simultaneous interval
+    and fair share (``units``, by default the seats' or teams' points) and the edge the intervals rule out."""
+    units = _point_units(balance) if units is None else units
     numbers = {"pvalue": verdict.gap_pvalue, "adjusted_pvalue": verdict.adjusted_pvalue, "units": units,
                "ruled_out": _ruled_out(units)}
-    if analysis.margins:
-        test = f"Hotelling's T² of the {'team' if analysis.margins[name].teams else 'seat'}s' margins against 0"
+    if margins is not None:
+        test = f"Hotelling's T² of the {'team' if margins.teams else 'seat'}s' margins against 0"
         numbers["unit"] = verdict.unit
     else:
-        balance = analysis.balances[name]
         gap, fair_gap = _gaps(balance)
         numbers.update(gap=gap, fair_gap=fair_gap)
         test = f"gap test: a permutation test of the largest {_unit(balance)} gap against a fair game's"
     if verdict.unbalanced:
         numbers.update(share=verdict.share, low=verdict.low, high=verdict.high, fair=verdict.fair, edge=verdict.edge)
-    return Claim(name, BALANCE[not verdict.unbalanced], test, analysis.balances[name].n_games, _holm(family),
-                 ALPHA, numbers, verdict.worst_seat if verdict.unbalanced else ())
+    return Claim(verdict.variant, BALANCE[not verdict.unbalanced], test, balance.n_games, _holm(family), ALPHA,
+                 numbers, verdict.worst_seat if verdict.unbalanced else ())
 
 
 def decided_claims(verdict, units):

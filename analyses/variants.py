@@ -198,12 +198,13 @@ class Fairness:
         return self._text() + self._reach()
 
     def _text(self):
+        on = f"on {self.compared}"      # every comparison says the games it compared (issue 53, case 2)
         if self.verdict != "no change found":
-            return f"**{self.b} is {self.verdict} than {self.a}**: {self._imbalance()}; {self._seats()}."
+            return f"**{self.b} is {self.verdict} than {self.a}**, {on}: {self._imbalance()}; {self._seats()}."
         if self.moved:
-            return (f"**The seats moved** from {self.a} to {self.b} ({self._seats()[len('the seats moved ('):]}; "
-                    f"but neither is shown fairer: {self._imbalance()}.")
-        return (f"**No seat moved beyond chance** from {self.a} to {self.b} ({self._t2()}): neither is shown "
+            return (f"**The seats moved** from {self.a} to {self.b}, {on} ({self._seats()[len('the seats moved ('):]}"
+                    f"; but neither is shown fairer: {self._imbalance()}.")
+        return (f"**No seat moved beyond chance** from {self.a} to {self.b}, {on} ({self._t2()}): neither is shown "
                 f"fairer; {self._could()}.")
 
     def against(self):

@@ -116,17 +116,27 @@ LEGEND = {
 }
 
 
+MARGIN_LEGEND = {       # scored by margins (--score margin): a seat's score less the table's mean, fair 0
+    "unbalanced": "a seat's (team's) margin differs from 0 beyond chance",
+    "no edge found": "no margin differs from 0 beyond chance; the column gives the largest margin the games still "
+                     "allow",
+    "fair within": "shown: every seat's (team's) margin is shown within E of 0 (two one-sided tests each); not "
+                   "shown: the games do not yet rule out a margin that large",
+}
+
+
 def legend(claims_, family):
     """The words the table used, each in plain language once, and the error rate that holds them."""
     used = [w for w in LEGEND if any(c.word == w or (w == "fair within" and c.word in WITHIN) for c in claims_)]
     unit = next((c.numbers["unit"] for c in claims_ if "unit" in c.numbers), None)
+    words = LEGEND if unit is None else {**LEGEND, **MARGIN_LEGEND}
     edge = ("edge: a share of the points minus its fair share (in % of the fair share)" if unit is None else
             f"edge: a seat's margin (its score less the table's mean) in {unit}")
     edge += ", its interval 95% for all seats at once; (games): the games a comparison read, pairs of games on the " \
         "same deals"
     rate = ("Each kind of word (unbalanced; fair within; fairer or less fair) is wrong at most 5% of the time"
             + (f" across the {family} variants together." if family > 1 else "."))
-    return [edge, *(f"{word}: {LEGEND[word]}" for word in used), rate]
+    return [edge, *(f"{word}: {words[word]}" for word in used), rate]
 
 
 def terminal(analysis):

@@ -97,10 +97,30 @@ def notes(analysis, claims_):
             out.append(f"{name}: only {b.n_games:,} games: read its row as a first look")
         if (name, "unbalanced") in words and (name, "fair within") in words:
             out.append(f"{name}: unbalanced, yet fair within: its edge is real and shown smaller than the margin")
+    if analysis.skill_levels:
+        out.append(_strength_note(analysis))
     if analysis.decisions:
         out.append(f"{len(analysis.decisions)} variant{'s were' if len(analysis.decisions) > 1 else ' was'} played "
                    "until decided: their words are the decision's at the look that stopped them")
     return out
+
+
+def _strength_note(analysis):
+    """A skill sweep's note: whether its top level is shown stronger than the level below it (``--strength``),
+    since an edge at the top level says what more skill does only as far as that level is the stronger."""
+    from analyses.skill import of_rules, top_contest, top_shown_stronger
+
+    levels = list(analysis.skill_levels.values())
+    first = analysis.results[0]
+    contest = top_contest(levels, of_rules(analysis.strengths, first.game, first.meta.get("params", "{}")))
+    if contest is None:
+        return (f"skill: the top level's strength is not measured (--strength with a versus or ladder of "
+                f"{levels[-1]} against {levels[-2]}): the edge may still move with more skill")
+    said = f"{contest.policy} {contest.words()}".replace("`", "")
+    if top_shown_stronger(levels, contest):
+        return f"skill: the top level is shown stronger than the level below it: {said}"
+    return (f"skill: the top level is not shown stronger than the level below it ({said}): the edge may still "
+            "move with more skill")
 
 
 LEGEND = {

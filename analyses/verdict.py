@@ -431,7 +431,7 @@ def _skill_steps(levels, fairness):
     if not steps:
         return ""
     family = next(iter(fairness.values())).family
-    return (f"Level by level (the imbalance, the sum of the seats' squared edges, against the level below"
+    return (f"Level by level (the imbalance against the level below"
             f"{f', Holm across the {family} steps' if family > 1 else ''}): {'; '.join(steps)}.")
 
 

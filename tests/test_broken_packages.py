@@ -115,7 +115,7 @@ def test_results_of_a_game_not_installed_here_are_analyzed(tmp_path, never_ends)
     (it read the game's defaults to say which parameters differ); the file holds what the analysis needs."""
     out = tmp_path / "n.parquet"
     assert simcore_cli("run", "never_ends", "--games", "1", "--out", out, "--quiet", env=never_ends).returncode == 0
-    done = simcore_cli("analyze", out)
+    done = simcore_cli("analyze", out, "--explain")
     assert done.returncode == 0, done.stderr
     assert "never_ends" in done.stdout and "players=2" in done.stdout
 

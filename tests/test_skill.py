@@ -1,6 +1,7 @@
 """Balance by skill (issue 13): the configs/<game>-skill.toml sweeps and their section of the report."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -54,7 +55,8 @@ def test_the_report_shows_balance_and_length_per_skill_level(tmp_path):
     assert "## By skill level" in text and "r-plots/skill.png" in text
     assert (tmp_path / "r-plots" / "skill.png").stat().st_size > 1000
     # issue 25, part 7: the verdict says how the seat edge moves with skill, level by level
-    sentence = next(line for line in text.splitlines() if line.startswith("**The seat edge with skill**"))
+    unlinked = re.sub(r"\[([^]]+)\]\(#[^)]+\)", r"\1", text)        # a term's first use links the glossary
+    sentence = next(line for line in unlinked.splitlines() if line.startswith("**The seat edge with skill**"))
     for policy, name in zip(LEVELS, analysis.skill_levels, strict=True):
         assert f"`{policy}` seat {analysis.verdicts[name].worst_seat[0]} {analysis.verdicts[name].edge:+.3f}" \
             in sentence
@@ -117,7 +119,8 @@ def test_analyze_reads_the_strength_of_the_levels_from_a_versus_folder(cli, tmp_
     (tmp_path / "s.toml").write_text(SKILL2)
     assert cli("sweep", tmp_path / "s.toml", "--out", tmp_path / "s", "--quiet").returncode == 0
     alone = cli("analyze", tmp_path / "s")
-    assert "The top level's strength is not measured" in alone.stdout.replace("\n", " ")
+    # the first screen's note says it, the verdict in full (--explain) says it with the command that measures it
+    assert "skill: the top level's strength is not measured" in alone.stdout.replace("\n", " ")
     played = cli("versus", "zwai", "--policy", "greedy", "--against", "random", "--games", "100", "--out",
                  tmp_path / "v", "--quiet")
     assert played.returncode == 0, played.stderr
@@ -125,9 +128,12 @@ def test_analyze_reads_the_strength_of_the_levels_from_a_versus_folder(cli, tmp_
     value, low, high = (float(x.strip("[],")) for x in score.split())
     done = cli("analyze", tmp_path / "s", "--strength", tmp_path / "v", "--report", tmp_path / "r.md")
     assert done.returncode == 0, done.stderr
-    text = done.stdout.replace("\n", " ")
-    assert f"greedy scores {value:.3f} [{low:.3f}, {high:.3f}] against random" in text
-    assert "The top level, greedy, is shown stronger than random, the level below it." in text
+    text = " ".join(done.stdout.split())
+    assert (f"skill: the top level is shown stronger than the level below it: greedy scores {value:.3f} "
+            f"[{low:.3f}, {high:.3f}] against random") in text
+    explained = cli("analyze", tmp_path / "s", "--strength", tmp_path / "v", "--explain").stdout.replace("\n", " ")
+    assert f"greedy scores {value:.3f} [{low:.3f}, {high:.3f}] against random" in explained
+    assert "The top level, greedy, is shown stronger than random, the level below it." in explained
     report = (tmp_path / "r.md").read_text()
     assert "| score in contests |" in report and f"| {value:.3f} [{low:.3f}, {high:.3f}] against random |" in report
     wrong = cli("analyze", tmp_path / "s", "--strength", tmp_path / "s")

@@ -150,8 +150,10 @@ def test_the_command_says_each_look_and_analyze_gives_the_decision(cli, plan, tm
     assert again.returncode == 0 and "look 1" not in again.stdout
     verdict = cli("analyze", out, "--explain")
     assert verdict.returncode == 0, verdict.stderr
-    paragraph = verdict.stdout.split("ring-4p: ")[1]
-    assert paragraph.split("\n")[1].strip().startswith("Unbalanced (played until decided: shown at 200 games, look 1")
+    paragraph = " ".join(verdict.stdout.split("ring-4p: ")[1].split("\n", 1)[1].split())
+    # the first use of "played until decided" says what it means (issue 53: every term explained where it is used)
+    assert paragraph.startswith("Unbalanced (played until decided (stopped once a verdict was shown): shown at 200 "
+                                "games, look 1"), paragraph
     # "fair within E" is the decision's, at the margin swept with (0.1): no fixed-sample test of games whose number
     # the stop chose beside it (issue 53, case 10: "undecided ... nor fairness within", then "Fair within")
     flat = " ".join(verdict.stdout.split())

@@ -215,7 +215,7 @@ def test_the_report_says_what_it_writes_while_it_works(cli, tmp_path):
         for kind in kinds:
             last = [(int(d), int(t)) for what, d, t in steps if what == kind][-1]
             assert last[0] == last[1] > 0, done.stderr
-        assert done.stdout.startswith(plain.stdout.split("\n\nThe tables")[0])
+        assert done.stdout.startswith(plain.stdout.split("\n\neach variant's verdict in full")[0])
 
 
 def test_a_compile_is_never_silent_for_long():

@@ -77,7 +77,20 @@ def claims(analysis):
         fairness = (analysis.fairness or {}).get(name)
         if fairness is not None:
             out.append(change_claim(fairness))
-    return out
+    return out + _skill_claims(analysis)
+
+
+def _skill_claims(analysis):
+    """A skill sweep's contests of two of its levels on its rules (``analyze --strength``), each as versus
+    claimed it: the screen's note and the verdict's sentence read the same contests."""
+    from analyses.skill import level_contests, of_rules
+
+    if not analysis.skill_levels or not analysis.strengths:
+        return []
+    first = analysis.results[0]
+    levels = list(analysis.skill_levels.values())
+    return [s.claim() for s in level_contests(levels, of_rules(analysis.strengths, first.game,
+                                                               first.meta.get("params", "{}")))]
 
 
 def _holm(family):
@@ -183,13 +196,33 @@ def change_claim(fairness):
                  against=fairness.a)
 
 
+def strength_word(score, fair, pvalue, alpha=ALPHA):
+    """A contest's word: "stronger" or "weaker" where its two-sided test finds the score off fair, else "no
+    difference found"."""
+    if not pvalue < alpha:
+        return STRENGTH[2]
+    return STRENGTH[0] if score > fair else STRENGTH[1]
+
+
+def contest_claim(contest, rules, test, family="none (one contest)", word=None):
+    """A policy's score against another on the same deals (``simcore versus``, a ladder's rung, a contest read by
+    ``analyze --strength``): ``contest`` has ``policy``, ``against``, ``deals``, ``score``, ``low``, ``high``,
+    ``fair`` and ``pvalue``; ``rules`` names the variant it was played on; ``word`` where a sequential test
+    decided it (a ladder's --sprt), else the word of its test at 5%. Its games are the deals: the test's unit."""
+    word = word or strength_word(contest.score, contest.fair, contest.pvalue)
+    numbers = {"rules": rules, "score": contest.score, "low": contest.low, "high": contest.high, "fair": contest.fair,
+               "pvalue": contest.pvalue, "unit": getattr(contest, "unit", "") or "points"}
+    return Claim(contest.policy, word, test, contest.deals, family, ALPHA, numbers, against=contest.against)
+
+
 def to_json(claims_, unfinished=()):
     """The claims as the JSON text of :data:`SCHEMA`: per variant its verdict word, units, fair within and change
     against its baseline, then every claim with all its fields; ``unfinished``: the notes of folders whose run
     has not finished (their verdict is of what they hold so far)."""
     variants = {}
     for claim in claims_:
-        variants.setdefault(claim.variant, []).append(claim)
+        if claim.word not in STRENGTH:      # a contest of two policies, not a variant's verdict
+            variants.setdefault(claim.variant, []).append(claim)
     return document(claims_, variants=[_variant(name, of) for name, of in variants.items()],
                     unfinished=list(unfinished))
 

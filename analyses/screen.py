@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import textwrap
 
-from analyses.claims import BALANCE, CHANGE, WITHIN, claims
+from analyses.claims import BALANCE, CHANGE, STRENGTH, WITHIN, claims
 from analyses.verdict import FEW_GAMES, unit_name
 
 WIDTH = 110         # the terminal's line length, as the paragraphs'
@@ -23,7 +23,8 @@ def rows(claims_, baselines, against="against its baseline"):
     last column's head."""
     by_variant = {}
     for claim in claims_:
-        by_variant.setdefault(claim.variant, {})[_kind(claim.word)] = claim
+        if claim.word not in STRENGTH:        # a contest of two skill levels: the note under the table says it
+            by_variant.setdefault(claim.variant, {})[_kind(claim.word)] = claim
     margins = {c.numbers["margin"] for c in claims_ if c.word in WITHIN}
     within_head = [f"fair within {margins.pop():g}" if len(margins) == 1 else "fair within E"] if margins else []
     head = ["variant", "games", "verdict", "largest edge, 95%", *within_head, f"{against} (games)"]
@@ -148,7 +149,7 @@ MARGIN_LEGEND = {       # scored by margins (--score margin): a seat's score les
 def legend(claims_, family):
     """The words the table used, each in plain language once, and the error rate that holds them."""
     used = [w for w in LEGEND if any(c.word == w or (w == "fair within" and c.word in WITHIN) for c in claims_)]
-    unit = next((c.numbers["unit"] for c in claims_ if "unit" in c.numbers), None)
+    unit = next((c.numbers["unit"] for c in claims_ if "unit" in c.numbers and c.word in BALANCE), None)
     words = LEGEND if unit is None else {**LEGEND, **MARGIN_LEGEND}
     edge = ("edge: a share of the points minus its fair share (in % of the fair share)" if unit is None else
             f"edge: a seat's margin (its score less the table's mean) in {unit}")

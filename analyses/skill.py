@@ -19,8 +19,6 @@ from dataclasses import dataclass
 
 from analyses.context import changed, rules_text
 
-ALPHA = 0.05        # versus's two-sided level
-
 
 @dataclass(frozen=True)
 class Strength:
@@ -40,19 +38,29 @@ class Strength:
     fair: float
     pvalue: float
     source: str
+    test: str = "z test of the deals' mean scores against fair, two-sided 5%"    # as versus says it
 
     @property
     def verdict(self):
-        """"stronger", "weaker" or "no significant difference" (the z test at 5%)."""
-        if not self.pvalue < ALPHA:
-            return "no significant difference"
-        return "stronger" if self.score > self.fair else "weaker"
+        """"stronger", "weaker" or "no difference found": the word of its claim (the z test at 5%)."""
+        from analyses.claims import strength_word
+
+        return strength_word(self.score, self.fair, self.pvalue)
+
+    def claim(self):
+        """Its :class:`analyses.claims.Claim`, as ``simcore versus`` made it."""
+        from analyses.claims import contest_claim
+
+        return contest_claim(self, rules_text(self.game, json.loads(self.params)), self.test)
 
     def words(self):
-        """``scores 0.598 [0.546, 0.647] against `greedy` (fair 0.250, 100 deals; stronger, p < 0.0001)``."""
-        p = "p < 0.0001" if self.pvalue < 1e-4 else f"p = {self.pvalue:.2g}"
-        return (f"scores {self.score:.3f} [{self.low:.3f}, {self.high:.3f}] against `{self.against}` (fair "
-                f"{self.fair:.3f}, {self.deals:,} deals; {self.verdict}, {p})")
+        """``scores 0.598 [0.546, 0.647] against `greedy` (fair 0.250, 100 deals; stronger, p < 0.0001)``: its
+        claim's numbers and word."""
+        c = self.claim()
+        n = c.numbers
+        p = "p < 0.0001" if n["pvalue"] < 1e-4 else f"p = {n['pvalue']:.2g}"
+        return (f"scores {n['score']:.3f} [{n['low']:.3f}, {n['high']:.3f}] against `{c.against}` (fair "
+                f"{n['fair']:.3f}, {c.games:,} deals; {c.word}, {p})")
 
 
 def of_rules(strengths, game, params):

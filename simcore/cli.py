@@ -33,10 +33,10 @@ def _fail(message):
     raise click.ClickException(message)
 
 
-def _note(message, quiet=False):
-    """A progress line, which --quiet leaves out."""
+def _note(message, quiet=False, err=False):
+    """A progress line, which --quiet leaves out; ``err``: on stderr, where stdout holds JSON alone."""
     if not quiet:
-        click.echo(message)
+        click.echo(message, err=err)
 
 
 def _steps(label, every=1.0):
@@ -752,8 +752,11 @@ def duel_command(game, variant_specs, metric, sprt, config_path, sets, policies,
 @click.option("--out", "folder", type=click.Path(file_okay=False),
               help="Also write each seating's games to this folder (seat0.parquet, ...), for analyze and replay.")
 @_options(SEED, FORCE, TRACE, THREADS, QUIET, SCORE)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the contest as JSON (schema simcore.verdict/1: its score, interval, test and word; the "
+                   "result-files reference) and nothing else on stdout; --out writes as without it.")
 def versus_command(game, policy, against, config_path, sets, games, seed, folder, force, trace, threads, quiet,
-                   score):
+                   score, as_json):
     """A's score against B on the same deals, A taking every seat in turn (1/players is fair; a margin's fair
     is 0)."""
     from analyses import scoring
@@ -775,27 +778,36 @@ def versus_command(game, policy, against, config_path, sets, games, seed, folder
     _threads(threads)
     _load(runs[0], quiet, trace=trace)
     with _locked(folder, "versus", runs[0].game, plan, force):
-        _contest(runs, folder, trace, quiet, score)
+        _contest(runs, folder, trace, quiet, score, as_json)
 
 
-def _contest(runs, folder, trace, quiet, score):
-    """Play the contest of ``runs`` (into ``folder``, if any) and print its verdict."""
+def _contest(runs, folder, trace, quiet, score, as_json=False):
+    """Play the contest of ``runs`` (into ``folder``, if any) and print its claim: as a line, or as JSON (then
+    every other line goes to stderr, as stdout holds the JSON alone)."""
+    from analyses import claims
+    from analyses.context import rules_text
     from simcore.studies import versus
 
     try:
-        r = versus.contest(runs, on_seat=lambda seat, mean: _note(f"  from seat {seat}: {mean:.4f}", quiet),
+        r = versus.contest(runs, on_seat=lambda seat, mean: _note(f"  from seat {seat}: {mean:.4f}", quiet, as_json),
                            folder=folder, trace=trace, warn=_warn, score_by=score)
     except OSError as e:
         _fail(str(e))
-    verdict = "stronger" if r.significant and r.score > r.fair else (
-        "weaker" if r.significant else "no significant difference")
+    claim = claims.contest_claim(r, rules_text(runs[0].game, runs[0].params), r.test.removeprefix("test: "))
+    wrote = f"wrote {len(runs)} seatings to {folder}" + (" with their traces" if trace else "")
+    if as_json:
+        click.echo(versus.document(r, claim, runs[0].game))
+        if folder:
+            click.echo(wrote, err=True)
+        return
     unit = f" {r.unit}" if r.unit else ""
     click.echo(f"{r.policy} against {r.against}, {runs[0].game}, {r.deals:,} deals x {r.players} seats: score "
-               f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}]{unit} (fair {r.fair:.4f}, p = {r.pvalue:.2g}): {verdict}")
+               f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}]{unit} (fair {r.fair:.4f}, p = {r.pvalue:.2g}): "
+               f"{claim.word}")
     click.echo(r.scoring)
     click.echo(r.test)
     if folder:
-        click.echo(f"wrote {len(runs)} seatings to {folder}" + (" with their traces" if trace else ""))
+        click.echo(wrote)
 
 
 @main.command("ladder")
@@ -818,9 +830,14 @@ def _contest(runs, folder, trace, quiet, score):
 @click.option("--out", "folder", required=True, type=click.Path(),
               help="Folder for the games (one Parquet file per rung and seat), ladder.parquet, .md and .png.")
 @_options(FORCE, TRACE, THREADS, SCHEDULER, QUIET)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the rungs as JSON (schema simcore.verdict/1: each rung's score, test and word, the skill "
+                   "depth; the result-files reference) and nothing else on stdout; the folder is written as "
+                   "without it.")
 def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, batch, delta, folder, force, trace,
-                   threads, scheduler, quiet):
+                   threads, scheduler, quiet, as_json):
     """Does playing better win more? Budget 2n against n on the same deals, rung by rung."""
+    from analyses.context import rules_text
     from simcore.studies import ladder
     _out(folder)
     _trace_where(trace, scheduler)
@@ -841,17 +858,17 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
     def rung_done(rung):
         r = rung.result
         _note(f"  {rung.strong_budget} vs {rung.weak_budget}: score {r.score:.4f} [{r.low:.4f}, {r.high:.4f}]"
-              + (f", {rung.test_text}" if rung.sprt else f", p = {r.pvalue:.2g}"), quiet)
+              + (f", {rung.test_text}" if rung.sprt else f", p = {r.pvalue:.2g}"), quiet, as_json)
 
     _note(f"ladder {plan.game}: {plan.spec.name} budgets {', '.join(map(str, plan.budgets))}, "
           f"{'at most ' if sprt else ''}{plan.rungs[0][2][0].games:,} deals per rung x {len(plan.rungs[0][2])} "
-          f"seats -> {folder}", quiet)
+          f"seats -> {folder}", quiet, as_json)
     _load(plan.rungs[0][2][0], quiet, scheduler, trace)
     try:
         if sprt:
             def batch_done(strong, weak, played, test):
                 _note(f"    {strong} vs {weak}: {played:,} deals, score {test.mean:.4f}, LLR {test.llr:+.2f} in "
-                      f"[{test.lower:.2f}, {test.upper:.2f}]", quiet)
+                      f"[{test.lower:.2f}, {test.upper:.2f}]", quiet, as_json)
 
             result = ladder.climb_sprt(plan, folder, batch=batch, delta=delta, on_rung=rung_done,
                                        on_batch=batch_done)
@@ -863,9 +880,15 @@ def ladder_command(game, config_path, sets, base, budgets, games, seed, sprt, ba
                 where.close()
     except (cfg.ConfigError, OSError) as e:
         _fail(str(e))
+    wrote = f"wrote {Path(folder) / ladder.REPORT}, {ladder.SUMMARY} and {ladder.PLOT}"
+    if as_json:
+        first = plan.rungs[0][2][0]
+        click.echo(ladder.document(result, rules_text(first.game, first.params)))
+        click.echo(wrote, err=True)
+        return
     for line in ladder.lines(result):
         click.echo(line)
-    click.echo(f"wrote {Path(folder) / ladder.REPORT}, {ladder.SUMMARY} and {ladder.PLOT}")
+    click.echo(wrote)
 
 
 @main.command("tune")

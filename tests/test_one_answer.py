@@ -1,6 +1,7 @@
 """Issue 53: one answer a designer can act on. The first screen of ``simcore analyze`` (a table rendered from the
 claims, ``analyses.screen``), and the contradictions the issue found, each a test that failed before its fix."""
 
+import dataclasses
 import math
 import re
 from types import SimpleNamespace
@@ -181,9 +182,8 @@ def test_a_decided_variant_says_its_decision_and_no_fixed_sample_verdict(four, t
     analysis = report.analyze(load_folder(four))
     verdict = analysis.verdicts["square-2p"]
     decision = Decision("undecided", 600, 2, plan, 0.02, 0.0098, (0.47, 0.53), (0.5, 0.5), None, 0.012)
-    decided = SimpleNamespace(**{**vars(analysis), "verdicts": {"square-2p": verdict.__class__(
-        **{**{k: getattr(verdict, k) for k in verdict.__dataclass_fields__}, "decision": decision})},
-        "decisions": {"square-2p": decision}, "fairness": {}})
+    decided = dataclasses.replace(analysis, verdicts={"square-2p": dataclasses.replace(verdict, decision=decision)},
+                                  decisions={"square-2p": decision}, fairness={})
     found = claims.claims(decided)
     assert [c.word for c in found] == ["no edge found", "not shown fair within"]
     assert all(c.family.startswith("union bound over 4 variants") and c.games == 600 for c in found)

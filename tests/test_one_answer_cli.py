@@ -164,3 +164,55 @@ def test_compare_json_of_margins_is_analyzes(cli, goofspiel_runs):
     analyzed = cli("analyze", *files, "--json", "--score", "margin")
     assert compared.returncode == analyzed.returncode == 0, compared.stderr
     assert json.loads(compared.stdout) == json.loads(analyzed.stdout)
+
+
+# --- item 2 and 3: versus, ladder and analyze --strength claim their contests alike, as JSON too ---------------------
+
+def test_versus_json_is_the_contest_versus_prints_and_its_one_claim(cli, tmp_path):
+    """Issue 53, items 2-3: `versus --json` holds the score, interval, p and word its line prints, from one claim
+    of the strength vocabulary; stdout is the JSON alone (the seats' progress and "wrote" go to stderr)."""
+    args = ("versus", "zwai", "--policy", "greedy", "--against", "random", "--games", "40")
+    line = cli(*args).stdout.splitlines()
+    said = next(text for text in line if text.startswith("greedy against random"))
+    done = cli(*args, "--json", "--out", tmp_path / "v")
+    assert done.returncode == 0, done.stderr
+    body = json.loads(done.stdout)
+    assert body["schema"] == claims.SCHEMA and "wrote 2 seatings" in done.stderr
+    contest, (claim,) = body["contest"], body["claims"]
+    assert said.endswith(f"score {contest['score']:.4f} [{contest['low']:.4f}, {contest['high']:.4f}] (fair "
+                         f"{contest['fair']:.4f}, p = {contest['pvalue']:.2g}): {contest['verdict']}")
+    assert claim["word"] == contest["verdict"] in claims.STRENGTH
+    assert (claim["variant"], claim["against"], claim["games"]) == ("greedy", "random", 40)
+    assert claim["numbers"]["rules"] == "the default rules"
+
+
+def test_ladder_json_words_each_rung_as_its_line_and_report(cli, tmp_path):
+    """Issue 53, item 2: a ladder's rungs say the words of the strength vocabulary in its lines, its report and
+    its JSON, each rung a claim in the fixed sequence that reads the skill depth."""
+    done = cli("ladder", "zwai", "--budgets", "2,16", "--games", "30", "--out", tmp_path / "l", "--json")
+    assert done.returncode == 0, done.stderr
+    body = json.loads(done.stdout)
+    (rung,), (claim,) = body["ladder"]["rungs"], body["claims"]
+    assert rung["verdict"] == claim["word"] in claims.STRENGTH and claim["family"].startswith("fixed sequence")
+    assert claim["variant"].startswith("ismcts:iterations=16") and claim["against"].startswith("ismcts:iterations=2")
+    assert (body["ladder"]["skill_depth"] == 16) == (claim["word"] == "stronger")
+    report = (tmp_path / "l" / "ladder.md").read_text()
+    assert f"| 16 | 2 | 30 | {rung['score']:.4f} |" in report and report.count(f"| {claim['word']} |") == 1
+
+
+def test_analyze_json_claims_the_contests_of_the_skill_levels_it_was_given(cli, tmp_path):
+    """Issue 53, item 2: `analyze --strength` states the contest of two skill levels; its JSON holds the same
+    contest as a claim (the word and numbers versus claimed), apart from the variants' verdicts."""
+    (tmp_path / "s.toml").write_text('game = "zwai"\ngames = 60\nseed = 1\n[axes]\npolicy = ["random", "greedy"]\n')
+    assert cli("sweep", tmp_path / "s.toml", "--out", tmp_path / "s", "--quiet").returncode == 0
+    versus = cli("versus", "zwai", "--policy", "greedy", "--against", "random", "--games", "40", "--out",
+                 tmp_path / "v", "--json")
+    contest = json.loads(versus.stdout)["claims"][0]
+    done = cli("analyze", tmp_path / "s", "--strength", tmp_path / "v", "--json")
+    assert done.returncode == 0, done.stderr
+    body = json.loads(done.stdout)
+    strength = [c for c in body["claims"] if c["word"] in claims.STRENGTH]
+    assert len(strength) == 1 and {k: strength[0][k] for k in ("variant", "against", "word", "games")} == \
+        {k: contest[k] for k in ("variant", "against", "word", "games")}
+    assert strength[0]["numbers"]["score"] == pytest.approx(contest["numbers"]["score"])
+    assert [v["name"] for v in body["variants"]] == ["policy=random", "policy=greedy"]

@@ -129,6 +129,7 @@ def test_analyze_reads_the_strength_of_the_levels_from_a_versus_folder(cli, tmp_
     done = cli("analyze", tmp_path / "s", "--strength", tmp_path / "v", "--report", tmp_path / "r.md")
     assert done.returncode == 0, done.stderr
     text = " ".join(done.stdout.split())
+    assert "edge: a share of the points" in text        # a contest's claim does not make the legend one of margins
     assert (f"skill: the top level is shown stronger than the level below it: greedy scores {value:.3f} "
             f"[{low:.3f}, {high:.3f}] against random") in text
     explained = cli("analyze", tmp_path / "s", "--strength", tmp_path / "v", "--explain").stdout.replace("\n", " ")

@@ -308,18 +308,58 @@ def method(result):
                 "all; the intervals are not adjusted for the sequential stop")
     else:
         test = ("each rung: versus's z test of the deals' mean scores (variance about fair, corrected for skew) at "
-                "5% (better when significant and above fair)")
+                "5% (stronger when significant and above fair)")
     return (f"{test}; skill depth by fixed-sequence testing (the climb stops at the first rung without a "
             "significant gain), so it is overstated at most 5% of the time")
 
 
+FAMILY = "fixed sequence over the rungs in order of budget (the climb stops at the first rung not stronger)"
+
+
+def rung_word(rung):
+    """The larger budget "stronger" where the rung is significant, "weaker" where a fixed-count rung's test finds
+    it below fair, else "no difference found" (the SPRT's H0, a cap not rejected)."""
+    from analyses.claims import STRENGTH, strength_word
+
+    if rung.significant:
+        return STRENGTH[0]
+    if rung.sprt is None:
+        return strength_word(rung.result.score, rung.result.fair, rung.result.pvalue)
+    return STRENGTH[2]
+
+
+def rung_claim(rung, rules):
+    """A rung's claim, its test as :func:`method` names it."""
+    from analyses.claims import contest_claim
+
+    test = method(LadderResult("", "", (rung,))).split(";")[0].removeprefix("each rung: ")
+    return contest_claim(rung.result, rules, test, FAMILY, rung_word(rung))
+
+
+def claims(result, rules):
+    """Every rung's claim, bottom rung first."""
+    return [rung_claim(r, rules) for r in result.rungs]
+
+
+def document(result, rules):
+    """``simcore ladder --json``: the rungs, the skill depth and every rung's claim (schema simcore.verdict/1)."""
+    from analyses.claims import document as claims_document
+
+    said = claims(result, rules)
+    rungs = [{"budget": r.strong_budget, "against_budget": r.weak_budget, "deals": r.result.deals,
+              "score": r.result.score, "low": r.result.low, "high": r.result.high, "pvalue": r.result.pvalue,
+              "sprt": r.sprt, "verdict": c.word} for r, c in zip(result.rungs, said, strict=True)]
+    ladder = {"game": result.game, "policy_base": result.base, "rules": rules, "rungs": rungs,
+              "skill_depth": result.depth}
+    return claims_document(said, ladder=ladder)
+
+
 def lines(result):
-    """The rungs as text lines (the CLI's output and the report's table)."""
-    out = [f"{'rung':<16} {'deals':>7} {'score':>8} {'95% interval':>18} {'p':>9} {'':>12}"]
+    """The rungs as text lines (the CLI's output and the report's table), each rung's word its claim's."""
+    out = [f"{'rung':<16} {'deals':>7} {'score':>8} {'95% interval':>18} {'p':>9}  word"]
     for r in result.rungs:
-        mark = "better" if r.significant else "no gain shown"
         out.append(f"{r.strong_budget:>6} vs {r.weak_budget:<6} {r.result.deals:>7,} {r.result.score:>8.4f} "
-                   f"[{r.result.low:.4f}, {r.result.high:.4f}] {r.test_text:>9} {mark:>13}")
+                   f"[{r.result.low:.4f}, {r.result.high:.4f}] {r.test_text:>9}  {rung_word(r)}")
     out.append(SCORING)
     out.append(method(result))
     out.append(f"skill depth: {_depth_text(result)}")
@@ -352,17 +392,16 @@ SCORING = f"score: A's mean points ({RULE}, a loss 0)"
 def _depth_text(result):
     depth = result.depth
     if depth is None:
-        return "none (the first rung is not significantly better than the one below)"
-    return f"{depth} (every rung up to it is significantly better than half its budget)"
+        return "none (the first rung is not shown stronger than the one below)"
+    return f"{depth} (every rung up to it is shown stronger than half its budget)"
 
 
 def report(result, plan_):
     fair = result.rungs[0].result.fair
-    head = ("| budget 2n | against n | deals | score | 95% interval | p / SPRT | better? |\n"
+    head = ("| budget 2n | against n | deals | score | 95% interval | p / SPRT | 2n is |\n"
             "|---:|---:|---:|---:|---|---|---|")
     rows = [f"| {r.strong_budget} | {r.weak_budget} | {r.result.deals:,} | {r.result.score:.4f} | "
-            f"[{r.result.low:.4f}, {r.result.high:.4f}] | {r.test_text} | "
-            f"{'yes' if r.significant else 'no'} |" for r in result.rungs]
+            f"[{r.result.low:.4f}, {r.result.high:.4f}] | {r.test_text} | {rung_word(r)} |" for r in result.rungs]
     params = plan_.rungs[0][2][0].params
     sets = ", ".join(f"{k} = {v}" for k, v in params.items()) or "defaults"
     return "\n".join([

@@ -55,4 +55,5 @@ def _strength(folder, seatings):
                           [r.points[:, seat] for seat, r in enumerate(results)])
     return Strength(policy=scored.policy, against=scored.against, game=results[0].game,
                     params=results[0].meta.get("params", "{}"), deals=scored.deals, score=scored.score,
-                    low=scored.low, high=scored.high, fair=scored.fair, pvalue=scored.pvalue, source=str(folder))
+                    low=scored.low, high=scored.high, fair=scored.fair, pvalue=scored.pvalue, source=str(folder),
+                    test=scored.test.removeprefix("test: "))

@@ -170,6 +170,18 @@ def to_folder(runs, folder, on_seat=None, trace=False, warn=None, score_by="poin
     return score(runs, scores, _unit(runs, score_by))
 
 
+def document(result, claim, game):
+    """``simcore versus --json``: the contest (A's score, its interval, the test's p-value and word) and its claim,
+    in the schema every command's JSON shares (``analyses.claims``)."""
+    from analyses.claims import document as claims_document
+
+    contest = {"game": game, "policy": result.policy, "against": result.against, "players": result.players,
+               "deals": result.deals, "games": result.games, "score": result.score, "low": result.low,
+               "high": result.high, "fair": result.fair, "pvalue": result.pvalue, "unit": result.unit or "points",
+               "seat_scores": list(result.seat_scores), "verdict": claim.word}
+    return claims_document([claim], contest=contest)
+
+
 def score(runs, scores, unit=""):
     """The :class:`VersusResult` of A's points ``scores[seat]`` (one array per seating, game by game), or of its
     margins in ``unit`` (:func:`margin_score`).

@@ -46,7 +46,7 @@ TERMS = (
     Term("Hotelling's T²", r"(Hotelling's )?T²", "a test that no seat's share moved",
          "One test of every seat (team) at once: whether the seats' points moved between two variants (or differ "
          "from fair), with their correlation taken into account."),
-    Term("two one-sided tests", r"two one-sided tests|\bTOST\b", "each seat shown above fair - E and below fair + E",
+    Term("two one-sided tests", r"two one-sided tests|\bTOST\b", "each share shown above fair - E and below fair + E",
          "TOST, the equivalence test behind \"fair within E\": a seat is shown within E of fair when its share is "
          "shown both above fair - E and below fair + E; every seat must pass."),
     Term("U-statistic", r"U-statistic", "an estimate without bias",

@@ -1188,7 +1188,9 @@ def _write_report(report, analysis, path):
 
 
 def _echo_tables(report, analysis):
-    click.echo(f"\n{report.balance_table(analysis)}\n{report.BALANCE_TESTS}\n\n{report.shape_table(analysis)}")
+    for table, legend in report.balance_tables(analysis):
+        click.echo(f"\n{table}\n{legend}")
+    click.echo(f"\n{report.shape_table(analysis)}")
     if analysis.skill_levels:
         click.echo(f"\nby skill level:\n{report.skill_table(analysis)}")
     if analysis.comparisons or analysis.fairness:

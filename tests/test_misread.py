@@ -63,7 +63,7 @@ def test_a_small_raw_edge_at_five_seats_reads_larger_than_a_larger_one_at_two():
         results.append(SimpleNamespace(name=name, meta={}, wins=wins, points=wins.astype(float), unit="",
                                        column=lambda _: np.full(20_000, 30)))
     stand_in = SimpleNamespace(results=results, balances=balances, comparisons=[], fairness={}, margins=None,
-                               baselines={"two": "two", "five": "five"})
+                               baselines={"two": "two", "five": "five"}, skill_levels={}, strengths=())
     stand_in.verdicts = verdicts(stand_in)
     cells = {row[0]: row[3] for row in rows(claims(stand_in), stand_in.baselines)[1]}
     assert cells["two"].startswith("seat 0 +0.04") and "(+8%)" in cells["two"]

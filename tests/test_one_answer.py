@@ -248,3 +248,26 @@ def test_no_message_names_a_module(cli, four):
         done = cli(*args)
         assert done.returncode == 0, done.stderr
         assert not re.search(r"\b(analyses|simcore)\.[a-z_]+", done.stdout + done.stderr), args
+
+
+def test_a_team_game_is_tabled_by_its_teams_as_its_verdict_speaks(cli, tmp_path):
+    """Issue 53, case 5: Zwergen Ziehen for 4 plays in teams (its rulebook: seats 0 and 2 against 1 and 3); the
+    verdict spoke of the team gap 0.103 and "0 shared between teams" while the table beside it gave the seats'
+    gap 0.051 and "shared 4,000" under the same names. The team game's table is of teams: their points, the
+    games shared between teams and the team gap are the verdict's numbers; a 2-player variant keeps the seats'."""
+    (tmp_path / "z.toml").write_text('game = "zwergen"\ngames = 300\nseed = 3\n[axes]\nplayers = [2, 4]\n')
+    assert cli("sweep", tmp_path / "z.toml", "--out", tmp_path / "z", "--quiet").returncode == 0
+    analysis = report.analyze(load_folder(tmp_path / "z"))
+    seats, teams = report.balance_table(analysis), report.team_table(analysis)
+    assert [row[0] for row in seats.rows] == ["players=2"] and [row[0] for row in teams.rows] == ["players=4"]
+    assert teams.head[3:5] == ["team 0+2 points", "team 1+3 points"] and "shared between teams" in teams.head
+    row = dict(zip(teams.head, teams.rows[0], strict=True))
+    balance = next(c for c in claims.claims(analysis) if c.variant == "players=4" and c.word in claims.BALANCE)
+    assert row["team gap"] == f"{balance.numbers['gap']:.3f}"
+    assert row["fair team gap"] == f"{balance.numbers['fair_gap']:.3f}"
+    explained = " ".join(cli("analyze", tmp_path / "z", "--explain").stdout.split()).replace(
+        " (the best share minus the worst)", "")          # the glossary's phrase, at the gap's first use only
+    assert f"({row['shared between teams']} shared between teams)" in explained
+    assert f"the team gap {row['team gap']} could be chance" in explained
+    printed = cli("analyze", tmp_path / "z", "--tables").stdout
+    assert "| team 0+2 points |" in printed and "team points: a team's seats' points summed" in printed

@@ -2,10 +2,11 @@
 
 Hypothesis draws what a designer analyses: some of the variants of a game (Zwai at 2-4 players, traced; Zwergen
 Ziehen at 2 and 4 in teams; Der Herr der Wichtel at 5), a baseline or none (among them runs of fewer games, of the
-same seed and of another; a 2-player one clearly unbalanced), a folder played until decided, points or margins, a margin E. Over every draw: no two claims about one subject
-contradict, the first screen and the verdict in full say the claims' numbers, each comparison names the games it
-compared, a 2-player edge is told from the seat ahead, the JSON round-trips to the claims, and "depends on the
-reading" is said exactly when a verdict word changes.
+same seed and of another; a 2-player one clearly unbalanced), a folder played until decided, points or margins, a
+margin E. Over every draw: no two claims about one subject contradict, the first screen and the verdict in full
+say the claims' numbers, each comparison names the games it compared, a 2-player edge is told from the seat
+ahead, the JSON round-trips to the claims, and "depends on the reading" is said exactly when a verdict word
+changes.
 """
 
 import json

@@ -237,9 +237,10 @@ class Fairness:
     def _against(self, lead):
         if self.verdict != "no change found":
             return f"{lead}: **{self.verdict}**: {self._imbalance()}; {self._seats()}."
+        # the word first, as the claim and the first screen say it (issue 53: one vocabulary)
         if self.moved:
-            return f"{lead}: {self._seats()}; but it is not shown fairer: {self._imbalance()}."
-        return f"{lead}: no seat moved beyond chance ({self._t2()}), not shown fairer or less fair; {self._could()}."
+            return f"{lead}: **no change found** of the imbalance, {self._imbalance()}, though {self._seats()}."
+        return f"{lead}: **no change found**: no seat moved beyond chance ({self._t2()}); {self._could()}."
 
     def _holm(self, name, p):
         """``p = 0.03``, or adjusted in a family: ``Holm p = 0.03 across 24 variants``."""

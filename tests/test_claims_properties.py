@@ -158,14 +158,22 @@ def _screen_says_the_claims(analysis, found):
 
 
 def _explained_says_the_claims(analysis, found):
-    """The verdict in full names the games each comparison read and the edge the balance claim holds."""
-    text = " ".join(" ".join(report.terminal_verdicts(analysis)).split())
+    """The verdict in full opens each variant's paragraph with its balance word, says each change's word after
+    the games it compared, and the edge the balance claim holds."""
+    said = report.terminal_verdicts(analysis)
+    text = " ".join(" ".join(said).split())
+    paragraphs = {name: " ".join(p.split("\n", 1)[1].split()) for p in said for name in [p.split(": ", 1)[0]]
+                  if name in analysis.verdicts}
     for claim in found:
+        if claim.word in BALANCE and claim.variant not in (analysis.decisions or {}):
+            lead = "Unbalanced" if claim.word == "unbalanced" else ("No seat edge found", "No team edge found")
+            assert paragraphs[claim.variant].startswith(lead), (claim, paragraphs[claim.variant])
         if claim.word in CHANGE and claim.word != "never came into play":
-            paired = claim.numbers["paired"]
-            said = f"{claim.games:,} games of common deals" if paired else "games, unpaired"
-            assert f"Against its baseline {claim.against}, on " in text or "against the level below" in text
-            assert said in text, (said, claim)
+            games = f"{claim.games:,} games of common deals" if claim.numbers["paired"] else \
+                r"[\d,]+ and [\d,]+ games, unpaired"
+            glossed = r"(?: \([^)]*\))?"       # the glossary's phrase where "common deals" is first used
+            assert re.search(rf"Against its baseline {re.escape(claim.against)}, on {games}{glossed}: "
+                             rf"{claim.word}\b", text), claim
         if claim.word == "unbalanced" and "unit" not in claim.numbers and claim.family.startswith("Holm"):
             assert f"(edge {claim.numbers['edge']:+.3f})" in text
 

@@ -127,14 +127,24 @@ def test_the_confirmation_says_which_finalist_is_fairer_and_which_is_fair_within
     u = np.random.default_rng(6).random(20_000)
     seat0 = {1: 0.55, 2: 0.5, 3: 0.55}
     matrices = [np.column_stack([u < seat0[c], u >= seat0[c]]).astype(float) for c in (1, 2, 3)]
-    confirmed = {r.candidate: r.fairness for r in tune.confirm([1, 2, 3], matrices, GAP, 200, seed=1)}
+    rows = tune.confirm([1, 2, 3], matrices, GAP, 200, seed=1)
+    confirmed = {r.candidate: r.fairness for r in rows}
     assert confirmed[1].against_pick is None and not confirmed[1].within
     assert confirmed[2].against_pick == "fairer" and confirmed[2].pvalue < 0.05 and confirmed[2].within
     assert confirmed[2].ruled_out < 0.02 < confirmed[1].ruled_out
     assert confirmed[3].against_pick == "no change found" and confirmed[3].imbalance == confirmed[1].imbalance
     assert confirmed[1].imbalance == pytest.approx(2 * (np.mean(u < 0.55) - 0.5) ** 2, abs=1e-4)
-    words = tune_report.fairness_words(confirmed[2])
+    # the words render the finalists' claims (issue 53: one vocabulary, one model, in text and JSON)
+    result = SimpleNamespace(plan=SimpleNamespace(candidates={c: SimpleNamespace(name=f"c{c}") for c in (1, 2, 3)}),
+                             race_pick=1, confirmed=rows)
+    said = tune.fairness_claims(result)
+    assert [c.word for c in said["c2"]] == ["no edge found", "fair within", "fairer"] and said["c2"][2].against == "c1"
+    assert [c.word for c in said["c1"]] == ["unbalanced", "not shown fair within"]
+    assert [c.word for c in said["c3"]][2] == "no change found"
+    words = tune_report.fairness_words(said["c2"])
     assert words.startswith("fairer than the race's pick (p = ") and "fair within 0.02 (every seat within 0.0" in words
+    assert "; no edge found (T² p" in words
+    assert tune_report.fairness_words(said["c3"]).startswith("no change found vs the race's pick (p = ")
 
 
 TUNE = """

@@ -12,6 +12,7 @@ import dataclasses
 import itertools
 import json
 import math
+from types import SimpleNamespace
 
 import numpy as np
 import pyarrow.parquet as pq
@@ -116,7 +117,8 @@ def test_the_confirmation_of_margins():
     of single winners (margins count none); a fair finalist is fair within 0.1 prize points, not unbalanced and
     fairer than the race's pick, whose seat 0 scores 0.5 more (edge +0.25: unbalanced); the imbalance is Σ margin²."""
     matrices = synthetic_scores([0.5, 0.0, 0.5], seed=3)([0, 1, 2], 0, 20_000)
-    confirmed = {r.candidate: r for r in tune.confirm([0, 1, 2], matrices, GAP2, 400, seed=1, margin=0.1)}
+    rows = tune.confirm([0, 1, 2], matrices, GAP2, 400, seed=1, margin=0.1)
+    confirmed = {r.candidate: r for r in rows}
     best, fair, copy = confirmed[0], confirmed[1], confirmed[2]
     m = margins(matrices[0])
     assert best.edge == pytest.approx(m.mean(axis=0)) and best.edge[0] == pytest.approx(0.25, abs=0.05)
@@ -127,10 +129,17 @@ def test_the_confirmation_of_margins():
     assert fair.fairness.against_pick == "fairer" and copy.fairness.against_pick == "no change found"
     assert best.fairness.imbalance == pytest.approx((m.mean(axis=0) ** 2).sum(), abs=1e-3)
     assert best.fairness.unit == UNIT
-    words = tune_report.fairness_words(fair.fairness)
+    words = tune_report.fairness_words(_said(rows)["c1"])
     assert "fair within 0.1 prize points (every seat within 0.0" in words and "prize points)" in words
     gap, low, high = tune.seat_gap(best)
     assert gap == pytest.approx(2 * best.edge[0]) and low < gap < high
+
+
+def _said(rows):
+    """The finalists' fairness claims, named c0, c1, ..., the first the race's pick (as tune.confirm takes it)."""
+    names = {r.candidate: SimpleNamespace(name=f"c{r.candidate}") for r in rows}
+    return tune.fairness_claims(SimpleNamespace(plan=SimpleNamespace(candidates=names), race_pick=rows[0].candidate,
+                                                confirmed=rows))
 
 
 def test_without_a_margin_the_confirmation_says_only_what_it_rules_out():
@@ -141,7 +150,7 @@ def test_without_a_margin_the_confirmation_says_only_what_it_rules_out():
     given, = tune.confirm([0], matrices, GAP2, 100, seed=1, margin=0.2)
     assert not without.fairness.within and math.isnan(without.fairness.margin)
     assert without.fairness.ruled_out == pytest.approx(given.fairness.ruled_out) and given.fairness.within
-    words = tune_report.fairness_words(without.fairness)
+    words = tune_report.fairness_words(_said([without])["c0"])
     assert f"every seat's margin within {without.fairness.ruled_out:.2f} prize points of 0 (a larger edge is " \
            "ruled out)" in words and "fair within" not in words
 

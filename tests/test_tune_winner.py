@@ -13,7 +13,7 @@ import re
 import numpy as np
 import pytest
 
-from analyses.claims import RANK, SCHEMA
+from analyses.claims import BALANCE, CHANGE, RANK, SCHEMA, WITHIN
 from simcore.studies import tune, tune_report
 
 TUNE = """
@@ -161,7 +161,12 @@ def test_the_json_of_a_tune_names_the_winner_the_tied_and_the_pick(tmp_path, bas
         ("swap_penalty=1", {"swap_penalty": 1}, "fairest"), ("swap_penalty=0", {"swap_penalty": 0}, "tied for fairest"),
         ("swap_penalty=2", {"swap_penalty": 2}, "less fair than the fairest")]
     assert all(f["low"] <= f["objective"] <= f["high"] for f in found["finalists"])
-    assert [c["word"] for c in found["claims"]] == [f["word"] for f in found["finalists"]]
+    ranked = [c for c in found["claims"] if c["word"] in RANK]
+    assert [c["word"] for c in ranked] == [f["word"] for f in found["finalists"]]
+    # each finalist's fairness on the same games: its balance, fair within E, its change against the race's pick
+    fair = [c for c in found["claims"] if c["word"] not in RANK]
+    assert {c["variant"] for c in fair} == {f["name"] for f in found["finalists"]}
+    assert all(c["word"] in BALANCE + WITHIN + CHANGE for c in fair)
     assert found["claims"][0]["numbers"]["pvalue"] is None
 
 
@@ -193,7 +198,7 @@ def test_tune_json_prints_only_json_and_still_writes_its_folder(cli, tmp_path):
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
     assert found["schema"] == SCHEMA and found["finalists"][0]["name"] == found["winner"]
-    assert found["finalists"][0]["word"] == "fairest" and len(found["claims"]) == 2
+    assert found["finalists"][0]["word"] == "fairest" and len([c for c in found["claims"] if c["word"] in RANK]) == 2
     assert "tune " in done.stderr and "batch 1:" in done.stderr
     report = (tmp_path / "out" / "report.md").read_text()
     assert f"**Fairest: `{found['winner']}`" in report and (tmp_path / "out" / "confirm.parquet").is_file()

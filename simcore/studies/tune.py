@@ -72,7 +72,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from analyses.balance import common_teams, equal_shares_test
-from analyses.claims import RANK, Claim
+from analyses.claims import BALANCE, RANK, WITHIN, Claim
 from analyses.fairer import DEFAULT_MARGIN, fair_within, fairer_verdict, imbalance_change
 from analyses.fairer import _fair as fairer_fair
 from analyses.fairer import _units as fairer_units
@@ -990,6 +990,38 @@ def rank_claims(result):
                   {"objective": r.value, "low": r.low, "high": r.high, "difference": r.difference,
                    "pvalue": r.p_worse, "adjusted_pvalue": r.adjusted})
             for r in confirmed]
+
+
+def fairness_claims(result):
+    """{finalist's name: its fairness claims on the confirmation games}: unbalanced or no edge found (Hotelling's
+    T², Holm across the finalists), fair within E or not (only where an E was given; Bonferroni across them),
+    and against the race's pick fairer, less fair or no change found (paired, Holm across the others); none
+    where the objective reads no seats."""
+    rows = [r for r in result.confirmed if r.fairness is not None]
+    n, pick = len(rows), result.plan.candidates[result.race_pick].name
+    out = {}
+    for r in rows:
+        f, name = r.fairness, result.plan.candidates[r.candidate].name
+        read = "margins against 0" if f.unit else "points against fair shares"
+        said = [Claim(name, BALANCE[not f.unbalanced], f"Hotelling's T² of the seats' {read}", r.games,
+                      _across(n, "Holm", "finalists"), LEVEL,
+                      {"adjusted_pvalue": f.unbalanced_p, "ruled_out": f.ruled_out, "unit": f.unit})]
+        if f.margin > 0:
+            said.append(Claim(name, WITHIN[not f.within], "equivalence: two one-sided tests per seat that its "
+                              "share is within the margin of fair", r.games, _across(n, "Bonferroni", "finalists"),
+                              LEVEL, {"margin": f.margin, "ruled_out": f.ruled_out, "unit": f.unit}))
+        if f.against_pick is not None:
+            imbalance = "Σ margin²" if f.unit else "Σ(share - fair)²"
+            said.append(Claim(name, f.against_pick, f"imbalance test: the change of {imbalance}, paired on the "
+                              "confirmation games", r.games,
+                              _across(n - 1, "Holm", "finalists against the race's pick"), LEVEL,
+                              {"imbalance": f.imbalance, "adjusted_pvalue": f.pvalue}, against=pick))
+        out[name] = said
+    return out
+
+
+def _across(n, how, what):
+    return f"{how} across {n} {what}" if n > 1 else "none (one)"
 
 
 # --- running a tune file: files, resume --------------------------------------------------------------------

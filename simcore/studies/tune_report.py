@@ -8,7 +8,7 @@ from pathlib import Path
 from analyses import claims
 from analyses.scoring import MARGIN_RULE
 from simcore.io import writing
-from simcore.studies.tune import LEVEL, no_fair_finalist, rank_claims, seat_gap
+from simcore.studies.tune import LEVEL, fairness_claims, no_fair_finalist, rank_claims, seat_gap
 
 REPORT, PLOT = "report.md", "race.png"
 
@@ -78,32 +78,37 @@ def _fairness_lines(result, names):
                   "claimed fair within)")
         out = [f"fairness on the same games (the imbalance Σ margin², in {unit} squared; against the race's pick: "
                f"paired, Holm across the finalists; {UNBALANCED_MARGINS}; {within}, Bonferroni across the finalists):"]
+    said = fairness_claims(result)
     for r in rows:
-        out.append(f"  {names[r.candidate]:<32} {r.fairness.imbalance:.4f}  {fairness_words(r.fairness)}")
+        words = fairness_words(said[result.plan.candidates[r.candidate].name])
+        out.append(f"  {names[r.candidate]:<32} {r.fairness.imbalance:.4f}  {words}")
     return out
 
 
-def fairness_words(fair):
-    """A finalist's :class:`simcore.studies.tune.FinalistFairness` in a few words."""
-    if fair.against_pick is None:
+def fairness_words(said):
+    """A finalist's fairness claims (``simcore.studies.tune.fairness_claims``) in a few words: against the race's
+    pick, its balance, fair within E."""
+    by_kind = {kind: c for c in said for kind in (claims.BALANCE, claims.WITHIN, claims.CHANGE) if c.word in kind}
+    balance, within, change = (by_kind.get(kind) for kind in (claims.BALANCE, claims.WITHIN, claims.CHANGE))
+    if change is None:
         against = "the race's pick"
-    elif fair.against_pick == "no change found":
-        against = f"not shown fairer or less fair than the race's pick (p = {fair.pvalue:.3g})"
     else:
-        against = f"{fair.against_pick} than the race's pick (p = {fair.pvalue:.3g})"
-    within = _within_words(fair)
-    unbalanced = f"{'unbalanced' if fair.unbalanced else 'not shown unbalanced'} ({_p_is('T² p', fair.unbalanced_p)})"
-    return f"{against}; {unbalanced}; {within}"
+        p = change.numbers["adjusted_pvalue"]
+        against = (f"no change found vs the race's pick (p = {p:.3g})" if change.word == claims.CHANGE[2] else
+                   f"{change.word} than the race's pick (p = {p:.3g})")
+    unbalanced = f"{balance.word} ({_p_is('T² p', balance.numbers['adjusted_pvalue'])})"
+    return f"{against}; {unbalanced}; {_within_words(balance, within)}"
 
 
-def _within_words(fair):
+def _within_words(balance, within):
     """Fair within E or not, and the edge the games rule out; scored by margins in their unit, and without an E
     only the edge ruled out."""
-    e = f"{fair.margin:g}" + (f" {fair.unit}" if fair.unit else "")
-    ruled_out = _amount(fair.ruled_out, fair.unit)
-    if fair.unit and not fair.margin > 0:
+    unit = balance.numbers["unit"]
+    ruled_out = _amount(balance.numbers["ruled_out"], unit)
+    if within is None:
         return f"every seat's margin within {ruled_out} of 0 (a larger edge is ruled out)"
-    if fair.within:
+    e = f"{within.numbers['margin']:g}" + (f" {unit}" if unit else "")
+    if within.word == claims.WITHIN[0]:
         return f"fair within {e} (every seat within {ruled_out})"
     return f"not shown fair within {e} (the games rule out only edges above {ruled_out})"
 
@@ -215,7 +220,8 @@ def document(result, folder):
     finalists = [{"name": c.variant, "params": result.plan.candidates[r.candidate].overrides,
                   **{k: c.numbers[k] for k in ("objective", "low", "high")}, "word": c.word}
                  for c, r in zip(ranked, result.confirmed, strict=True)]
-    return claims.document(ranked, winner=ranked[0].variant,
+    fair = [c for said in fairness_claims(result).values() for c in said]
+    return claims.document(ranked + fair, winner=ranked[0].variant,
                            tied=[c.variant for c in ranked if c.word == claims.RANK[1]],
                            race_pick=result.plan.candidates[result.race_pick].name,
                            games=result.confirmed[0].games, finalists=finalists,
@@ -362,7 +368,9 @@ def _fairness_section(result, names):
         return []
     rows = [r for r in result.confirmed if r.fairness is not None]
     table = ["| candidate | imbalance | fairness |", "|---|---:|---|"]
-    table += [f"| `{names[r.candidate]}` | {r.fairness.imbalance:.4f} | {fairness_words(r.fairness)} |" for r in rows]
+    said = fairness_claims(result)
+    table += [f"| `{names[r.candidate]}` | {r.fairness.imbalance:.4f} | "
+              f"{fairness_words(said[result.plan.candidates[r.candidate].name])} |" for r in rows]
     return [f"{lines[0][0].upper()}{lines[0][1:-1]}.", "", *table, ""]
 
 

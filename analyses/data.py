@@ -121,6 +121,14 @@ def simcore_meta(table):
             for k, v in (table.schema.metadata or {}).items() if k.startswith(b"simcore.")}
 
 
+def columns_of(table):
+    """A result table's columns as arrays, by name, but ``game`` and ``variant`` and the seats the variant does
+    not have: columns of nulls (one schema for every file of a game), left out as files written before it never
+    had them."""
+    return {name: table[name].to_numpy() for name in table.column_names
+            if name not in ("game", "variant") and table[name].null_count < table.num_rows}
+
+
 def load_result(path):
     path = Path(path)
     try:
@@ -131,8 +139,7 @@ def load_result(path):
         raise DataError(str(e)) from None
     if "game" not in table.column_names or table.num_rows == 0:
         raise DataError(f"{path} is not a simcore result file (no games in it)")
-    columns = {name: table[name].to_numpy() for name in table.column_names
-               if name not in ("game", "variant")}
+    columns = columns_of(table)
     return Result(path=path, name=meta.get("variant", path.stem), game=table["game"][0].as_py(),
                   seed=int(columns["seed"][0]), players=int(columns["n_players"][0]), columns=columns, meta=meta)
 

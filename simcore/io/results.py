@@ -3,7 +3,10 @@
 Columns, in this order (documented in docs/reference/parquet.md):
 
     game, variant, seed, game_index, n_players, first_seat, n_turns, timeout,
-    win_0 .. win_{n-1}, score_0 .. score_{n-1}, <the game's extra columns>
+    win_0 .. win_{m-1}, score_0 .. score_{m-1}, <the game's extra columns>
+
+where m is the game's largest player count (``MAX_SEATS``): every file of a game has one schema, its seats
+beyond the variant's players null (and a per-seat extra column likewise).
 
 The file's key-value metadata holds the resolved config as TOML text
 (``simcore.config``), the seed, the simcore version, the game's rules version
@@ -60,18 +63,31 @@ COMMON = (
     ("timeout", pa.bool_(), "the game reached `max_turns` without an end by the rules"),
 )
 SEATS = (
-    ("win", pa.bool_(), "seat i is among the winners (in a team game every seat of the winning team)"),
-    ("score", pa.int32(), "the game's natural score for seat i (its rules page says which)"),
+    ("win", pa.bool_(), "seat i is among the winners (in a team game every seat of the winning team); a column "
+                        "for every seat the game can have, null where the variant has no seat i"),
+    ("score", pa.int32(), "the game's natural score for seat i (its rules page says which); null likewise"),
 )
 
 
 def schema(config):
+    """Every file of a game has one schema: the columns of every seat the game can have (its largest player
+    count), null where the variant seats fewer, so that pandas, polars and DuckDB read a folder of 2-, 3- and
+    4-player variants in one call with nothing dropped."""
     module = config.module
-    n = config.players
+    n = module.MAX_SEATS
     fields = [pa.field(name, kind) for name, kind, _ in COMMON]
     fields += [pa.field(f"{name}_{i}", kind) for name, kind, _ in SEATS for i in range(n)]
     fields += [pa.field(name, _type(kind)) for name, kind, _ in engine.extra_columns(module, n)]
     return pa.schema(fields, metadata=metadata(config))
+
+
+def present(config):
+    """The fields of :func:`schema` that hold values for ``config``: every one but the seats it does not have."""
+    module, n = config.module, config.players
+    absent = {f"{name}_{i}" for name, _, _ in SEATS for i in range(n, module.MAX_SEATS)}
+    absent |= ({name for name, _, _ in engine.extra_columns(module, module.MAX_SEATS)}
+               - {name for name, _, _ in engine.extra_columns(module, n)})
+    return [field for field in schema(config) if field.name not in absent]
 
 
 def run_id(config):
@@ -112,10 +128,14 @@ def table(config, first_index, rows):
         pa.array(rows[:, engine.O_N_TURNS].astype(np.int32)),
         pa.array(rows[:, engine.O_TIMEOUT].astype(bool)),
     ]
-    columns += [pa.array(rows[:, engine.O_WIN + i].astype(bool)) for i in range(n)]
-    columns += [pa.array(rows[:, score + i].astype(np.int32)) for i in range(n)]
-    for _, kind, offset in engine.extra_columns(module, n):
-        columns.append(_column(kind, rows[:, offset]))
+    seats = range(module.MAX_SEATS)
+    columns += [pa.array(rows[:, engine.O_WIN + i].astype(bool)) if i < n else pa.nulls(count, pa.bool_())
+                for i in seats]
+    columns += [pa.array(rows[:, score + i].astype(np.int32)) if i < n else pa.nulls(count, pa.int32())
+                for i in seats]
+    present = {name for name, _, _ in engine.extra_columns(module, n)}
+    for name, kind, offset in engine.extra_columns(module, module.MAX_SEATS):
+        columns.append(_column(kind, rows[:, offset]) if name in present else pa.nulls(count, _type(kind)))
     return pa.Table.from_arrays(columns, schema=schema(config))
 
 
@@ -365,10 +385,17 @@ def trace_mismatch(path, sha256=None):
     mine = (ours.metadata or {}).get(key)
     if mine is None or (theirs.metadata or {}).get(key) != mine:
         return "its trace is of another run"
-    seats = sum(1 for name in ours.schema.names if name.startswith("win_"))
+    seats = _players(path, ours)
     if theirs.num_rows != ours.num_rows * seats:
         return f"its trace holds {theirs.num_rows:,} rows, not one per game and seat ({ours.num_rows * seats:,})"
     return None
+
+
+def _players(path, meta):
+    """The players of a result file: its ``n_players`` (its ``win_i`` columns are every seat the game can have)."""
+    if meta.num_rows == 0:
+        return 0
+    return int(pq.ParquetFile(writing.local(path)).read_row_group(0, columns=["n_players"])[0][0].as_py())
 
 
 class InputError(ValueError):

@@ -65,12 +65,11 @@ class Duel:
 
     def _check_metric(self):
         for run in self.runs:
-            names = results.schema(run).names
-            if self.metric not in names:
-                raise ValueError(f"--metric {self.metric!r} is not a column of {run.game}; allowed: "
-                                 + ", ".join(n for n, t in zip(names, results.schema(run).types, strict=True)
-                                             if str(t) == "bool"))
-            if str(results.schema(run).field(self.metric).type) != "bool":
+            fields = {f.name: f for f in results.present(run)}     # not a seat the variant does not have
+            if self.metric not in fields:
+                raise ValueError(f"--metric {self.metric!r} is not a column of {run.game} at {run.players} players; "
+                                 "allowed: " + ", ".join(n for n, f in fields.items() if str(f.type) == "bool"))
+            if str(fields[self.metric].type) != "bool":
                 raise ValueError(f"--metric {self.metric!r} is not a yes/no column; allowed: win_i, timeout, ...")
 
     def _batch(self, run, start, n):

@@ -312,7 +312,7 @@ def in_memory(config, on_block=None):
     table = pa.concat_tables([result_files.table(config, first, rows)
                               for first, rows in runs.blocks(config, on_block)])
     meta = data.simcore_meta(table)
-    columns = {name: table[name].to_numpy() for name in table.column_names if name not in ("game", "variant")}
+    columns = data.columns_of(table)
     return data.Result(path=Path(f"{config.variant}.parquet"), name=config.variant, game=config.game,
                        seed=config.seed, players=config.players, columns=columns, meta=meta)
 

@@ -464,7 +464,7 @@ def load(path, games_max=None, seed=None, score="points", margin=None):
         else {candidates[0].config.players}
     if len(players) != 1:
         raise cfg.ConfigError("[space] changes the number of players; allowed: candidates of one player count")
-    schema = results.schema(candidates[0].config)
+    schema = results.present(candidates[0].config)      # not the seats the candidates do not have
     numeric = (pa.types.is_boolean, pa.types.is_integer, pa.types.is_floating)    # a label has no mean
     columns = [f.name for f in schema if f.name not in ("game", "variant") and any(t(f.type) for t in numeric)]
     booleans = [f.name for f in schema if pa.types.is_boolean(f.type)]

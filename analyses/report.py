@@ -703,18 +703,24 @@ def write_replays(watches, path, write_replay, progress=None):
     """Write a replay page per game into ``<report stem>-replays/`` beside the report; return {watch: href}.
     ``progress(what, done, total)`` hears of each page written."""
     folder = path.parent / f"{path.stem}-replays"
+    made = not folder.exists()
     folder.mkdir(parents=True, exist_ok=True)
     pages, used = {}, set()
-    for done, w in enumerate(watches, 1):
-        name = f"{_slug(w.variant)}-{_slug(w.label)}"
-        if name in used:                    # two variant names with one slug ("a b", "a-b")
-            name += f"-{len(used)}"
-        used.add(name)
-        name += ".html"
-        write_replay(w.path, w.game_index, folder / name)
-        pages[w] = quote(f"{folder.name}/{name}")
-        if progress:
-            progress("replay pages (each game played again)", done, len(watches))
+    try:
+        for done, w in enumerate(watches, 1):
+            name = f"{_slug(w.variant)}-{_slug(w.label)}"
+            if name in used:                    # two variant names with one slug ("a b", "a-b")
+                name += f"-{len(used)}"
+            used.add(name)
+            name += ".html"
+            write_replay(w.path, w.game_index, folder / name)
+            pages[w] = quote(f"{folder.name}/{name}")
+            if progress:
+                progress("replay pages (each game played again)", done, len(watches))
+    except BaseException:
+        if made and not any(folder.iterdir()):      # no empty folder left behind by a report that failed
+            folder.rmdir()
+        raise
     return pages
 
 

@@ -1,5 +1,9 @@
 """simcore bench's tables: what the docs' speed page is made of."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 from simcore import games
 from simcore.games import zwai
 from simcore.studies import bench
@@ -52,3 +56,15 @@ def test_every_game_has_an_ismcts_case_with_its_iterations_per_second():
     row = [line for line in bench.render_markdown([search]).splitlines() if "ismcts" in line][0]
     assert row == "| `zwai-2p-ismcts1000-vs-greedy` | 9.9 |  | n/a | n/a |  |  | 456,789 |"
     assert "456,789" in bench.render([search])
+
+
+def test_bench_runs_from_a_folder_that_holds_another_simcore(tmp_path):
+    """Issue 54: `simcore bench` failed with an ImportError from a folder holding a `simcore/` directory (an
+    author working beside a checkout): its warm-start runs imported the working folder's simcore. They do not."""
+    (tmp_path / "simcore").mkdir()
+    (tmp_path / "simcore" / "__init__.py").write_text('raise ImportError("the simcore of the working folder")\n')
+    command = Path(sys.executable).parent / "simcore"         # the installed command, as the author runs it
+    done = subprocess.run([command, "bench", "--game", "goofspiel", "--games", "20",
+                           "--repeats", "1", "--quiet"], cwd=tmp_path, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "goofspiel-2p" in done.stdout and "ImportError" not in done.stderr

@@ -69,6 +69,15 @@ def test_the_kuhn_poker_page_builds_a_game_that_passes_its_check(tmp_path, monke
     done = simcore_cli("run", "kuhn_poker", "--config", "kuhn-poker/configs/kuhn_poker.toml", "--games", "300",
                        "--out", "kuhn.parquet", env=env)
     assert done.returncode == 0 and Path("kuhn.parquet").is_file(), done.stderr
+    # issue 54: a game without a picture (as this page recommends) was a traceback in replay --html and in the
+    # report's games worth watching, and left an empty -replays/ folder: its positions are drawn from its text
+    page = simcore_cli("replay", "kuhn.parquet", "--index", "3", "--html", "k.html", env=env)
+    assert page.returncode == 0, page.stderr
+    drawn = Path("k.html").read_text()
+    assert 'data-game=\\"kuhn_poker\\"' in drawn and "font:11px monospace" in drawn      # the text, as SVG
+    report = simcore_cli("analyze", "kuhn.parquet", "--report", "r.html", env=env)
+    assert report.returncode == 0 and "Traceback" not in report.stderr, report.stderr
+    assert list(Path("r-replays").glob("*.html"))
     traced = simcore_cli("run", "kuhn_poker", "--games", "10", "--out", "t.parquet", "--trace", env=env)
     assert traced.returncode != 0 and not Path("t.parquet").exists()
     assert traced.stderr.strip().endswith("game kuhn_poker declares no trace; allowed: a traced run of a game with "

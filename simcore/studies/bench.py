@@ -165,7 +165,9 @@ def _warm_start_seconds(game, repeats):
     times = []
     for value in values[:repeats + 1]:
         fresh = ["--seed", str(value)] if key == "seed" else ["--set", f"{key}={value}"]
-        cmd = [sys.executable, "-m", "simcore", "run", game, *fresh, "--games", "1000", "--quiet"]
+        # -P: not the working folder first on the path, whose own simcore/ (an author's beside a checkout)
+        # would be imported instead of this one
+        cmd = [sys.executable, "-P", "-m", "simcore", "run", game, *fresh, "--games", "1000", "--quiet"]
         t = time.perf_counter()
         subprocess.run(cmd, check=True, env=os.environ.copy())
         times.append(time.perf_counter() - t)

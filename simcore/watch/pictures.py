@@ -39,6 +39,16 @@ def board_svg(module, state, params):
     return module.draw_board(state, params)
 
 
+def text_svg(game, text):
+    """A game without a picture (``picture=False``) drawn from its text view (``state_to_string``): each line in
+    a fixed-width face, so that its replay page and the report's games worth watching still show every position."""
+    lines = text.splitlines() or [""]
+    width, height = 8 + 7 * max(len(line) for line in lines), 8 + 14 * len(lines)
+    shapes = [f'<text x="4" y="{14 * (k + 1)}" xml:space="preserve">{html.escape(line)}</text>'
+              for k, line in enumerate(lines)]
+    return svg(game, width, height, "text{font:11px monospace}", shapes)
+
+
 # --- shapes -----------------------------------------------------------------------
 
 

@@ -157,8 +157,11 @@ def _table_at_round_end(module, before, action):
 
 
 def _drawer(module, params):
+    """Each position as SVG: the game's picture, or, for a game that declares none, its text view."""
     from simcore.watch import pictures
 
+    if not module.GAME.picture:
+        return lambda state: pictures.text_svg(module.GAME.name, str(state))
     return lambda state: pictures.board_svg(module, state.state, params)
 
 

@@ -79,6 +79,36 @@ def _played(name, quick):
     return _games(12 if name in LONG else 40, quick)
 
 
+DECISIONS = 400         # decisions the peeking checks read at least: a budget of games read 9 of a short game's
+MOST_GAMES = 10_000     # ... in at most this many games (a game of no decisions ends the search for them)
+SEED = 5                # the seed of the games whose decisions they read
+
+
+def _decisions(module, params, kinds, games, quick):
+    """(state copy, seat, legal actions, game index) at every decision of at least ``games`` games and as many
+    more as it takes to reach :data:`DECISIONS` (a quarter of each with --quick): a budget in decisions, so that
+    a game of three decisions is read as closely as one of three hundred."""
+    seen, want, game = [], _games(DECISIONS, quick), 0
+    while (game < _games(games, quick) or len(seen) < want) and game < MOST_GAMES:
+        play(module, params, kinds, SEED, game,
+             on_decision=lambda state, seat, actions, g=game: seen.append((state.copy(), seat, actions, g)))
+        game += 1
+    return seen
+
+
+def _replay_hint(name, case, kinds, game):
+    """The commands that play game ``game`` of a check's decisions again and show it, move by move."""
+    sets = "".join(f" --set {key}={_shown(value)}" for key, value in case.items())
+    seats = "".join(f" --policy {seat}={kind}" for seat, kind in enumerate(kinds))
+    return (f"replay: simcore run {name}{sets}{seats} --seed {SEED} --games {game + 1} --out check.parquet && "
+            f"simcore replay check.parquet --index {game}")
+
+
+def _shown(value):
+    return str(value).replace(" ", "").replace("'", "") if isinstance(value, list | tuple) else \
+        str(value).lower() if isinstance(value, bool) else str(value)
+
+
 # --- the checks: (name, case, quick) -> None, or AssertionError ----------------------------------------------
 
 def interface(name, case, quick=False, seating="mixed"):
@@ -114,25 +144,26 @@ def resample(name, case, quick=False):
     legal actions, and the state keeps its size and type. A game with hidden information redraws something in
     some worlds; a game without redraws nothing."""
     module, params, players = _setup(name, case)
-    changed = 0
+    changed, kinds = 0, _kinds(module, players)
     before, after = np.zeros(module.MAX_ACTIONS, np.int64), np.zeros(module.MAX_ACTIONS, np.int64)
-    seen = decisions(module, params, _kinds(module, players), _games(3 if name in LONG else 6, quick))
-    for k, (state, mover, _) in enumerate(seen[::7]):    # 7: every seat gets to move in turn
+    seen = _decisions(module, params, kinds, 3 if name in LONG else 6, quick)
+    for k, (state, mover, _, game) in enumerate(seen[::7]):    # 7: every seat gets to move in turn
+        where = f"decision {k} (game {game}; {_replay_hint(name, case, kinds, game)})"
         for seat in range(players):
             world = resampled(module, state, params, seat, k)
             if world.dtype != state.dtype or world.shape != state.shape:
-                _fail(f"decision {k}: resample for seat {seat} made a {world.dtype} state of shape {world.shape} of "
-                      f"a {state.dtype} one of shape {state.shape}")
+                _fail(f"resample for seat {seat} made a {world.dtype} state of shape {world.shape} of a "
+                      f"{state.dtype} one of shape {state.shape}, at {where}")
             if module.information_state_string(world, params, seat) != \
                     module.information_state_string(state, params, seat):
-                _fail(f"decision {k}: a world resampled for seat {seat} looks different to it (its "
-                      "information_state_string changed)")
+                _fail(f"a world resampled for seat {seat} looks different to it (its information_state_string "
+                      f"changed), at {where}")
             changed += not np.array_equal(world, state)
         n = module.legal_actions(state, params, before)
         m = module.legal_actions(resampled(module, state, params, mover, k), params, after)
         if not np.array_equal(before[:n], after[:m]):
-            _fail(f"decision {k}: in a world resampled for the mover, seat {mover}, its legal actions are "
-                  f"{after[:m].tolist()}, not {before[:n].tolist()}")
+            _fail(f"in a world resampled for the mover, seat {mover}, its legal actions are {after[:m].tolist()}, "
+                  f"not {before[:n].tolist()}, at {where}")
     if module.GAME.hidden_information and not changed:
         _fail("resample never redrew anything: declare hidden_information=False")
     if not module.GAME.hidden_information and changed:
@@ -152,33 +183,36 @@ def evaluate(name, case, quick=False):
     for state, out in zip(ends, returned, strict=True):
         module.returns(state, params, out)
     shares = bool(((returned[:, :players] >= 0) & (returned[:, :players] <= 1)).all())
-    for k, (state, _, _) in enumerate(decisions(module, params, _kinds(module, players), _games(2, quick))[::5]):
+    kinds = _kinds(module, players)
+    for k, (state, _, _, game) in enumerate(_decisions(module, params, kinds, 2, quick)[::5]):
+        where = f"decision {k} (game {game}; {_replay_hint(name, case, kinds, game)})"
         for seat in range(players):
             module.evaluate(state, params, seat, estimate)
             if not np.isfinite(estimate[:players]).all():
-                _fail(f"decision {k}: evaluate for seat {seat} gave {estimate[:players].tolist()}; allowed: finite")
+                _fail(f"evaluate for seat {seat} gave {estimate[:players].tolist()}; allowed: finite, at {where}")
             if shares and not ((estimate[:players] >= 0) & (estimate[:players] <= 1)).all():
-                _fail(f"decision {k}: evaluate for seat {seat} gave {estimate[:players].tolist()}; allowed: 0 to 1, "
-                      "as the game's returns are")
+                _fail(f"evaluate for seat {seat} gave {estimate[:players].tolist()}; allowed: 0 to 1, as the "
+                      f"game's returns are, at {where}")
             module.evaluate(resampled(module, state, params, seat, k), params, seat, again)
             if not np.array_equal(estimate[:players], again[:players]):
-                _fail(f"decision {k}: evaluate for seat {seat} peeks: {again[:players].tolist()} in a world "
-                      f"resampled for it, {estimate[:players].tolist()} in the true one")
+                _fail(f"evaluate for seat {seat} peeks: {again[:players].tolist()} in a world resampled for it, "
+                      f"{estimate[:players].tolist()} in the true one, at {where}")
 
 
 def greedy(name, case, quick=False):
     """A heuristic never peeks: at every decision the mover's greedy plays the same action, with the same
     random draws, in every world resampled for it (so it cannot depend on what the seat does not see)."""
     module, params, players = _setup(name, case)
-    for k, (state, mover, _) in enumerate(decisions(module, params, _kinds(module, players), _games(3, quick))):
+    kinds = _kinds(module, players)
+    for k, (state, mover, _, game) in enumerate(_decisions(module, params, kinds, 3, quick)):
         streams = np.zeros(rng.N_STREAMS, np.uint64)
         rng.seed_streams(streams, 9, k)
         chosen = [module.greedy_action(world.copy(), params, mover, streams.copy(),
                                        np.zeros(module.WORK_SIZE, np.int64))
                   for world in (state, resampled(module, state, params, mover, k))]
         if chosen[0] != chosen[1]:
-            _fail(f"decision {k}: greedy peeks: seat {mover} plays {chosen[0]}, in a world resampled for it "
-                  f"{chosen[1]}")
+            _fail(f"greedy peeks: seat {mover} plays {chosen[0]}, in a world resampled for it {chosen[1]}, at "
+                  f"decision {k} (game {game}; {_replay_hint(name, case, kinds, game)})")
 
 
 def random_action(name, case, quick=False):
@@ -442,44 +476,142 @@ def through_the_handle(name, case, quick=False):
         _fail("the handle's state prints as nothing")
 
 
+OPENSPIEL_DEALS = 200     # deals played side by side with OpenSpiel, each seat's action drawn uniformly
+ENUMERATED_DEALS = 12     # deals whose every action sequence is played side by side, where a deal has at most
+LEAVES = 5_000            # ... this many (a larger game is left to the random deals)
+
+
+class Skipped(Exception):
+    """A check that does not apply to this case, and why (its record says "skip" with the words)."""
+
+
 def against_openspiel(name, case, quick=False):
     """The game is OpenSpiel's game of the name its ``GameType.openspiel`` gives: played side by side with
-    ``pyspiel`` (random actions, OpenSpiel's chance nodes answered with what simcore's chance drew, from the game's
+    ``pyspiel`` (OpenSpiel's chance nodes answered with what simcore's chance drew, from the game's
     ``openspiel_chance``), the seat to move and its legal actions are the same at every decision, and the returns
-    at the end. OpenSpiel's parameters of the same names as the game's take the case's values."""
+    at the end. Each seat's action is drawn uniformly from its legal ones, over many deals, and on the first deals
+    every action sequence is played, where a deal has few enough: a fixed rule of choice reached 6 of Leduc
+    poker's 49 betting sequences and never check-check. OpenSpiel's parameters are the game's
+    ``openspiel_params`` (:func:`openspiel_parameters`). A failure names the deal and the actions and prints a
+    command that plays them again (:func:`replay_openspiel`)."""
     import pyspiel
 
     module = games.load(name)
-    run = _run(name, case)
-    reference = pyspiel.load_game(module.GAME.openspiel)
-    reference = pyspiel.load_game(module.GAME.openspiel, {key: value for key, value in run.params.items()
-                                                         if key in reference.get_parameters()})
+    reference = pyspiel.load_game(module.GAME.openspiel, openspiel_parameters(module, _run(name, case).params, case))
     game = handle.load_game(name, params=dict(case))
-    for index in range(_games(40, quick)):
-        ours, theirs, drawn = game.new_initial_state(seed=index), reference.new_initial_state(), 0
-        for step in range(100_000):
-            while theirs.is_chance_node():
-                outcomes = module.openspiel_chance(ours.state, game.params_array)
-                if drawn >= len(outcomes):
-                    _fail(f"game {index}, step {step}: OpenSpiel draws chance outcome {drawn + 1}; "
-                          f"openspiel_chance gives {len(outcomes)}")
-                theirs.apply_action(int(outcomes[drawn]))
-                drawn += 1
-            if ours.is_terminal() or theirs.is_terminal():
-                break
-            if ours.current_player() != theirs.current_player() or \
-                    sorted(set(ours.legal_actions())) != sorted(theirs.legal_actions()):
-                _fail(f"game {index}, step {step}: seat {ours.current_player()} may play "
-                      f"{sorted(set(ours.legal_actions()))}, OpenSpiel's player {theirs.current_player()} "
-                      f"{sorted(theirs.legal_actions())}")
-            actions = ours.legal_actions()
-            action = actions[(index * 7919 + step * 104729) % len(actions)]
-            ours.apply_action(action)
-            theirs.apply_action(int(action))
-        if ours.is_terminal() != theirs.is_terminal():
-            _fail(f"game {index}: {'simcore' if ours.is_terminal() else 'OpenSpiel'}'s game ended first")
-        if not np.allclose(ours.returns(), theirs.returns()):
-            _fail(f"game {index}: returns {list(ours.returns())}, OpenSpiel's {theirs.returns()}")
+    for index in range(_games(OPENSPIEL_DEALS, quick)):
+        pick = np.random.default_rng([SEED, index])
+        _side_by_side(name, case, module, game, reference, index,
+                      lambda legal, pick=pick: legal[pick.integers(len(legal))])
+    for index in range(_games(ENUMERATED_DEALS, quick)):
+        _every_sequence(name, case, module, game, reference, index)
+
+
+def openspiel_parameters(module, params, case):
+    """OpenSpiel's parameters for a case's resolved ``params``: the game's ``openspiel_params(params)`` where it
+    maps them (a ValueError there skips the case with its words), else those of the same names; a case that sets
+    a parameter OpenSpiel's game does not take, unmapped, is skipped with the reason (it was a rule mismatch)."""
+    import pyspiel
+
+    if module.openspiel_params is not defaults.same_names:
+        try:
+            return module.openspiel_params(params)
+        except ValueError as e:
+            raise Skipped(f"openspiel_params: {e}") from None
+    taken = pyspiel.load_game(module.GAME.openspiel).get_parameters()
+    unmapped = [key for key in case if key not in taken]
+    if unmapped:
+        raise Skipped(f"the case sets {', '.join(unmapped)}, which OpenSpiel's {module.GAME.openspiel} does not "
+                      "take; map it to OpenSpiel's parameters with openspiel_params(params) in the game's module")
+    return {key: value for key, value in params.items() if key in taken}
+
+
+def _answer_chance(module, game, ours, theirs, drawn, where):
+    """Answer OpenSpiel's chance nodes with the outcomes simcore's chance drew; the count answered so far."""
+    while theirs.is_chance_node():
+        outcomes = module.openspiel_chance(ours.state, game.params_array)
+        if drawn >= len(outcomes):
+            _fail(f"OpenSpiel draws chance outcome {drawn + 1}; openspiel_chance gives {len(outcomes)}, {where()}")
+        theirs.apply_action(int(outcomes[drawn]))
+        drawn += 1
+    return drawn
+
+
+def _same_decision(ours, theirs, where):
+    if ours.current_player() != theirs.current_player() or \
+            sorted(set(ours.legal_actions())) != sorted(theirs.legal_actions()):
+        _fail(f"seat {ours.current_player()} may play {sorted(set(ours.legal_actions()))}, OpenSpiel's player "
+              f"{theirs.current_player()} {sorted(theirs.legal_actions())}, {where()}")
+
+
+def _same_end(ours, theirs, where):
+    if ours.is_terminal() != theirs.is_terminal():
+        _fail(f"{'simcore' if ours.is_terminal() else 'OpenSpiel'}'s game ended first, {where()}")
+    if not np.allclose(ours.returns(), theirs.returns()):
+        _fail(f"returns {list(ours.returns())}, OpenSpiel's {theirs.returns()}, {where()}")
+
+
+def _where(name, case, index, played):
+    """Where a cross-check failed, and the command that plays it again."""
+    return lambda: (f"at deal {index} after actions {played} (replay: python -c \"from simcore.testing import "
+                    f"replay_openspiel; replay_openspiel('{name}', {case!r}, {index}, {played})\")")
+
+
+def _side_by_side(name, case, module, game, reference, index, choose):
+    """One deal played by ``choose(legal actions)`` in both games."""
+    ours, theirs, drawn, played = game.new_initial_state(seed=index), reference.new_initial_state(), 0, []
+    where = _where(name, case, index, played)
+    for _ in range(100_000):
+        drawn = _answer_chance(module, game, ours, theirs, drawn, where)
+        if ours.is_terminal() or theirs.is_terminal():
+            break
+        _same_decision(ours, theirs, where)
+        action = int(choose(sorted(set(ours.legal_actions()))))
+        ours.apply_action(action)
+        theirs.apply_action(action)
+        played.append(action)
+    _same_end(ours, theirs, where)
+
+
+def _every_sequence(name, case, module, game, reference, index):
+    """Every action sequence of one deal in both games, depth first; a deal of more than :data:`LEAVES` ends
+    is left to the random deals."""
+    stack, ends = [(game.new_initial_state(seed=index), reference.new_initial_state(), 0, [])], 0
+    while stack and ends <= LEAVES:
+        ours, theirs, drawn, played = stack.pop()
+        where = _where(name, case, index, played)
+        drawn = _answer_chance(module, game, ours, theirs, drawn, where)
+        if ours.is_terminal() or theirs.is_terminal():
+            _same_end(ours, theirs, where)
+            ends += 1
+            continue
+        _same_decision(ours, theirs, where)
+        for action in sorted(set(ours.legal_actions()), reverse=True):
+            a, b = ours.clone(), theirs.clone()
+            a.apply_action(action)
+            b.apply_action(int(action))
+            stack.append((a, b, drawn, [*played, int(action)]))
+
+
+def replay_openspiel(name, case, index, actions):
+    """Play deal ``index`` of game ``name`` (parameters ``case``) with ``actions`` side by side with OpenSpiel,
+    printing each decision on both sides: what a failed cross-check prints to reproduce itself."""
+    import pyspiel
+
+    module = games.load(name)
+    reference = pyspiel.load_game(module.GAME.openspiel, openspiel_parameters(module, _run(name, case).params, case))
+    game = handle.load_game(name, params=dict(case))
+    ours, theirs, drawn = game.new_initial_state(seed=index), reference.new_initial_state(), 0
+    for step, action in enumerate([*actions, None]):
+        drawn = _answer_chance(module, game, ours, theirs, drawn, lambda step=step: f"at step {step}")
+        print(f"step {step}: simcore seat {ours.current_player()} may play {sorted(set(ours.legal_actions()))}; "
+              f"OpenSpiel player {theirs.current_player()} {sorted(theirs.legal_actions())}")
+        if action is None or ours.is_terminal() or theirs.is_terminal():
+            break
+        print(f"  plays {action}: {ours.action_to_string(action)}")
+        ours.apply_action(action)
+        theirs.apply_action(action)
+    print(f"returns: simcore {list(ours.returns())}, OpenSpiel {theirs.returns()}")
 
 
 def _openspiel(module):
@@ -713,10 +845,12 @@ def _one_line(error, most=400):
 
 
 def _timed(check, case, run):
-    """The :class:`CheckRecord` of ``run()``: ok unless it raises."""
+    """The :class:`CheckRecord` of ``run()``: ok unless it raises (:class:`Skipped`: skipped, with its words)."""
     start = time.perf_counter()
     try:
         run()
+    except Skipped as e:
+        return CheckRecord(check, case, True, str(e), time.perf_counter() - start, skipped=True)
     except Exception as e:     # a crash of the game's code fails its check, as an assertion does
         return CheckRecord(check, case, False, _one_line(e), time.perf_counter() - start)
     return CheckRecord(check, case, True, "", time.perf_counter() - start)

@@ -198,6 +198,9 @@ OPTIONAL = {
     "check": "resolved parameter dict -> ValueError if inconsistent (default: nothing to check across them)",
     "new_state": "an empty state array (default: STATE_SIZE zeros of STATE_DTYPE)",
     "round_of": "the round a state is in, for replays to mark round ends (default: no rounds)",
+    "openspiel_params": "resolved parameter dict -> the parameters of the OpenSpiel game the check plays beside it "
+                        "(a ValueError skips that case, with its words); default: OpenSpiel's parameters of the "
+                        "same names, a case setting one OpenSpiel does not take skipped",
     "rewind": "jitted: (state, params, seat) take back the face-down moves of the current round that seat has not "
               "seen (the round's start, as seat saw it; ismcts select=regret lets their seats choose them again); "
               "returns how many (default: takes back nothing)",

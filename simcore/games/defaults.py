@@ -94,7 +94,13 @@ def empty_state(module):
 
 
 # optional names of the contract: name -> module -> what a game that does not define it gets
-OPTIONAL = {"check": lambda module: no_check, "new_state": empty_state, "round_of": lambda module: no_rounds}
+def same_names(params):
+    """OpenSpiel's parameters of a game that maps none: the check passes those of the same names."""
+    return dict(params)
+
+
+OPTIONAL = {"check": lambda module: no_check, "new_state": empty_state, "round_of": lambda module: no_rounds,
+            "openspiel_params": lambda module: same_names}
 
 
 # The decisions a game may last unless it says otherwise (MAX_STEPS): far above what any shipped game reaches at

@@ -56,12 +56,34 @@ def kuhn(tmp_path_factory):
     return root / "kuhn-poker"
 
 
-def _planted(kuhn, tmp_path, replace=(), greedy=False):
-    """The package with one bug, installed into ``tmp_path/site``; the environment that finds it."""
+# a parameter OpenSpiel's kuhn_poker does not take, and a case that sets it
+ANTE = ('params=(Param("players", 2, "players, each dealt one card of players + 1", 2, MAX_SEATS),)',
+        'params=(Param("players", 2, "players, each dealt one card of players + 1", 2, MAX_SEATS), '
+        'Param("ante", 1, "chips each seat antes (always 1 here)", 1, 3))')
+MAPS = """
+
+
+def openspiel_params(params):
+    \"\"\"OpenSpiel's kuhn_poker antes one chip: a case of another ante has no OpenSpiel game to play beside.\"\"\"
+    if params["ante"] != 1:
+        raise ValueError(f"OpenSpiel's kuhn_poker antes 1 chip, not {params['ante']}")
+    return {"players": params["players"]}
+"""
+
+
+def _planted(kuhn, tmp_path, replace=(), greedy=False, ante=False, maps=False):
+    """The package with one bug (or a parameter OpenSpiel lacks, mapped or not), installed into
+    ``tmp_path/site``; the environment that finds it."""
     package = tmp_path / "kuhn-poker"
     shutil.copytree(kuhn, package)
     rules = package / "kuhn_poker" / "rules.py"
     text = rules.read_text()
+    if ante:
+        assert ANTE[0] in text
+        text = text.replace(*ANTE).replace('cases=({"players": 3},)', 'cases=({"players": 3}, {"ante": 2})')
+        text += MAPS if maps else ""
+        page = package / "kuhn_poker" / "rules.md"
+        page.write_text(page.read_text() + "* `ante`: the chips each seat antes; the rules above ante 1.\n")
     if replace:
         assert replace[0] in text
         text = text.replace(*replace)
@@ -115,3 +137,16 @@ def test_the_package_as_the_page_writes_it_passes(kuhn, tmp_path):
     done = simcore_cli("check", "kuhn_poker", "--quick", env=env)
     assert done.returncode == 0, done.stdout
     assert re.search(r"^ok   openspiel \[default\]", done.stdout, re.M)
+
+
+@pytest.mark.parametrize("maps", [False, True], ids=["unmapped", "openspiel_params"])
+def test_a_case_of_a_parameter_openspiel_lacks_is_skipped_with_the_reason(kuhn, tmp_path, maps):
+    """A case varying the ante failed as a rule mismatch, with no way to map or skip it: unmapped, it is skipped
+    with the reason; a game's openspiel_params maps the others and skips it with its own words."""
+    env = _planted(kuhn, tmp_path, ante=True, maps=maps)
+    done = simcore_cli("check", "kuhn_poker", "--quick", env=env)
+    assert done.returncode == 0, done.stdout
+    skipped = next(line for line in done.stdout.splitlines() if line.startswith("skip openspiel [ante=2]"))
+    assert ("OpenSpiel's kuhn_poker antes 1 chip, not 2" if maps else
+            "the case sets ante, which OpenSpiel's kuhn_poker does not take") in skipped
+    assert re.search(r"^ok   openspiel \[players=3\]", done.stdout, re.M)

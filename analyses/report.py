@@ -630,6 +630,17 @@ th { border-bottom: 2px solid #bbb; } tbody tr:nth-child(even) { background: #f3
 code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 0.9em;
        background: #f0f0f0; padding: 0 0.2em; border-radius: 3px; }
 img { max-width: 100%; height: auto; }
+/* a table wider than its box scrolls with a cue: a shade at the edge that has more to show, the variant's
+   column kept in view */
+.table { background: linear-gradient(to right, #fff 30%, #fff0) left / 2em 100% no-repeat local,
+         linear-gradient(to left, #fff 30%, #fff0) right / 2em 100% no-repeat local,
+         radial-gradient(farthest-side at 0 50%, #0003, #0000) left / .8em 100% no-repeat scroll,
+         radial-gradient(farthest-side at 100% 50%, #0003, #0000) right / .8em 100% no-repeat scroll; }
+th:first-child, td:first-child { position: sticky; left: 0; background: #fff; }
+tbody tr:nth-child(even) td:first-child { background: #f3f5f7; }
+/* on a phone a plot keeps its drawn size (labels of 10 px and more) and scrolls in its box */
+.plot { overflow-x: auto; }
+@media (max-width: 700px) { .plot img { max-width: none; width: 700px; } }
 """
 
 # a cell of figures (count, share, interval, p): right-aligned when its whole column is
@@ -678,7 +689,7 @@ def _html_block(block, image_src):
     if isinstance(block, Table):
         return _html_table(block)
     if isinstance(block, Image):
-        return f'<p><img src="{image_src(block.file)}" alt="{html.escape(block.alt)}"></p>'
+        return f'<p class="plot"><img src="{image_src(block.file)}" alt="{html.escape(block.alt)}"></p>'
     items = block.split("\n")
     if all(item.startswith("* ") for item in items):       # a Markdown list
         return "<ul>" + "".join(f"<li>{_inline(item[2:])}</li>" for item in items) + "</ul>"

@@ -242,3 +242,85 @@ def test_a_long_replay_page_is_small_and_fits_a_phone(page, tmp_path):
     assert page.inner_text("#result") == replay.result_line(played)
     _fits_a_phone(page, tmp_path / "replay-390.png")
     assert page.errors == []
+
+
+# --- issue 54: pages that work on a phone and for every game ---------------------------------------------------
+
+DPI, SMALLEST_PT = 110, 10 * 0.833       # the report's plots: their PNG's dpi, matplotlib's "small" labels
+GAMES = [("zwai", [("players", 4)]), ("zwergen", [("players", 4)]), ("wichtel", [("players", 5)]),
+         ("skirmish", []), ("goofspiel", [])]
+
+
+def _replay_page(tmp_path, game, sets, monkeypatch=None):
+    played = replay.play(cfg.resolve(game, sets=sets, policies=[("all", "random")], games=1, seed=3), 0,
+                         pictures=True)
+    out = tmp_path / f"{game}.html"
+    replay.write_page(played, out)
+    return out
+
+
+def _legible_on_a_phone(page, shot):
+    """At 390 px: nothing off the side, the smallest text of the board at 12 px or more (the board scrolls in its
+    box instead), "next" in reach, the command on one line."""
+    _fits_a_phone(page, shot)
+    smallest = page.evaluate("""() => { const svg = document.querySelector('#board svg');
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        return Math.min(...[...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize)))
+               * scale; }""")
+    assert smallest >= 11.9, f"the board's smallest text is {smallest:.1f} px"
+    _steps_on_a_phone(page)
+    assert page.evaluate("() => document.querySelector('p.command code').getClientRects().length") == 1
+
+
+@pytest.mark.parametrize("game, sets", GAMES, ids=[g for g, _ in GAMES])
+def test_every_games_replay_is_legible_on_a_phone_and_whole_on_a_laptop(browser, tmp_path, game, sets):
+    out = _replay_page(tmp_path, game, sets)
+    phone = browser.new_page(viewport=PHONE)
+    phone.goto(out.as_uri())
+    _legible_on_a_phone(phone, tmp_path / f"{game}-390.png")
+    phone.close()
+    laptop = browser.new_page(viewport={"width": 1280, "height": 900})
+    laptop.goto(out.as_uri())
+    assert laptop.evaluate("() => document.documentElement.scrollWidth") <= 1280
+    laptop.locator("#step").fill(str(laptop.evaluate("frames.length - 1")))     # the end: its text is shown
+    hidden = laptop.evaluate("() => { const t = document.getElementById('text'); return t.scrollWidth - "
+                             "t.clientWidth; }")
+    assert laptop.is_visible("#text") and hidden <= 0, f"the position as text is cut by {hidden} px on the right"
+    laptop.screenshot(path=tmp_path / f"{game}-1280.png", full_page=True)
+    assert_picture(tmp_path / f"{game}-1280.png")
+    laptop.close()
+
+
+def test_a_game_without_a_picture_replays_from_its_text(browser, tmp_path, monkeypatch):
+    """A game that declares no picture (picture=False) is drawn from its text view, legible on a phone."""
+    import dataclasses
+
+    from simcore import games
+
+    module = games.load("goofspiel")
+    monkeypatch.setattr(module, "GAME", dataclasses.replace(module.GAME, picture=False))
+    out = _replay_page(tmp_path, "goofspiel", [])
+    phone = browser.new_page(viewport=PHONE)
+    phone.goto(out.as_uri())
+    assert "prizes face down" in phone.inner_text("#board")
+    _legible_on_a_phone(phone, tmp_path / "pictureless-390.png")
+    phone.close()
+
+
+def test_the_report_on_a_phone_keeps_its_first_column_and_legible_plots(browser, tmp_path, cli):
+    """At 390 px a wide table scrolls in its box with its first column in view and a shade at the edge with more
+    to show; a plot keeps a size at which its smallest labels are 10 px or more, and scrolls in its box."""
+    report = _zwergen_report(tmp_path / "sweep", cli)
+    phone = browser.new_page(viewport=PHONE)
+    phone.goto(report.as_uri())
+    _fits_a_phone(phone, tmp_path / "report-390.png")
+    sticky = phone.evaluate("() => [...document.querySelectorAll('.table td:first-child')].every(td => "
+                            "getComputedStyle(td).position === 'sticky')")
+    assert sticky
+    scrolling = phone.evaluate("() => [...document.querySelectorAll('.table')].filter(d => d.scrollWidth > "
+                               "d.clientWidth).map(d => getComputedStyle(d).backgroundImage)")
+    assert scrolling and all("gradient" in cue for cue in scrolling)
+    labels = phone.evaluate("() => [...document.querySelectorAll('.plot img')].map(img => "
+                            "img.getBoundingClientRect().width / img.naturalWidth)")
+    assert labels and min(labels) * SMALLEST_PT * DPI / 72 >= 10, labels
+    phone.close()

@@ -19,10 +19,13 @@ STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1rem auto; max-width: 1200px; padding: 0 1rem; color: #222; }
 h1 { font-size: 1.3rem; margin: 0 0 .3rem; }
 code { background: #f3f3f3; padding: .1rem .3rem; border-radius: 3px; font-size: .85rem; }
-p, code { overflow-wrap: anywhere; }   /* a long path or policy spec wraps on a phone */
+p { overflow-wrap: anywhere; }   /* a long path or policy spec wraps on a phone */
+/* the command that plays the game again stays whole (a break inside --index misreads): it scrolls */
+p.command { overflow-x: auto; white-space: nowrap; overflow-wrap: normal; }
 main { display: flex; gap: 1.5rem; flex-wrap: wrap; align-items: flex-start; }
 #board { flex: 1 1 560px; min-width: 0; border: 1px solid #ddd; border-radius: 6px; padding: .5rem; }
 #board svg { width: 100%; height: auto; max-height: 78vh; }
+#board { overflow-x: auto; }   /* on a phone the board keeps a legible size (its script sets it) and scrolls */
 /* 440 px beside the board; narrower below it on a phone. min-width 0: a wide text board scrolls in its box,
    it does not push the board away */
 aside { flex: 0 1 440px; min-width: 0; }
@@ -38,11 +41,23 @@ tr.moved td { font-weight: bold; }
 .chip { display: inline-block; width: .8rem; height: .8rem; border-radius: 50%; vertical-align: middle; }
 #move { font-size: 1.05rem; min-height: 2.6rem; }
 #result { font-weight: bold; }
-pre { font-size: .75rem; background: #f8f8f8; padding: .5rem; overflow-x: auto; }
+/* the position as text, under the board: its long lines of prose wrap on a laptop (its grids are narrower than
+   the page); on a phone every line keeps its columns and the box scrolls */
+pre { font-size: .75rem; background: #f8f8f8; padding: .5rem; overflow-x: auto; white-space: pre-wrap;
+      overflow-wrap: anywhere; }
+@media (max-width: 700px) { pre { white-space: pre; overflow-wrap: normal; } }
 """
 
 SCRIPT = r"""
 const data = JSON.parse(document.getElementById('frames').textContent);
+// on a phone a board is never shown so small that its smallest text is below 12 px: it scrolls in its box
+// rather than shrink to unreadable
+const PHONE = window.matchMedia('(max-width: 700px)');
+function legible(svg) {
+  if (!svg || !svg.viewBox.baseVal || !PHONE.matches) return;
+  const sizes = [...svg.querySelectorAll('text')].map(t => parseFloat(getComputedStyle(t).fontSize)).filter(x => x > 0);
+  if (sizes.length) svg.style.minWidth = (12 / Math.min(...sizes) * svg.viewBox.baseVal.width) + 'px';
+}
 // a picture or text is a list of piece numbers, each frame's as splices [at, cut, ...add] of the frame before's
 function rebuild(edits) {
   let now = [];
@@ -65,6 +80,7 @@ function show(i) {
   slider.value = i;
   const f = frames[i];
   $('board').innerHTML = f.svg();
+  legible($('board').querySelector('svg'));
   $('counter').textContent = 'decision ' + i + ' of ' + (frames.length - 1);
   const anchor = '#move-' + i;
   $('anchor').textContent = anchor;
@@ -175,7 +191,7 @@ def page(replay):
 <title>simcore replay: {html.escape(title)}</title><style>{STYLE}</style></head>
 <body>
 <h1>{html.escape(title)}</h1>
-<p><code>{html.escape(rp.command(replay))}</code></p>
+<p class="command"><code>{html.escape(rp.command(replay))}</code></p>
 <main>
 <div id="board"></div>
 <aside>
@@ -189,9 +205,9 @@ def page(replay):
 <tbody>{_score_rows(replay)}</tbody></table>
 <table id="tried"></table>
 <p id="result"></p>
-<details id="textbox" open><summary>the position as text (at round ends)</summary><pre id="text"></pre></details>
 </aside>
 </main>
+<details id="textbox" open><summary>the position as text (at round ends)</summary><pre id="text"></pre></details>
 <script type="application/json" id="frames">{data}</script>
 <script>const RESULT = {json.dumps(result)};{SCRIPT}</script>
 </body></html>

@@ -432,19 +432,24 @@ def yards_command():
 @click.argument("name")
 @click.option("--out", "folder", required=True, type=click.Path(file_okay=False),
               help="The package's folder (new or empty).")
-def new_game_command(name, folder):
-    """Write a new game NAME as an installable package of its own: a working copy of Goofspiel renamed, to turn
-    into the game (its README says what each file holds). Then: pip install -e FOLDER; simcore check NAME."""
+@click.option("--minimal", is_flag=True,
+              help="The contract's required parts only: a copy of Kuhn poker (no heuristic, evaluation, picture or "
+                   "trace), as docs/how-to/kuhn-poker.md builds it; without it, a copy of Goofspiel with all of them.")
+def new_game_command(name, folder, minimal):
+    """Write a new game NAME as an installable package of its own: a working copy of Goofspiel (with --minimal:
+    of Kuhn poker) renamed, to turn into the game (its README says what each file holds). Then: pip install -e
+    FOLDER; simcore check NAME."""
     from simcore import newgame
 
     _out(folder)
     try:
-        written = newgame.write(name, folder)
+        written = newgame.write(name, folder, minimal)
     except newgame.NewGameError as e:
         _fail(str(e))
     except OSError as e:
         _fail(f"cannot write {folder}: {e.strerror or e}")
-    click.echo(f"wrote {len(written)} files to {folder}: the game {name} (a copy of Goofspiel to turn into it)")
+    copy = "Kuhn poker, the contract's required parts only," if minimal else "Goofspiel"
+    click.echo(f"wrote {len(written)} files to {folder}: the game {name} (a copy of {copy} to turn into it)")
     click.echo(f"next: pip install -e {folder}; simcore check {name}")
 
 

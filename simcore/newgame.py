@@ -21,6 +21,10 @@ from simcore.io import writing
 
 TEMPLATE = "goofspiel"
 SOURCES = ("__init__.py", "rules.py", "heuristics.py", "text.py", "picture.py", "rules.md")
+# --minimal: the contract's required parts only, the Kuhn poker of docs/how-to/kuhn-poker.md (no heuristic,
+# evaluation, picture or trace), kept in simcore/templates/minimal as the page lists it (a test holds them equal)
+MINIMAL = "kuhn_poker"
+MINIMAL_SOURCES = ("__init__.py", "rules.py", "text.py", "rules.md")
 
 PYPROJECT = """[build-system]
 requires = ["setuptools>=68"]
@@ -70,7 +74,32 @@ games = 1000
 seed = 1
 
 [policies]
-all = "greedy"
+all = "{policy}"
+"""
+
+MINIMAL_README = """# {name}
+
+A game for simcore, made by `simcore new-game {name} --minimal`: it starts as a copy of Kuhn poker, renamed,
+with the contract's required parts only (no greedy heuristic, evaluation, picture or trace: the checks of those
+are skipped), which already passes simcore's checks. Turn it into your game one piece at a time, checking after
+each:
+
+    pip install -e .            # once: simcore now knows the game ({name})
+    simcore check {name}        # every check of the game contract (a first run compiles the game)
+    simcore run {name} --config configs/{name}.toml
+
+What each file holds:
+
+* `{name}/rules.py`: `GAME` (name, players, parameters: `Param`), the state layout, setup (`begin`),
+  `current_player`, `legal_actions`, `apply_action`, `returns`, `resample`, `write_row` (the result row:
+  `O_WIN`, `O_SCORE`, `O_N_TURNS`);
+* `{name}/text.py`: the game in words (actions, information states, states), and `openspiel_chance`, only while
+  `GAME.openspiel` names OpenSpiel's `kuhn_poker`: drop both once your game is no longer Kuhn poker;
+* `{name}/rules.md`: the rules as simulated, every parameter named in backticks (`simcore rules {name}`);
+* `tests/test_{name}.py`: your own rule tests, and the conformance checks (`simcore.testing.check_game`).
+
+`Param`, the engine's row offsets and `rng` are described on the contract page of simcore's documentation
+(reference: the game contract); docs/how-to/kuhn-poker.md walks through every line of this package.
 """
 
 TEST = '''"""{name}'s tests: the conformance checks of simcore (the game contract), then the game's own rules."""
@@ -126,8 +155,30 @@ def hides(name):
     return spec is not None and spec.origin is not None
 
 
-def files_of(name):
-    """{relative path: text} of the package of game ``name``: Goofspiel's, renamed."""
+def minimal_files(name):
+    """{relative path: text} of the minimal package of game ``name``: Kuhn poker's, renamed (OpenSpiel's game it
+    names stays ``kuhn_poker``)."""
+    template = files("simcore.templates") / "minimal"
+    out = {}
+    for source in MINIMAL_SOURCES:
+        text = (template / f"{source}.tmpl").read_text(encoding="utf-8")
+        text = (text.replace(f"from {MINIMAL}.", f"from {name}.").replace(f'name="{MINIMAL}"', f'name="{name}"')
+                .replace('long_name="Kuhn poker"', f'long_name="{name} (still Kuhn poker: the minimal template)"'))
+        if source.endswith(".py"):
+            text = f"# {name}: made by `simcore new-game --minimal` from Kuhn poker; turn it into your game\n{text}"
+        out[f"{name}/{source}"] = text
+    out["pyproject.toml"] = PYPROJECT.format(name=name)
+    out["README.md"] = MINIMAL_README.format(name=name)
+    out[f"configs/{name}.toml"] = CONFIG.format(name=name, policy="random")
+    out[f"tests/test_{name}.py"] = TEST.format(name=name)
+    return out
+
+
+def files_of(name, minimal=False):
+    """{relative path: text} of the package of game ``name``: Goofspiel's, renamed (``minimal``: Kuhn poker's,
+    :func:`minimal_files`)."""
+    if minimal:
+        return minimal_files(name)
     template = files(games.BUILT_IN[TEMPLATE])
     out = {}
     for source in SOURCES:
@@ -141,12 +192,12 @@ def files_of(name):
         out[f"{name}/{source}"] = text
     out["pyproject.toml"] = PYPROJECT.format(name=name)
     out["README.md"] = README.format(name=name)
-    out[f"configs/{name}.toml"] = CONFIG.format(name=name)
+    out[f"configs/{name}.toml"] = CONFIG.format(name=name, policy="greedy")
     out[f"tests/test_{name}.py"] = TEST.format(name=name)
     return out
 
 
-def write(name, folder):
+def write(name, folder, minimal=False):
     """Write game ``name``'s package into ``folder`` (new or empty): every file, or none (NewGameError, OSError).
     The files are written into a hidden folder beside it, renamed into place when complete."""
     check_name(name)
@@ -154,7 +205,7 @@ def write(name, folder):
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise NewGameError(f"{folder} is not an empty folder; allowed: a new or empty folder for the package")
     folder.parent.mkdir(parents=True, exist_ok=True)
-    package = files_of(name)
+    package = files_of(name, minimal)
     building = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", dir=folder.parent))
     try:
         building.chmod(writing.FOLDER_MODE)      # mkdtemp's 0700 would be the package folder's mode

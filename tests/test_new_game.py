@@ -81,3 +81,35 @@ def test_a_folder_with_files_is_refused_and_kept(tmp_path):
     assert done.returncode != 0 and "is not an empty folder" in done.stderr
     assert [p.name for p in (tmp_path / "x").iterdir()] == ["mine.txt"]
     assert [p.name for p in tmp_path.iterdir()] == ["x"]       # no half-written package beside it
+
+
+def test_the_minimal_template_is_the_kuhn_poker_of_its_page():
+    """Issue 54: `new-game --minimal` writes the contract's required parts only, the Kuhn poker that
+    docs/how-to/kuhn-poker.md builds: the template simcore ships is that page's listings, line for line."""
+    import re
+    from importlib.resources import files
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "how-to" / "kuhn-poker.md").read_text(encoding="utf-8")
+    listed = {title: body for title, body in
+              re.findall(r'^```(?:python|markdown) title="kuhn-poker/kuhn_poker/([^"]+)"\n(.*?)^```', page,
+                         re.S | re.M)}
+    shipped = files("simcore.templates") / "minimal"
+    assert {name: (shipped / f"{name}.tmpl").read_text(encoding="utf-8") for name in newgame.MINIMAL_SOURCES} == \
+        {name: listed[name] for name in newgame.MINIMAL_SOURCES}
+
+
+def test_a_minimal_new_game_passes_its_checks_once_installed(tmp_path):
+    """`simcore new-game NAME --minimal`: four files of the game (no heuristic, picture or trace), renamed, that
+    pass `simcore check NAME --quick` as written; its README names what each file holds."""
+    written = simcore_cli("new-game", "tiny_cards", "--out", tmp_path / "tc", "--minimal")
+    assert written.returncode == 0, written.stderr
+    assert "a copy of Kuhn poker, the contract's required parts only," in written.stdout
+    package = sorted(p.name for p in (tmp_path / "tc" / "tiny_cards").iterdir())
+    assert package == ["__init__.py", "rules.md", "rules.py", "text.py"]
+    assert "from kuhn_poker" not in (tmp_path / "tc" / "tiny_cards" / "__init__.py").read_text()
+    assert "`{name}/rules.py`".format(name="tiny_cards") in (tmp_path / "tc" / "README.md").read_text()
+    env = _installed(tmp_path / "tc", tmp_path / "site", "tiny_cards")
+    checked = simcore_cli("check", "tiny_cards", "--quick", env=env)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "skip greedy-sees-its-seat" in checked.stdout and "skip picture" not in checked.stdout

@@ -7,17 +7,25 @@ BIN := $(VENV)/bin
 .PHONY: demo test docs bench lint clean
 
 $(BIN)/python:
+	@echo "== creating the virtual environment $(VENV) (a few seconds)"
 	$(PYTHON) -m venv $(VENV)
+	@echo "== upgrading its pip"
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# pip without --quiet: a first install takes minutes, and pip's own lines (and bars on a terminal) say how far it is
-$(VENV)/.installed: pyproject.toml | $(BIN)/python
-	@echo "== installing simcore and what it needs into $(VENV) (the first time only; a few minutes)"
-	$(BIN)/python -m pip install -e '.[dev,cluster,docs]'
+# pip without --quiet: a first install takes minutes, and pip's own lines (and bars on a terminal) say how far it is.
+# The demo installs what it runs (simcore and its own requirements); the tests and the docs add their extras.
+$(VENV)/.runs: pyproject.toml | $(BIN)/python
+	@echo "== installing simcore and what it runs into $(VENV) (the first time only)"
+	$(BIN)/python -m pip install -e .
 	touch $@
 
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	@echo "== installing simcore with what its tests, the cluster and the docs need into $(VENV) (the first time only; a few minutes)"
+	$(BIN)/python -m pip install -e '.[dev,cluster,docs]'
+	touch $(VENV)/.runs $@
+
 # each step says what it does; a game's first run says it is compiling (once per machine), each run its games/s
-demo: $(VENV)/.installed
+demo: $(VENV)/.runs
 	@echo "== the games simcore plays"
 	$(BIN)/simcore games
 	@echo "== playing every game (a game's first run compiles it for this machine first)"

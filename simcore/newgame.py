@@ -167,11 +167,15 @@ def minimal_files(name):
         if source.endswith(".py"):
             text = f"# {name}: made by `simcore new-game --minimal` from Kuhn poker; turn it into your game\n{text}"
         out[f"{name}/{source}"] = text
-    out["pyproject.toml"] = PYPROJECT.format(name=name)
-    out["README.md"] = MINIMAL_README.format(name=name)
-    out[f"configs/{name}.toml"] = CONFIG.format(name=name, policy="random")
-    out[f"tests/test_{name}.py"] = TEST.format(name=name)
-    return out
+    return out | _around(name, MINIMAL_README, "random")
+
+
+def _around(name, readme, policy):
+    """The files around a game's package: its pyproject (the entry point), README, config (every seat
+    ``policy``) and tests."""
+    return {"pyproject.toml": PYPROJECT.format(name=name), "README.md": readme.format(name=name),
+            f"configs/{name}.toml": CONFIG.format(name=name, policy=policy),
+            f"tests/test_{name}.py": TEST.format(name=name)}
 
 
 def files_of(name, minimal=False):
@@ -190,11 +194,7 @@ def files_of(name, minimal=False):
             text = (f"# {name}: made by `simcore new-game` from a copy of Goofspiel; turn it into your game (README.md)"
                     f"\n{text}")
         out[f"{name}/{source}"] = text
-    out["pyproject.toml"] = PYPROJECT.format(name=name)
-    out["README.md"] = README.format(name=name)
-    out[f"configs/{name}.toml"] = CONFIG.format(name=name, policy="greedy")
-    out[f"tests/test_{name}.py"] = TEST.format(name=name)
-    return out
+    return out | _around(name, README, "greedy")
 
 
 def write(name, folder, minimal=False):

@@ -603,7 +603,11 @@ def replay_openspiel(name, case, index, actions):
     game = handle.load_game(name, params=dict(case))
     ours, theirs, drawn = game.new_initial_state(seed=index), reference.new_initial_state(), 0
     for step, action in enumerate([*actions, None]):
-        drawn = _answer_chance(module, game, ours, theirs, drawn, lambda step=step: f"at step {step}")
+        try:
+            drawn = _answer_chance(module, game, ours, theirs, drawn, lambda step=step: f"at step {step}")
+        except AssertionError as e:         # the mismatch the check found: said, and the replay ends there
+            print(f"step {step}: {e}")
+            break
         print(f"step {step}: simcore seat {ours.current_player()} may play {sorted(set(ours.legal_actions()))}; "
               f"OpenSpiel player {theirs.current_player()} {sorted(theirs.legal_actions())}")
         if action is None or ours.is_terminal() or theirs.is_terminal():

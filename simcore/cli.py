@@ -1101,6 +1101,8 @@ def analyze_command(paths, report_paths, baselines, length, tables, explain, mar
     """The verdict on a sweep folder or result files: balance, length, rule holes and differences from the
     baseline, in words with their numbers; the tables with --tables or in a --report; the claims as JSON with
     --json."""
+    # its tools take seconds to import, a large folder more to read: a person at a terminal hears at once
+    _at_a_terminal(f"analysing {', '.join(map(str, paths))}: reading the results and testing every variant")
     from analyses import claims, data, report, screen, skill, verdict
     from simcore.studies import strength
 
@@ -1203,6 +1205,13 @@ def _echo_tables(report, analysis):
                    f"{report.comparison_tests('the variants, per metric', analysis.results[0].score)}")
     if analysis.untested:
         click.echo(report.untested_text(analysis.untested))
+
+
+def _at_a_terminal(message):
+    """A line on stderr when a person reads it there (a terminal), not in a script's or a test's captured
+    output: what a wait of seconds is doing."""
+    if sys.stderr.isatty():
+        click.echo(message, err=True)
 
 
 def _warn(warning):

@@ -318,3 +318,28 @@ def test_a_file_run_reads_its_blocks_ahead_and_writes_the_rows_of_one_call(tmp_p
     expected = engine.run(run.module, run.params_array(), run.policies_array(), 3, 3000)
     assert calls == [1]
     assert np.array_equal(table["n_turns"].to_numpy(), expected[:, engine.O_N_TURNS])
+
+
+def test_analyze_says_at_once_what_it_does_at_a_terminal(tmp_path):
+    """Issue 54: `analyze` printed nothing for its first 10-12 s on a 6,000-game folder under load (its tools
+    import, the files read). At a terminal its first line comes before any of that; in captured output (a
+    script's, a test's) there is no such line."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    from tests.conftest import simcore_cli
+
+    assert simcore_cli("run", "goofspiel", "--games", "40", "--out", tmp_path / "g.parquet", "--quiet").returncode == 0
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "simcore", "analyze", str(tmp_path / "g.parquet")],
+                               stdout=subprocess.DEVNULL, stderr=follower)
+    os.close(follower)
+    first = b""
+    while not first.endswith(b"\n"):
+        first += os.read(leader, 1)
+    assert process.wait(timeout=120) == 0
+    os.close(leader)
+    assert first.decode().startswith(f"analysing {tmp_path / 'g.parquet'}: reading the results"), first
+    assert "analysing" not in simcore_cli("analyze", tmp_path / "g.parquet").stderr

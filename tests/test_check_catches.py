@@ -10,16 +10,13 @@
 Each failure names the deal and the actions (or the game) and prints a command that plays it again.
 """
 
-import os
 import re
-import shlex
 import shutil
-import subprocess
-import sys
 
 import pytest
 
 from tests.conftest import simcore_cli
+from tests.planted import failures, install, reproduce
 from tests.test_kuhn_page import PAGE, walk
 
 pytest.importorskip("pyspiel")
@@ -91,42 +88,24 @@ def _planted(kuhn, tmp_path, replace=(), greedy=False, ante=False, maps=False):
         text = text.replace('policies=("random", "mc", "ismcts")', 'policies=("random", "greedy", "mc", "ismcts")')
         text = text.replace("heuristic=False", "heuristic=True") + PEEKING
     rules.write_text(text)
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                           "--target", tmp_path / "site", package], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return {"PYTHONPATH": str(tmp_path / "site")}
-
-
-def _failures(env, check):
-    done = simcore_cli("check", "kuhn_poker", "--quick", env=env)
-    assert done.returncode == 1, done.stdout + done.stderr
-    return [line for line in done.stdout.splitlines() if line.startswith(f"FAIL {check} ")]
+    return install(package, tmp_path / "site")
 
 
 @pytest.mark.parametrize("bug, ends", [(LATE, "[0, 0]"), (EARLY, "[0]")], ids=["one-check-too-late", "too-early"])
 def test_a_betting_round_that_ends_wrong_is_caught_with_a_reproducer(kuhn, tmp_path, bug, ends):
     env = _planted(kuhn, tmp_path, replace=bug)
-    failed = _failures(env, "openspiel")
+    failed = failures("kuhn_poker", env, "openspiel")
     assert failed, "the cross-check passed a planted bug"
     said = failed[0]
     assert f"after actions {ends}" in said or "after actions [0, 0" in said, said
-    command = re.search(r'replay: (python -c "[^"]*")', said).group(1)
-    replayed = _run_command(command, env, tmp_path)
+    replayed = reproduce(said, env, tmp_path)
     assert replayed.returncode == 0, replayed.stderr
     assert "step 0: simcore seat 0 may play [0, 1]" in replayed.stdout and "returns: simcore" in replayed.stdout
 
 
-def _run_command(command, env, folder):
-    """The reproducer as a user runs it, the package on the path, with this Python."""
-    args = shlex.split(command)
-    assert args[0] == "python"
-    return subprocess.run([sys.executable, *args[1:]], capture_output=True, text=True, cwd=folder,
-                          env={**os.environ, **env})
-
-
 def test_a_greedy_that_peeks_at_the_other_hand_is_caught(kuhn, tmp_path):
     env = _planted(kuhn, tmp_path, greedy=True)
-    failed = _failures(env, "greedy-sees-its-seat")
+    failed = failures("kuhn_poker", env, "greedy-sees-its-seat")
     assert failed and "greedy peeks" in failed[0], failed
     assert re.search(r"replay: simcore run kuhn_poker .*--seed 5 --games \d+ --out check.parquet && simcore replay "
                      r"check.parquet --index \d+", failed[0]), failed[0]

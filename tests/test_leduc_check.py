@@ -8,17 +8,14 @@ Leduc's rules, as OpenSpiel states them (leduc_poker.cc, ReadyForNextRound): a b
 player has checked (no raise, as many calls as players in), or when every other player has called the last raise.
 """
 
-import os
 import re
-import shlex
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import simcore_cli
+from tests.planted import failures, install, reproduce
 
 pytest.importorskip("pyspiel")
 
@@ -51,29 +48,11 @@ def _planted(leduc, tmp_path, replace=()):
         assert text.count(replace[0]) == 1, f"rules.py no longer holds {replace[0]!r} once"
         text = text.replace(*replace)
     rules.write_text(text)
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                           "--target", tmp_path / "site", package], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    return {"PYTHONPATH": str(tmp_path / "site")}
+    return install(package, tmp_path / "site")
 
 
 def _check(env):
     return simcore_cli("check", "leduc_poker", "--quick", env=env)
-
-
-def _failures(env, check):
-    done = _check(env)
-    assert done.returncode == 1, done.stdout + done.stderr
-    return [line for line in done.stdout.splitlines() if line.startswith(f"FAIL {check} ")]
-
-
-def _replay(said, env, folder):
-    """The reproducer of a failure line, run as a user runs it: the package on the path, with this Python."""
-    command = re.search(r'replay: (python -c "[^"]*")', said).group(1)
-    args = shlex.split(command)
-    assert args[0] == "python"
-    return subprocess.run([sys.executable, *args[1:]], capture_output=True, text=True, cwd=folder,
-                          env={**os.environ, **env})
 
 
 def test_the_package_as_written_passes(leduc, tmp_path):
@@ -92,11 +71,11 @@ def test_a_betting_round_that_ends_wrong_is_caught_with_a_reproducer(leduc, tmp_
     (OpenSpiel's leduc_poker): a round that needs a third check (round 2 here) or ends after the first check is
     caught, and the command the failure prints plays its deal again."""
     env = _planted(leduc, tmp_path, replace=bug)
-    failed = _failures(env, "openspiel")
+    failed = failures("leduc_poker", env, "openspiel")
     assert failed, "the cross-check passed a planted bug"
     said = failed[0]
     assert "after actions [" in said and ends in said, said
-    replayed = _replay(said, env, tmp_path)
+    replayed = reproduce(said, env, tmp_path)
     assert replayed.returncode == 0, replayed.stdout + replayed.stderr
     assert "step 0: simcore seat 0 may play [1, 2]" in replayed.stdout and "returns: simcore" in replayed.stdout
 
@@ -104,14 +83,13 @@ def test_a_betting_round_that_ends_wrong_is_caught_with_a_reproducer(leduc, tmp_
 def test_a_first_round_that_needs_a_third_check_is_caught(leduc, tmp_path):
     """A betting round ends when every player has checked (OpenSpiel's leduc_poker): round 1 going on after
     check, check is caught where OpenSpiel deals the public card and simcore's game dealt none. Its reproducer
-    plays the deal again up to there; that it then stops on the same error (and exits 1) is expected to fail
-    until replay_openspiel says a missing chance outcome as a step rather than raising it."""
+    plays the deal again up to there and says the mismatch as its last step."""
     env = _planted(leduc, tmp_path, replace=LATE_BOTH)
-    failed = _failures(env, "openspiel")
+    failed = failures("leduc_poker", env, "openspiel")
     assert failed, "the cross-check passed a planted bug"
     said = failed[0]
     assert "after actions [1, 1]" in said and "openspiel_chance gives 2" in said, said
-    replayed = _replay(said, env, tmp_path)
+    replayed = reproduce(said, env, tmp_path)
     assert "step 0: simcore seat 0 may play [1, 2]" in replayed.stdout, replayed.stdout + replayed.stderr
     # the replay says the mismatch where OpenSpiel deals a card simcore's game has not, and ends there
     assert replayed.returncode == 0, replayed.stderr

@@ -481,7 +481,7 @@ def _check_summary(result):
     passed = len(result.records) - len(failed) - skipped
     seconds = sum(record.seconds for record in result.records)
     verdict = f"{len(failed)} failed: {', '.join(failed)}; " if failed else "every check passed: "
-    quick = "; --quick: a quarter of each check's games" if result.quick else ""
+    quick = "; --quick: a quarter of each check's games, no searching agent" if result.quick else ""
     return f"{result.game}: {verdict}{passed} passed, {skipped} skipped, in {seconds:.1f} s{quick}"
 
 

@@ -755,6 +755,7 @@ class Check:
     run: Callable
     every_case: bool = True
     unless: Callable = lambda module: ""
+    searching: bool = False     # plays the searching agents (their copy of the game loop): the full check only
 
 
 def _without(flag, what):
@@ -781,12 +782,13 @@ CHECKS = (
     Check("rewind", rewound, unless=_writes("rewind", "nothing to take back")),
     Check("dealt", deals, unless=_writes("dealt", "its actions deal nothing face up")),
     Check("picture", picture, every_case=False),
-    Check("threads", threads, every_case=False),
+    Check("threads", threads, every_case=False, searching=True),
     Check("handle", through_the_handle, every_case=False),
-    Check("searches-legal", searches_legal, every_case=False),
+    Check("searches-legal", searches_legal, every_case=False, searching=True),
     Check("openspiel", against_openspiel, unless=_openspiel),
     Check("traced", traced, unless=_without("trace", "trace")),
-    Check("searching-traced", searching_traced, every_case=False, unless=_without("trace", "trace")),
+    Check("searching-traced", searching_traced, every_case=False, unless=_without("trace", "trace"),
+          searching=True),
     Check("params-documented", documented, every_case=False),
 )
 
@@ -860,18 +862,23 @@ def _timed(check, case, run):
     return CheckRecord(check, case, True, "", time.perf_counter() - start)
 
 
+QUICK_LEAVES = ("--quick compiles the game loop of random and greedy seats only, not the searching agents' copy "
+                "(the full check plays them)")
+
+
 def _record(check, name, case, quick):
-    reason = check.unless(games.load(name))
+    reason = check.unless(games.load(name)) or (QUICK_LEAVES if quick and check.searching else "")
     if reason:
         return CheckRecord(check.name, case_label(case), True, reason, 0.0, skipped=True)
     return _timed(check.name, case_label(case), lambda: check.run(name, case, quick))
 
 
-def load(name, on_compile=None):
+def load(name, on_compile=None, quick=False):
     """Load game ``name`` (its contract checked) and every game loop the checks play, from numba's cache or
     compiled first: the plain copy and the whole one, traced and not (where the game declares a trace), and the
-    checked one-thread batch of ``searches-legal``. ``on_compile(name)`` is called once, before the first that
-    compiles (a first run compiles for minutes)."""
+    checked one-thread batch of ``searches-legal``; with ``quick``, the plain copy alone, as the quick checks
+    play no searching agent (an author's edit compiles in seconds). ``on_compile(name)`` is called once, before
+    the first that compiles (a first run compiles for minutes)."""
     module = games.load(name)
     gaps = agents.search_gaps(module.GAME)
     if gaps:
@@ -884,10 +891,12 @@ def load(name, on_compile=None):
             on_compile(game)
 
     own = "greedy" if module.GAME.heuristic else "random"
-    for spec in (own, "ismcts:iterations=2"):
+    for spec in (own,) if quick else (own, "ismcts:iterations=2"):
         run = cfg.resolve(name, policies=[("all", own), (0, spec)])
         for traced_too in (False, True) if module.GAME.trace else (False,):
             engine.load(module, run.params_array(), run.policies_array(), tell, traced=traced_too)
+    if quick:
+        return
     searching = cfg.resolve(name, policies=[("all", own), (0, "ismcts:iterations=2")])
     search_batch = bind(module, checked=True).search_batch
     args = (searching.params_array(), searching.policies_array(), np.int64(0), np.int64(0), np.int64(0))
@@ -900,7 +909,8 @@ def check_game(name, quick=False, on_compile=None, on_record=None):
     """Run every check on game ``name`` for each of its cases (:func:`plan`) and return a :class:`GameCheck`.
     Its first record, ``loads``, is the contract and the compile (:func:`load`): when it fails, nothing else runs.
 
-    ``quick``: a quarter of each check's games, for an author iterating (the full check before a release).
+    ``quick``: a quarter of each check's games and none of the searching agents' (``Check.searching``), so that
+    an edit compiles only the plain game loop, for an author iterating (the full check before a release).
     ``on_compile(name)``: told before the game compiles; ``on_record(record)``: each :class:`CheckRecord` as it
     is made. A failing check does not stop the others."""
     if name not in games.names():
@@ -912,7 +922,7 @@ def check_game(name, quick=False, on_compile=None, on_record=None):
         if on_record is not None:
             on_record(record)
 
-    add(_timed("loads", "default", lambda: load(name, on_compile)))
+    add(_timed("loads", "default", lambda: load(name, on_compile, quick)))
     for check, case in plan(name) if records[0].ok else ():
         add(_record(check, name, case, quick))
     return GameCheck(name, quick, tuple(records))

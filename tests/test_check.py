@@ -45,7 +45,11 @@ def test_a_broken_game_fails_its_check_in_one_line_and_exits_1(cli, monkeypatch)
                                                                          "['a bid'] (action_to_string)"), line
     summary = done.stdout.splitlines()[-1]
     assert summary.startswith("goofspiel: 3 failed: action-words [default], action-words [players=3")
-    assert summary.endswith("; --quick: a quarter of each check's games")
+    assert summary.endswith("; --quick: a quarter of each check's games, no searching agent")
+    # issue 54: --quick leaves out the searching agents' checks (their copy is not compiled after an edit)
+    for check in ("threads", "searches-legal", "searching-traced"):
+        assert f"skip {check} [default]: {testing.QUICK_LEAVES}" in done.stdout or \
+            f"skip {check} [default]: goofspiel declares no trace" in done.stdout
 
 
 def test_check_game_records_a_crash_and_an_undocumented_parameter(monkeypatch):

@@ -196,8 +196,9 @@ def _load(run, quiet, scheduler=None, trace=False):
             _fail(str(e))
     if scheduler:
         return
-    engine.load(run.module, run.params_array(), run.policies_array(),
-                _compiling(quiet, "traced game loop" if trace else ""), traced=trace)
+    policies = run.policies_array()
+    engine.load(run.module, run.params_array(), policies,
+                _compiling(quiet, engine.copy_name(run.module, policies, trace)), traced=trace)
 
 
 def _trace_where(trace, scheduler):

@@ -510,7 +510,7 @@ def test_the_compile_notice_and_no_compile_time_in_the_rate(monkeypatch):
     monkeypatch.setattr(engine, "load", slow_load)
     done = CliRunner().invoke(command.main, ["run", "zwai", "--games", "20"])
     assert done.exit_code == 0, done.output
-    assert "compiling zwai for this machine (first run only, cached in " in done.stderr
+    assert "compiling zwai's game loop of random seats for this machine (first run only, cached in " in done.stderr
     seconds = float(done.stdout.split(" s)")[0].rsplit(", ", 1)[1])
     assert seconds < 3
 

@@ -88,7 +88,7 @@ def test_quiet_keeps_the_compile_notice(monkeypatch):
     line, and --quiet keeps it (without the cache folder)."""
     done = _invoke(monkeypatch, "run", "goofspiel", "--games", 20, "--quiet")
     assert done.exit_code == 0, done.output
-    assert done.stderr == "compiling goofspiel for this machine (first run only)\n"
+    assert done.stderr == "compiling goofspiel's game loop of random seats for this machine (first run only)\n"
 
 
 def test_the_traced_game_loop_is_named_when_it_compiles(monkeypatch, tmp_path):
@@ -96,8 +96,19 @@ def test_the_traced_game_loop_is_named_when_it_compiles(monkeypatch, tmp_path):
     one compiles the traced game loop and says so."""
     done = _invoke(monkeypatch, "run", "goofspiel", "--games", 20, "--trace", "--out", tmp_path / "g.parquet")
     assert done.exit_code == 0, done.output
-    assert done.stderr.startswith("compiling goofspiel's traced game loop for this machine (first run only, cached "
-                                  "in ")
+    assert done.stderr.startswith("compiling goofspiel's traced game loop of random seats for this machine (first "
+                                  "run only, cached in ")
+
+
+@pytest.mark.parametrize("policy, copy", [("greedy", "game loop of random and greedy seats"),
+                                          ("1=ismcts:iterations=2", "game loop with the searching agents")])
+def test_each_copy_of_the_game_loop_is_named_when_it_compiles(monkeypatch, policy, copy):
+    """Issue 54: one sitting of the tutorial compiled Zwai six times, each announced alike as "first run only":
+    each copy of the game loop (by the seats it plays: random, greedy, searching; traced or not) says which."""
+    done = _invoke(monkeypatch, "run", "goofspiel", "--games", 4, "--policy", policy, "--quiet")
+    assert done.exit_code == 0, done.output
+    # (a first compile here goes on with its "still compiling" lines)
+    assert done.stderr.startswith(f"compiling goofspiel's {copy} for this machine (first run only)\n")
 
 
 def test_a_short_run_says_nothing_of_its_time():

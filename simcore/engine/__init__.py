@@ -71,6 +71,19 @@ def batch_function(module, policies, traced=False):
     return bound.run_traced if traced else bound.run_batch
 
 
+def copy_name(module, policies, traced=False):
+    """Which copy of the game loop :func:`batch_function` plays for ``policies``, in words: each compiles once
+    for this machine, so a designer hears which one a wait is for."""
+    from simcore.agents import GREEDY, KIND, RANDOM
+
+    policies = np.asarray(policies)
+    kinds = policies[:, KIND] if policies.ndim == 2 else np.array([-1])
+    copy = ("game loop of random seats" if (kinds == RANDOM).all() else
+            "game loop of random and greedy seats" if np.isin(kinds, (RANDOM, GREEDY)).all() else
+            "game loop with the searching agents")
+    return f"traced {copy}" if traced else copy
+
+
 def load(module, params, policies, on_compile=None, traced=False):
     """Load the game's batch function (``traced``: the one that writes traces) before a run is timed: from
     numba's cache, or compiled for this machine first, in which case ``on_compile(game name)`` is called before

@@ -1419,6 +1419,31 @@ def _files_under(folder, keep=lambda name: True):
     return [Path(top) / name for top, _, names in os.walk(folder) for name in names if keep(name)]
 
 
+@main.command("warm")
+@click.argument("game_names", nargs=-1, metavar="[GAME]...")
+@click.option("--search", is_flag=True, help="Also the copy with the searching agents (mc, ismcts).")
+@click.option("--trace", is_flag=True, help="Also the traced copies (run --trace, sweep --trace).")
+def warm_command(game_names, search, trace):
+    """Compile, once for this machine, every copy of the game loop a study will play (random seats, greedy seats;
+    with --search and --trace those too), the games in parallel processes; a cached copy loads in a second.
+    GAME: one or more (default: every game)."""
+    from simcore.studies import warm
+
+    names = [_known_game(name) for name in dict.fromkeys(game_names)] or registry.names()
+    start = time.monotonic()
+    click.echo(f"warm: the copies of {', '.join(names)} (random and greedy seats{', searching' * search}"
+               f"{', traced' * trace}), {min(len(names), os.cpu_count() or 1)} at a time; each compiles once for "
+               f"this machine (cached in {os.environ['NUMBA_CACHE_DIR']})")
+
+    def ready(game, done):
+        said = "; ".join(f"{copy} {seconds:.1f} s" for copy, seconds in done)
+        click.echo(f"  {game} ready ({time.monotonic() - start:.0f} s): {said}")
+
+    count = warm.warm(names, search, trace, on_game=ready)
+    click.echo(f"warm: {count} copies of {len(names)} game{'s' * (len(names) > 1)} ready in "
+               f"{time.monotonic() - start:.0f} s")
+
+
 @main.command("cache")
 @click.option("--clear", is_flag=True, help="Empty it: compiled code is built again on next use. Only what simcore "
                                             "and numba made is removed.")

@@ -10,6 +10,7 @@ other game.
 
 import importlib.util
 import keyword
+import re
 import shutil
 import sys
 import tempfile
@@ -191,10 +192,24 @@ def files_of(name, minimal=False):
                 .replace('long_name="Goofspiel"', f'long_name="{name} (still Goofspiel: the template)"')
                 .replace(f'svg("{TEMPLATE}"', f'svg("{name}"'))
         if source.endswith(".py"):
-            text = (f"# {name}: made by `simcore new-game` from a copy of Goofspiel; turn it into your game (README.md)"
-                    f"\n{text}")
+            text = _header(name, text) + text
         out[f"{name}/{source}"] = text
     return out | _around(name, README, "greedy")
+
+
+def _header(name, text):
+    """The comment over a file of the Goofspiel template: which of its names the contract asks for (keep the name,
+    change what it does) and that the others are Goofspiel's own (rename or drop them)."""
+    import textwrap
+
+    wanted = set(games.CONTRACT) | {n for names in games.CAPABILITIES.values() for n in names} | set(games.OPTIONAL)
+    defined = re.findall(r"^(?:def |class )?([A-Za-z_][A-Za-z0-9_]*)(?:\(| =)", text, re.M)
+    kept = [n for n in dict.fromkeys(defined) if n in wanted]
+    words = f"{name}: made by `simcore new-game` from a copy of Goofspiel; turn it into your game (README.md). "
+    words += (f"The game contract's names here: {', '.join(kept)} (keep each name, change what it does); every "
+              "other name is Goofspiel's own: rename or drop it." if kept else
+              "This file gathers the names of the files beside it into the one module simcore loads.")
+    return "".join(f"# {line}\n" for line in textwrap.wrap(words, 110))
 
 
 def write(name, folder, minimal=False):

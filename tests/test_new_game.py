@@ -113,3 +113,16 @@ def test_a_minimal_new_game_passes_its_checks_once_installed(tmp_path):
     checked = simcore_cli("check", "tiny_cards", "--quick", env=env)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "skip greedy-sees-its-seat" in checked.stdout and "skip picture" not in checked.stdout
+
+
+def test_each_file_of_the_template_says_which_of_its_names_the_contract_asks_for():
+    """Issue 54: the template was 830 lines of Goofspiel still named Goofspiel: each file now opens by naming the
+    contract's names it defines (keep them) and saying that the others are Goofspiel's own (rename or drop)."""
+    package = newgame.files_of("mygame")
+    head = {path: " ".join(line.lstrip("# ") for line in text.splitlines() if line.startswith("#"))
+            for path, text in package.items() if path.endswith(".py") and path.startswith("mygame/")}
+    assert "The game contract's names here: WORK_SIZE, greedy_action, evaluate" in head["mygame/heuristics.py"]
+    assert "draw_board (keep each name" in head["mygame/picture.py"]
+    for name in ("begin", "legal_actions", "apply_action", "returns", "write_row", "GAME", "params_array"):
+        assert f" {name}," in head["mygame/rules.py"] or f" {name} (" in head["mygame/rules.py"], name
+    assert all("Goofspiel's own: rename or drop it" in head[p] for p in head if not p.endswith("__init__.py"))

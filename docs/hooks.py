@@ -6,7 +6,9 @@ every result file has. So the reference cannot drift from the code: a new parame
 next build, and ``mkdocs build --strict`` (CI) fails on a marker that names nothing.
 """
 
+import logging
 import re
+import time
 
 from simcore import agents, cli
 from simcore import games as registry
@@ -107,6 +109,27 @@ def words():
 
 MARKERS = {"games": games, "statistics": statistics, "agents": agent_specs, "columns": common_columns,
            "commands": commands, "glossary": words}
+
+
+LOG = logging.getLogger("mkdocs")
+_RUNNING = {}       # a notebook's page -> when its cells began
+
+
+def on_pre_page(page, config, files):
+    """A notebook's cells run as its page renders (mkdocs-jupyter, execute: true), half a minute with nothing
+    said: say it before, and how long it took after (:func:`on_post_page`)."""
+    if page.file.src_uri.endswith(".ipynb"):
+        LOG.info(f"running the notebook {page.file.src_uri}: its cells execute now (half a minute on a first build; "
+                 "a notebook unchanged since is read from mkdocs-jupyter's cache)")
+        _RUNNING[page.file.src_uri] = time.monotonic()
+    return page
+
+
+def on_post_page(output, page, config):
+    began = _RUNNING.pop(page.file.src_uri, None)
+    if began is not None:
+        LOG.info(f"ran the notebook {page.file.src_uri} in {time.monotonic() - began:.0f} s")
+    return output
 
 
 def on_page_markdown(markdown, page, config, files):

@@ -27,6 +27,7 @@ def site(tmp_path_factory):
     built = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", out], cwd=REPO,
                            capture_output=True, text=True, env=env)
     assert built.returncode == 0, built.stderr[-4000:]
+    (out.parent / f"{out.name}.log").write_text(built.stderr)       # what mkdocs said while it built
     return out
 
 
@@ -69,6 +70,15 @@ def test_the_notebook_ran_and_shows_its_outputs(site):
     assert "data:image/png;base64" in html          # the seat edge plotted against the parameter
     assert "10 played, 0 played again" in html      # its sweep ran at this build (mkdocs.yml: no cached run)
     assert "returns" in html and "load_game" in html
+
+
+def test_the_build_says_when_the_notebook_runs_and_how_long_it_took(site):
+    """Issue 54: `make docs` was silent for 36 s while the notebook ran: it says so as the cells begin, and the
+    time they took once they are done."""
+    said = (site.parent / f"{site.name}.log").read_text().splitlines()
+    began = next(i for i, line in enumerate(said) if "running the notebook" in line)
+    assert "its cells execute now" in said[began]
+    assert any(re.search(r"ran the notebook \S+\.ipynb in \d+ s", line) for line in said[began + 1:])
 
 
 def test_the_rules_pages_are_the_packaged_rules(site):

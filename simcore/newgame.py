@@ -47,6 +47,11 @@ include = ["{name}*"]
 
 [tool.setuptools.package-data]
 {name} = ["rules.md"]
+
+# importlib: pytest imports the tests without putting their folder first on the path, so that a simcore/ folder
+# beside them (a checkout of simcore's) is not imported in place of the installed simcore
+[tool.pytest.ini_options]
+addopts = "--import-mode=importlib"
 """
 
 README = """# {name}
@@ -57,6 +62,7 @@ passes simcore's checks. Turn it into your game one piece at a time, checking af
     pip install -e .            # once: simcore now knows the game ({name})
     simcore check {name}        # every check of the game contract (a first run compiles the game)
     simcore run {name} --config configs/{name}.toml
+    pytest tests                # your tests (not `python -m pytest`: it puts this folder first on the path)
 
 What to change, file by file (docs/how-to/adding-a-game.md in simcore's documentation walks through each):
 
@@ -88,6 +94,7 @@ each:
     pip install -e .            # once: simcore now knows the game ({name})
     simcore check {name}        # every check of the game contract (a first run compiles the game)
     simcore run {name} --config configs/{name}.toml
+    pytest tests                # your tests (not `python -m pytest`: it puts this folder first on the path)
 
 What each file holds:
 

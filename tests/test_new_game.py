@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -88,7 +89,6 @@ def test_the_minimal_template_is_the_kuhn_poker_of_its_page():
     docs/how-to/kuhn-poker.md builds: the template simcore ships is that page's listings, line for line."""
     import re
     from importlib.resources import files
-    from pathlib import Path
 
     page = (Path(__file__).resolve().parents[1] / "docs" / "how-to" / "kuhn-poker.md").read_text(encoding="utf-8")
     listed = {title: body for title, body in
@@ -126,3 +126,25 @@ def test_each_file_of_the_template_says_which_of_its_names_the_contract_asks_for
     for name in ("begin", "legal_actions", "apply_action", "returns", "write_row", "GAME", "params_array"):
         assert f" {name}," in head["mygame/rules.py"] or f" {name} (" in head["mygame/rules.py"], name
     assert all("Goofspiel's own: rename or drop it" in head[p] for p in head if not p.endswith("__init__.py"))
+
+
+def test_an_authors_tests_run_beside_another_simcore_folder_as_the_readme_says(tmp_path):
+    """Issue 54: pytest from a folder that holds a `simcore/` directory (an author working beside a checkout)
+    imported that folder's simcore. The package's pyproject has pytest import tests without putting their folder
+    first on the path (importlib mode), and its README says `pytest tests`: run so, the installed simcore is
+    the one imported; without the option, the folder's."""
+    (tmp_path / "simcore").mkdir()
+    (tmp_path / "simcore" / "__init__.py").write_text('raise ImportError("the simcore of the working folder")\n')
+    (tmp_path / "test_mine.py").write_text("import simcore.testing\n\n\ndef test_it():\n"
+                                           "    assert simcore.testing.cases('goofspiel')[0] == {}\n")
+    package = newgame.files_of("mygame")
+    assert "pytest tests" in package["README.md"]
+    (tmp_path / "pyproject.toml").write_text(package["pyproject.toml"])
+    pytest = Path(sys.executable).parent / "pytest"         # the command, as the README says it
+    done = subprocess.run([pytest, "-q", "-p", "no:cacheprovider", "test_mine.py"], cwd=tmp_path,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (tmp_path / "pyproject.toml").unlink()                  # without the template's pytest options
+    shadowed = subprocess.run([pytest, "-q", "-p", "no:cacheprovider", "test_mine.py"], cwd=tmp_path,
+                              capture_output=True, text=True)
+    assert shadowed.returncode != 0 and "the simcore of the working folder" in shadowed.stdout + shadowed.stderr

@@ -433,12 +433,15 @@ def test_a_sweep_stopped_by_sigterm_at_any_moment_leaves_no_temporary_or_lock(cl
     being made acts once the writer knows of it, so nothing is left wherever it lands; the sweep then resumes."""
     path = tmp_path / "s.toml"
     path.write_text('game = "goofspiel"\ngames = 100000\n[axes]\nnum_cards = [4, 5, 6, 7, 8, 9, 10, 11]\n')
-    out = tmp_path / "runs"
-    writer = start_simcore("sweep", path, "--out", out, "--quiet")
-    wait_for(lambda: out.is_dir() and any(p.name.endswith(".tmp") for p in out.iterdir()), writer)
-    time.sleep(delay)
-    writer.send_signal(signal.SIGTERM)
-    writer.communicate(timeout=120)
+    for attempt in range(3):    # on a loaded machine the whole sweep may end before the signal lands: again
+        out = tmp_path / f"runs{attempt}"
+        writer = start_simcore("sweep", path, "--out", out, "--quiet")
+        wait_for(lambda out=out: out.is_dir() and any(p.name.endswith(".tmp") for p in out.iterdir()), writer)
+        time.sleep(delay)
+        writer.send_signal(signal.SIGTERM)
+        writer.communicate(timeout=120)
+        if writer.returncode != 0:
+            break
     assert writer.returncode != 0              # stopped, not finished
     left = [p.name for p in out.iterdir() if p.name.endswith((".tmp", ".lock"))]
     assert left == []

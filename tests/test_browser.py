@@ -272,12 +272,31 @@ def _legible_on_a_phone(page, shot):
     assert page.evaluate("() => document.querySelector('p.command code').getClientRects().length") == 1
 
 
+def _legend_off_the_box(page):
+    """The legend's lines (a seat's swatch and the words after it) that lie, wholly or in part, outside the board's
+    box, scrolled to its left, or outside the picture (cut at its edge): a phone's reader sees who is who without
+    scrolling the board sideways."""
+    return page.evaluate("""() => { const board = document.getElementById('board').getBoundingClientRect();
+        const picture = document.querySelector('#board svg').getBoundingClientRect();
+        const box = {left: Math.max(board.left, picture.left), right: Math.min(board.right, picture.right)};
+        const swatches = [...document.querySelectorAll('#board svg rect[width="10"]')].filter(r =>
+            /^s\\d$/.test(r.getAttribute('class')));
+        if (!swatches.length) return ['no seat swatch: no legend'];
+        const words = (r) => { let e = r.nextElementSibling;
+            while (e && e.tagName !== 'text') e = e.nextElementSibling; return e; };
+        return swatches.flatMap(r => [r, words(r)]).filter(e => e).filter(e => {
+            const s = e.getBoundingClientRect(); return s.left < box.left || s.right > box.right; })
+            .map(e => e.textContent || e.getAttribute('class')); }""")
+
+
 @pytest.mark.parametrize("game, sets", GAMES, ids=[g for g, _ in GAMES])
 def test_every_games_replay_is_legible_on_a_phone_and_whole_on_a_laptop(browser, tmp_path, game, sets):
     out = _replay_page(tmp_path, game, sets)
     phone = browser.new_page(viewport=PHONE)
     phone.goto(out.as_uri())
     _legible_on_a_phone(phone, tmp_path / f"{game}-390.png")
+    phone.locator("#step").fill(str(phone.evaluate("frames.length - 1")))      # the end: the largest board
+    assert _legend_off_the_box(phone) == [], "the legend belongs below the board, in view on a phone"
     phone.close()
     laptop = browser.new_page(viewport={"width": 1280, "height": 900})
     laptop.goto(out.as_uri())

@@ -115,12 +115,14 @@ def test_zwergen_shows_the_team_in_the_fence_as_the_round_ends():
 
 
 def scores_in_picture(svg, game, players):
-    """Every seat's score as the picture writes it: Zwai's "scored N fish", Zwergen's rounds won per team (with
-    the team's seats), Wichtel's "total N", the skirmish's gnomes "in action"."""
+    """Every seat's score as the picture writes it: Zwai's "scored N fish", Zwergen's rounds won per team (on the
+    line under the team's seats), Wichtel's "total N", the skirmish's gnomes "in action"."""
     words = [e.text for e in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
     if game == "zwergen":
-        teams = [re.match(r"team [AB] \(seats? ([\d, ]+)\): rounds won (\d+)", w) for w in words]
-        won = {int(seat): int(m.group(2)) for m in teams if m for seat in m.group(1).split(", ")}
+        lines = zip(words, words[1:], strict=False)  # a team's line, then its rounds won on the next
+        teams = [(re.match(r"team [AB] \(seats? ([\d, ]+)\)", w), re.match(r"rounds won (\d+)", n))
+                 for w, n in lines]
+        won = {int(seat): int(m.group(1)) for t, m in teams if t for seat in t.group(1).split(", ")}
         return [won[seat] for seat in range(players)]
     pattern = {"zwai": r"scored (-?\d+) fish", "wichtel": r"total (-?\d+)", "skirmish": r"\): (\d+) in action"}[game]
     return [int(m.group(1)) for w in words if (m := re.search(pattern, w))]

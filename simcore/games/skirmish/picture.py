@@ -6,6 +6,7 @@ from simcore.games.skirmish import rules, text
 from simcore.watch.pictures import label, rect, seat_label, svg
 
 PACE = 12                     # a cell of the yard
+PANEL_WIDTH = 240             # a seat's line of the panel: "out of action: foot, fast, heavy, ranged, ..."
 TERRAIN_COLOURS = ("#d8c08c", "#a6d38a", "#6f9a4f", "#9fd3ee", "#2f6fae")   # rules.TERRAIN: = . * ~ W
 SKIRMISH_STYLE = ("".join(f".t{k}{{fill:{colour}}}" for k, colour in enumerate(TERRAIN_COLOURS))
                   + ".yd{shape-rendering:crispEdges}.gnome{stroke:#fff}.gl{font-size:8px;fill:#fff}.flag{stroke:#000}"
@@ -16,7 +17,7 @@ def draw_board(state, params):
     """The yard's terrain (seat 0's edge on top, seat 1's at the bottom, marked in their colours), its rows and
     columns numbered as the actions name cells ("moves to (3, 7)": row, column), every gnome in action as a
     circle in its seat's colour with its type's letter, the flags (on a carrier, or dropped on their cell), the
-    gnome about to move ringed; beside the yard, each seat's gnomes in action (its score) and out of action."""
+    gnome about to move ringed; under the yard, each seat's gnomes in action (its score) and out of action."""
     v = rules.View(state)
     width, height = int(params[rules.P_WIDTH]), int(params[rules.P_HEIGHT])
     x0, y0 = 18, 32                                  # room for the row numbers, the caption, the column numbers
@@ -47,10 +48,10 @@ def draw_board(state, params):
     for f in range(2):
         if v.flag_at[f] >= 0:
             shapes.append(_flag(*corner(int(v.flag_at[f])), f))
-    panel_x = x0 + width * PACE + 10
+    panel_y = y0 + height * PACE + 20                # the seats' panel under the yard, in view on a phone
     for seat in range(2):
-        shapes += _seat_panel(state, params, seat, panel_x, y0 + 10 + 40 * seat)
-    return svg("skirmish", panel_x + 170, max(y0 + height * PACE + 8, y0 + 90), SKIRMISH_STYLE, shapes)
+        shapes += _seat_panel(state, params, seat, 4, panel_y + 32 * seat)
+    return svg("skirmish", max(x0 + width * PACE + 8, PANEL_WIDTH), panel_y + 58, SKIRMISH_STYLE, shapes)
 
 
 def _skirmish_caption(state, params):

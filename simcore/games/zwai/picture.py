@@ -4,6 +4,7 @@ from simcore.games.zwai import rules
 from simcore.watch.pictures import label, rect, seat_label, svg
 
 CELL = 24                     # a card's square on the grid
+PANEL_WIDTH = 270             # a seat's line of the panel: "seat 3: hand 12, pile 9, scored 27 fish / 12 cards"
 ZWAI_STYLE = (".sh{fill:#dbeef6}.card{stroke:#fff}.band{fill:#333;opacity:.12}.shark{fill:#555}"
               ".f{font-size:13px;font-weight:bold;fill:#fff}.k{font-size:9px;fill:#777}")
 
@@ -32,13 +33,12 @@ def draw_board(state, params):
     if not cards:
         shapes.append(label(x0 + width // 2, y0 + height // 2 + 4, "empty shoal", "c"))
     players = int(params[rules.P_PLAYERS])
-    panel_x = x0 + width + 16
+    panel_y = y0 + height + 30                       # the seats' panel under the shoal, in view on a phone
     for seat in range(players):
-        y = y0 + 10 + 30 * seat
-        shapes.append(seat_label(panel_x, y, seat, f"seat {seat}: hand {v.hands[seat].sum()}, "
-                                  f"pile {v.pile_sizes[seat]}")
-                      + label(panel_x + 14, y + 13, f"scored {v.score[seat]} fish / {v.cards[seat]} cards"))
-    return svg("zwai", panel_x + 160, max(y0 + height + 14, y0 + 30 * players + 4), ZWAI_STYLE, shapes)
+        y = panel_y + 16 * seat
+        shapes.append(seat_label(8, y, seat, f"seat {seat}: hand {v.hands[seat].sum()}, pile "
+                                 f"{v.pile_sizes[seat]}, scored {v.score[seat]} fish / {v.cards[seat]} cards"))
+    return svg("zwai", max(x0 + width + 32, PANEL_WIDTH), panel_y + 16 * players - 6, ZWAI_STYLE, shapes)
 
 
 def _zwai_caption(v, params):

@@ -4,6 +4,7 @@ from simcore.games.zwergen import rules, text
 from simcore.watch.pictures import label, rect, svg
 
 SPACE = 16                    # a space of the track
+LEGEND_WIDTH = 240            # its longest line: "team B (seats 1, 3), in the fence"; the caption's, longer
 HAT_COLOURS = ("#E03C31", "#F2C500", "#3A9A3A", "#3366CC")   # rules.COLOURS: red, yellow, green, blue
 ZWERGEN_STYLE = (".sp{fill:#efe6d2;stroke:#b9a67e}.fence{fill:#8b5a2b}.hose{stroke:#6b8e23;stroke-width:3}"
                  ".rib{fill:#c00}.gnome{stroke:#222}"
@@ -35,7 +36,7 @@ def draw_board(state, params):
             shapes.append(f'<path class="gnome {"ab"[team]} h{colour}" '
                           f'd="M{left(side * distance) + 2} {lane}l6-12 6 12z"/>')
     shapes += _zwergen_legend(v, params, teams, y + 54)
-    return svg("zwergen", max(left(reach + 1) + 8, 240), y + 100, ZWERGEN_STYLE, shapes)
+    return svg("zwergen", max(left(reach + 1) + 8, LEGEND_WIDTH), y + 128, ZWERGEN_STYLE, shapes)
 
 
 def _zwergen_caption(state, params):
@@ -50,19 +51,21 @@ def _zwergen_caption(state, params):
 
 
 def _zwergen_legend(v, params, teams, y):
-    """Per team: its seats (A: even seats, B: odd seats), rounds won, gnomes, whether its front gnome is in the
-    fence (it lost the round); then the supply."""
+    """Per team: its seats (A: even seats, B: odd seats), whether its front gnome is in the fence (it lost the
+    round), then its rounds won and gnomes on a line of their own (short lines: legible on a phone); then the
+    supply."""
     players = int(params[rules.P_PLAYERS])
     shapes = []
     for team in range(2):
         seats = range(team, players, 2)
-        line = y + 16 * team
+        line = y + 30 * team
         shapes += [rect(8 + 12 * k, line - 9, 10, 10, f"s{seat}") for k, seat in enumerate(seats)]
-        fence = " - in the fence" if teams[team] and teams[team][0][0] <= 0 else ""
-        shapes.append(label(10 + 12 * len(seats), line, f"{text.team_name(params, team)}: "
-                            f"rounds won {v.rounds[team]}, gnomes {len(teams[team])}{fence}"))
-    shapes.append(label(8, y + 36, "supply"))
+        fence = ", in the fence" if teams[team] and teams[team][0][0] <= 0 else ""
+        shapes.append(label(10 + 12 * len(seats), line, f"{text.team_name(params, team)}{fence}"))
+        shapes.append(label(10 + 12 * len(seats), line + 13, f"rounds won {v.rounds[team]}, "
+                            f"gnomes {len(teams[team])}"))
+    shapes.append(label(8, y + 64, "supply"))
     for c in range(rules.N_COLOURS):
         x = 50 + 34 * c
-        shapes.append(f'<path class="gnome h{c}" d="M{x} {y + 37}l5-10 5 10z"/>' + label(x + 13, y + 36, v.supply[c]))
+        shapes.append(f'<path class="gnome h{c}" d="M{x} {y + 65}l5-10 5 10z"/>' + label(x + 13, y + 64, v.supply[c]))
     return shapes

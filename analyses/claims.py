@@ -28,8 +28,10 @@ CHANGE = ("fairer", "less fair", "no change found", "never came into play")
 RANK = ("fairest", "tied for fairest", "less fair than the fairest")    # tune's finalists on the same games
 STRENGTH = ("stronger", "weaker", "no difference found")                # a policy against another (versus, ladder)
 DEPENDS = ("depends on the reading", "same under every reading")        # a verdict word across readings
+# what a kind of move is worth, by restricted play (simcore options; analyses.options)
+OPTION = ("dominant", "worth taking", "worth avoiding", "never worth it", "never came into play", "no effect found")
 # every word a verdict says, and no other
-WORDS = BALANCE + WITHIN + CHANGE + RANK + STRENGTH + DEPENDS
+WORDS = BALANCE + WITHIN + CHANGE + RANK + STRENGTH + DEPENDS + OPTION
 
 
 @dataclass(frozen=True)
@@ -215,13 +217,27 @@ def contest_claim(contest, rules, test, family="none (one contest)", word=None):
     return Claim(contest.policy, word, test, contest.deals, family, ALPHA, numbers, against=contest.against)
 
 
+def option_claim(worth, result, test):
+    """What kind of move ``worth`` (an ``analyses.options.KindWorth``) is worth to ``result``'s policy on its rules
+    (``simcore options``): its word, the restricted seat's points under each restriction, over the deals."""
+    numbers = {"kind": worth.kind, "meaning": worth.meaning, "rules": result.rules, "policy": result.policy,
+               "margin": result.margin, "legal": worth.legal, "taken": worth.taken}
+    for mode in ("forbidden", "preferred"):
+        r = getattr(worth, mode)
+        numbers[mode] = None if r is None else {
+            "share": r.share, "low": r.low, "high": r.high, "fair": r.fair, "difference": r.difference,
+            "pvalue": r.pvalue, "adjusted": r.adjusted, "legal": r.legal, "played": r.played, "forced": r.forced}
+    return Claim(f"kind {worth.kind}", worth.word, test, result.deals, result.family, ALPHA, numbers,
+                 against=result.policy)
+
+
 def to_json(claims_, unfinished=()):
     """The claims as the JSON text of :data:`SCHEMA`: per variant its verdict word, units, fair within and change
     against its baseline, then every claim with all its fields; ``unfinished``: the notes of folders whose run
     has not finished (their verdict is of what they hold so far)."""
     variants = {}
     for claim in claims_:
-        if claim.word not in STRENGTH:      # a contest of two policies, not a variant's verdict
+        if claim.word not in STRENGTH and "kind" not in claim.numbers:  # a contest, a kind's worth: no verdict
             variants.setdefault(claim.variant, []).append(claim)
     return document(claims_, variants=[_variant(name, of) for name, of in variants.items()],
                     unfinished=list(unfinished))

@@ -376,6 +376,7 @@ def games_command(game):
         for p in info.params:
             default = cfg.toml_value(p.default)
             click.echo(f"  {p.name:<{width}}  {default:>6}  {p.help}")
+        _kinds_of_move(registry.load(name), whole=game is not None)
         click.echo()
     from simcore import agents
 
@@ -383,6 +384,23 @@ def games_command(game):
     for name in agents.AGENTS:
         for line in agents.describe(name):
             click.echo(f"  {line}")
+    for line in agents.describe_restrictions():
+        click.echo(f"  {line}")
+
+
+def _kinds_of_move(module, whole):
+    """The game's kinds of move (a policy forbids or prefers them: forbid=KIND), each with its meaning for one
+    game, by name alone in the list of every game."""
+    kinds = module.ACTION_KINDS
+    if not kinds:
+        click.echo("  kinds of move: none declared")
+    elif not whole:
+        click.echo(f"  kinds of move: {', '.join(name for name, _ in kinds)}")
+    else:
+        click.echo("  kinds of move (a policy may forbid=KIND+KIND or prefer=KIND; simcore options weighs each):")
+        width = max(len(name) for name, _ in kinds)
+        for kind, meaning in kinds:
+            click.echo(f"    {kind:<{width}}  {meaning}")
 
 
 @main.command("rules")
@@ -814,6 +832,61 @@ def _contest(runs, folder, trace, quiet, score, as_json=False):
     click.echo(r.test)
     if folder:
         click.echo(wrote)
+
+
+@main.command("options")
+@click.argument("game", required=False)
+@click.option("--policy", "policy", default="greedy", show_default=True, metavar="SPEC",
+              help="The policy every seat plays; one seat plays it with a kind of move forbidden, then preferred.")
+@_options(CONFIG, SET)
+@click.option("--games", type=int, help="Deals a restriction plays, each from every seat (default: the config's, "
+                                        "else 1,000).")
+@click.option("--kinds", metavar="KIND,KIND", help="Weigh these kinds of move only (default: every kind the game "
+                                                   "declares; simcore games GAME lists them).")
+@click.option("--margin", type=float, default=0.02, show_default=True, metavar="E",
+              help="never worth it: both restrictions shown within E points of no effect.")
+@_options(SEED, THREADS, QUIET)
+@click.option("--json", "as_json", is_flag=True,
+              help="Print every kind's worth as JSON (schema simcore.verdict/1) and nothing else on stdout.")
+def options_command(game, policy, config_path, sets, games, kinds, margin, seed, threads, quiet, as_json):
+    """What each kind of move is worth: restricted play, one seat forbidden (then made to prefer) a kind, the
+    others not, on the same deals from every seat."""
+    from analyses import claims
+    from analyses import options as worth
+    from simcore import engine
+    from simcore.studies import options
+    from simcore.studies.executors import Pace
+
+    if not 0 < margin < 1:
+        _fail(f"--margin {margin:g} is not allowed; allowed: a number of points between 0 and 1")
+    try:
+        names = [k.strip() for k in kinds.split(",")] if kinds is not None else None
+        if names is not None and not all(names):
+            _fail(f"--kinds {kinds!r} names an empty kind; allowed: KIND[,KIND...]")
+        study = options.plan(game, policy, _sets(sets), games, seed, names, _table(config_path))
+    except (cfg.ConfigError, ValueError) as e:
+        _fail(str(e))
+    _threads(threads)
+    # the copies of the game loop it plays, compiled up front: the baseline's, and the restricted seat's (a
+    # restricted greedy seat plays the copy that can search)
+    for run in (study.baseline, *study.restricted(study.kinds[0][0], "forbidden")[:1]):
+        table = run.policies_array()
+        engine.load(run.module, run.params_array(), table,
+                    _compiling(quiet, engine.copy_name(run.module, table, True)), counted=True)
+    pace = Pace(options.games_to_play(study), _warn, "Ctrl-C stops it and keeps nothing")
+    done = []
+
+    def weighed(name):
+        done.append(name)
+        _note(f"  weighed {name} ({len(done)} of {len(study.kinds)} kinds)", quiet, err=True)
+
+    result = options.play(study, pace.add, weighed, margin)
+    said = [claims.option_claim(kind, result, worth.TEST) for kind in result.kinds]
+    if as_json:
+        click.echo(claims.document(said, options=worth.document(result)))
+        return
+    for line in worth.screen(result, said):
+        click.echo(line)
 
 
 @main.command("ladder")

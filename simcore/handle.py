@@ -52,8 +52,8 @@ class Game:
         copy's when none searches (no search compiled), else (or with ``specs`` None) the whole copy's."""
         if specs is None:
             return self.bound.agent_action
-        kinds = {int(agents.parse(spec, self.module.GAME).row()[agents.KIND]) for spec in specs}
-        return self.bound.plain_agent_action if kinds <= {agents.RANDOM, agents.GREEDY} else self.bound.agent_action
+        table = np.array([agents.parse(spec, self.module.GAME, self.module.ACTION_KINDS).row() for spec in specs])
+        return self.bound.agent_action if agents.needs_search(table) else self.bound.plain_agent_action
 
     def load_agents(self, on_compile=None, specs=None):
         """Load the decision function of seats playing ``specs`` (None: every agent) from numba's cache, or
@@ -144,7 +144,7 @@ class State:
             raise ValueError("the game is over; allowed: agent_action before the end")
         module = self.game.module
         table = np.zeros((module.MAX_SEATS, agents.WIDTH))
-        table[seat] = agents.parse(spec, module.GAME).row()
+        table[seat] = agents.parse(spec, module.GAME, module.ACTION_KINDS).row()
         stats = np.zeros((module.N_ACTION_CODES, 3))
         action, n = self.game.agent_function([spec])(self.game.params_array, table, np.int64(seat), self.state,
                                                      self.streams, self.work, stats)

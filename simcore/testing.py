@@ -645,7 +645,7 @@ def _trace_holds(module, rows, trace):
         _fail(f"games recorded {steps.min()} to {steps.max()} steps; allowed: 1 to MAX_TRACE_STEPS "
               f"({module.MAX_TRACE_STEPS})")
     kinds = len(module.ACTION_KINDS)
-    played, legal = trace.counts[:, :, :kinds], trace.counts[:, :, kinds:]
+    played, legal = trace.counts[:, :, :kinds], trace.counts[:, :, kinds:2 * kinds]
     if not (played <= legal).all():
         _fail("a seat played a kind of action more often than it was legal (action_kind)")
     if not played.sum():
@@ -698,7 +698,7 @@ def offered(module):
     out = []
     for spec in specs:
         try:
-            agents.parse(spec, module.GAME)
+            agents.parse(spec, module.GAME, module.ACTION_KINDS)
         except ValueError:
             continue
         out.append(spec)

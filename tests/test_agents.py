@@ -17,7 +17,7 @@ def test_specs_are_canonical_with_every_parameter():
     assert str(agents.parse("mc", OFFERED)) == "mc:rollouts=16"
     assert str(agents.parse(" mc : rollouts = 8 ", OFFERED)) == "mc:rollouts=8"
     assert str(agents.parse("greedy", OFFERED)) == "greedy"
-    assert agents.parse("mc:rollouts=8", OFFERED).row().tolist() == [agents.MC, 8, 0, 0, 0, 0, 0, 0, 0, 0]
+    assert agents.parse("mc:rollouts=8", OFFERED).row().tolist() == [agents.MC, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
 
 
 def test_the_agents_table_holds_each_parameter_at_its_named_column(monkeypatch):
@@ -27,7 +27,7 @@ def test_the_agents_table_holds_each_parameter_at_its_named_column(monkeypatch):
     specs = ("mc:rollouts=8,cutoff=3", "ismcts:iterations=50,c=1.5,rollout=greedy,cutoff=4,widen=0.5,tree=observed,"
              "select=regret,final=average,explore=0.2")
     rows = [agents.parse(text, ("mc", "ismcts")).row() for text in specs]
-    assert rows[1].tolist() == [agents.ISMCTS, 50, 1.5, 1, 4, 0.5, 1, 2, 1, 0.2]
+    assert rows[1].tolist() == [agents.ISMCTS, 50, 1.5, 1, 4, 0.5, 1, 2, 1, 0.2, 0, 0]
     assert rows[1][agents.IS_ITERATIONS] == 50 and rows[1][agents.IS_WIDEN] == 0.5 and rows[0][agents.MC_CUTOFF] == 3
     reversed_agents = {name: dataclasses.replace(agent, params=agent.params[::-1])
                        for name, agent in agents.AGENTS.items()}
@@ -50,7 +50,7 @@ def test_a_parameter_without_its_own_column_is_named():
     ("mc:rollouts=0", "rollouts = '0' is not allowed; allowed: an integer from 1 to 100000"),
     ("mc:rollouts=many", "rollouts = 'many' is not allowed"),
     ("mc:rollouts", "'rollouts' has no value"),
-    ("random:rollouts=2", "policy random has no parameter 'rollouts'; allowed: none"),
+    ("random:rollouts=2", "policy random has no parameter 'rollouts'; allowed: forbid, prefer"),
 ])
 def test_bad_specs_are_one_line_errors(text, message):
     with pytest.raises(ValueError, match=message):

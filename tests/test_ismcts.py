@@ -125,7 +125,7 @@ def test_the_node_pool_never_grows_past_the_budget(game, sets):
         x = game_scratch(module, iterations, s)
         tools = searched % 2 == 1
         cutoff = 3 if tools and module.GAME.evaluate else 0
-        action = search(g.params_array, s.current_player(), iterations, 0.7, False, cutoff, 0.5 * tools, 0,
+        action = search(g.params_array, s.current_player(), iterations, 0.7, False, cutoff, 0.5 * tools, 0, 0, -1,
                         x["states"], x["streams"], x["actions"], x["floats"], x["work"], x["tree"], x["totals"],
                         x["marks"])
         tree = x["tree"]
@@ -155,7 +155,8 @@ def test_the_observed_tree_gives_every_seat_a_tree_visited_by_every_iteration(ga
         iterations = (3, 40)[searched % 2]
         capacity = core.OBSERVED_NODES * module.MAX_SEATS * (iterations + 1)
         x = game_scratch(module, capacity - 1, s)
-        action = search(g.params_array, seat, iterations, 0.7, False, 0, 0.0, 0, 0, 0.1, x["states"], x["streams"],
+        action = search(g.params_array, seat, iterations, 0.7, False, 0, 0.0, 0, 0, 0.1, 0, -1, x["states"],
+                        x["streams"],
                         x["actions"], x["floats"], x["work"], x["tree"][:capacity], x["totals"][:capacity],
                         x["marks"])
         tree = x["tree"]
@@ -262,9 +263,9 @@ def test_bad_ismcts_specs_are_one_line_errors():
     assert str(agents.parse("ismcts:iterations=50,c=1.5,rollout=greedy", allowed)) == \
         "ismcts:iterations=50,c=1.5,rollout=greedy"
     assert agents.parse("ismcts:rollout=greedy", allowed).row().tolist() == \
-        [agents.ISMCTS, 1000, 0.7, 1, 0, 0, 0, 0, 0, 0.1]
+        [agents.ISMCTS, 1000, 0.7, 1, 0, 0, 0, 0, 0, 0.1, 0, 0]
     assert agents.parse("ismcts:cutoff=9,widen=0.5", allowed).row().tolist() == \
-        [agents.ISMCTS, 1000, 0.7, 0, 9, 0.5, 0, 0, 0, 0.1]
+        [agents.ISMCTS, 1000, 0.7, 0, 9, 0.5, 0, 0, 0, 0.1, 0, 0]
     for bad, says in (("ismcts:iterations=0", "iterations = '0' is not allowed"),
                       ("ismcts:c=-1", "c = '-1' is not allowed"),
                       ("ismcts:rollout=smart", "rollout = 'smart' is not allowed; allowed: one of 'random'"),

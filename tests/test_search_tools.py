@@ -30,7 +30,7 @@ def test_a_cut_off_playout_stops_after_d_decisions_and_asks_the_games_evaluate()
         s = g.new_initial_state(seed=4)
         state, streams = s.state.copy(), s.streams.copy()
         out = np.zeros(module.MAX_SEATS)
-        bound.compiled["cut_playout"](state, params, streams, actions, work, False, cutoff, 1, out)
+        bound.compiled["cut_playout"](state, params, streams, actions, work, False, cutoff, 1, 0, -1, out)
         expected_state, expected_streams = s.state.copy(), s.streams.copy()
         listed = np.zeros(module.MAX_ACTIONS, np.int64)
         for _ in range(cutoff):

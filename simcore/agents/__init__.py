@@ -10,6 +10,12 @@ A policy is a spec string ``NAME[:KEY=VALUE,...]``, e.g. ``random``, ``greedy`` 
              ``tree=observed`` one per seat keyed by what it observes; plain ``ismcts`` is the game's
              recommended search (``GameType.search``)
 
+Every agent may be restricted to part of the game's kinds of move (``ACTION_KINDS``): ``forbid=KIND[+KIND...]``
+never plays those kinds while a move of another kind (or of none) is legal, and ``prefer=KIND`` plays a move of
+that kind whenever one is legal (``greedy:forbid=bribe_der``, ``ismcts:forbid=fish_0+fish_1``). Inside a search
+the restriction binds the searching seat alone, in its tree and its rollouts (``simcore options`` reads what each
+kind is worth from it).
+
 The jitted code gets one row of floats per seat, the *agents table*: the agent's kind in column ``KIND``, then
 each parameter in the column :data:`COLUMNS` names for it (a parameter with choices as the index of its value).
 The agents read the columns by these names, so the order parameters are declared in changes nothing but the
@@ -27,17 +33,22 @@ KIND = 0
 MC_ROLLOUTS, MC_CUTOFF = 1, 2
 IS_ITERATIONS, IS_C, IS_ROLLOUT, IS_CUTOFF, IS_WIDEN = 1, 2, 3, 4, 5
 IS_TREE, IS_FINAL, IS_SELECT, IS_EXPLORE = 6, 7, 8, 9
+# every agent's restriction: the forbidden kinds as a bit mask (bit k: ACTION_KINDS[k]), the preferred kind + 1
+FORBID, PREFER = 10, 11
+RESTRICTION = {"forbid": FORBID, "prefer": PREFER}
+MAX_KINDS = 52          # kinds a mask holds exactly in a float64 column
 # agent -> parameter -> its column in the agents table (the constants above, which the jitted agents read)
-COLUMNS = {"random": {}, "greedy": {},
-           "mc": {"rollouts": MC_ROLLOUTS, "cutoff": MC_CUTOFF},
+COLUMNS = {"random": dict(RESTRICTION), "greedy": dict(RESTRICTION),
+           "mc": {"rollouts": MC_ROLLOUTS, "cutoff": MC_CUTOFF, **RESTRICTION},
            "ismcts": {"iterations": IS_ITERATIONS, "c": IS_C, "rollout": IS_ROLLOUT, "cutoff": IS_CUTOFF,
                       "widen": IS_WIDEN, "tree": IS_TREE, "final": IS_FINAL, "select": IS_SELECT,
-                      "explore": IS_EXPLORE}}
-WIDTH = 10                          # columns of the agents table
+                      "explore": IS_EXPLORE, **RESTRICTION}}
+WIDTH = 12                          # columns of the agents table
 # parameters added after specs were first recorded, and what each needs of the game (a GameType flag): a spec
 # leaves them out of its canonical string while they are off, so that files, sweeps and names made before
 # they existed keep their names
-LATER = {"cutoff": 0, "widen": 0.0, "tree": "raw", "final": "most", "select": "ucb", "explore": 0.1}
+LATER = {"cutoff": 0, "widen": 0.0, "tree": "raw", "final": "most", "select": "ucb", "explore": 0.1, "forbid": "",
+         "prefer": ""}
 NEEDS = {("rollout", "greedy"): "heuristic", "cutoff": "evaluate", ("tree", "observed"): "observations"}
 # a parameter's value that only means something beside another's: (key, value) -> (key, the value it needs)
 BESIDE = {("select", "regret"): ("tree", "observed"), ("final", "average"): ("select", "regret")}
@@ -54,14 +65,20 @@ class AgentType:
         return {p.name: p.default for p in self.params}
 
 
+RESTRICTIONS = (Param("forbid", "", "kinds of move (simcore games GAME lists them) never played while a move of "
+                      "another kind is legal, joined by +", allowed_text="the game's kinds of move, joined by +"),
+                Param("prefer", "", "a kind of move played whenever one of it is legal",
+                      allowed_text="one of the game's kinds of move"))
+
 AGENTS = {a.name: a for a in (
-    AgentType("random", RANDOM, "uniform over the legal actions, as simcore rules GAME defines it"),
-    AgentType("greedy", GREEDY, "the game's own one-ply heuristic (simcore rules GAME defines it)"),
+    AgentType("random", RANDOM, "uniform over the legal actions, as simcore rules GAME defines it", RESTRICTIONS),
+    AgentType("greedy", GREEDY, "the game's own one-ply heuristic (simcore rules GAME defines it); restricted, "
+              "its pick where allowed, else a move drawn uniformly among those allowed", RESTRICTIONS),
     AgentType("mc", MC, "flat Monte Carlo: for each legal action, K rollouts, each in a world resampled from "
               "the mover's view and played to the end at random; the best mean return wins",
               (Param("rollouts", 16, "rollouts per legal action", 1, 100_000),
                Param("cutoff", 0, "decisions a rollout plays before the game's evaluate scores it (0: to the end "
-                     "of the game)", 0, 1_000_000))),
+                     "of the game)", 0, 1_000_000), *RESTRICTIONS)),
     AgentType("ismcts", ISMCTS, "information-set MCTS: each iteration resamples a world from the mover's view, "
               "descends by UCB1 (or regret matching) over the actions legal in it, adds a node, plays out and "
               "backs up every seat's return; plays the most-visited action (or a mixed strategy: final)",
@@ -84,8 +101,19 @@ AGENTS = {a.name: a for a in (
                      "the searcher has not seen played again by their seats' own strategies (tree=observed)",
                      choices=("ucb", "regret")),
                Param("explore", 0.1, "select=regret: the share of each choice drawn uniformly (exploration)",
-                     0.0, 1.0))),
+                     0.0, 1.0), *RESTRICTIONS)),
 )}
+
+
+def needs_search(table):
+    """Does a seat of the agents table ``table`` need the copy of the game loop that can search: mc, ismcts, or a
+    restricted greedy (which weighs the moves it may play by a search where its own pick is forbidden)?"""
+    table = np.asarray(table)
+    if table.ndim != 2:
+        return True
+    kinds = table[:, KIND]
+    restricted = (table[:, FORBID] != 0) | (table[:, PREFER] != 0) if table.shape[1] > PREFER else False
+    return bool(np.isin(kinds, (MC, ISMCTS)).any() or ((kinds == GREEDY) & restricted).any())
 
 
 def column_gaps(agents=None):
@@ -115,6 +143,7 @@ class Spec:
     name: str
     values: tuple = ()              # (key, value) in declaration order
     quiet: tuple = tuple(LATER)     # the LATER parameters left out while off: those the game's defaults leave off
+    kinds: tuple = ()               # the game's kinds of move by name, where the spec forbids or prefers one
 
     def __str__(self):
         """The canonical spec string (every parameter spelled out, but those of ``quiet`` while they are off):
@@ -131,18 +160,35 @@ class Spec:
         out[KIND] = AGENTS[self.name].kind
         params = {p.name: p for p in AGENTS[self.name].params}
         for key, value in self.values:
+            if key in RESTRICTION:
+                continue
             out[COLUMNS[self.name][key]] = params[key].choices.index(value) if params[key].choices else value
+        values = dict(self.values)
+        out[FORBID] = sum(2.0 ** self.kinds.index(kind) for kind in _kinds_named(values.get("forbid", "")))
+        out[PREFER] = self.kinds.index(values["prefer"]) + 1 if values.get("prefer") else 0
         return out
 
+    @property
+    def restricted(self):
+        """Does it forbid or prefer a kind of move?"""
+        values = dict(self.values)
+        return bool(values.get("forbid") or values.get("prefer"))
 
-def parse(text, allowed):
+
+def _kinds_named(text):
+    return [kind for kind in text.split("+") if kind] if text else []
+
+
+def parse(text, allowed, kinds=()):
     """Parse a spec string; ``allowed`` is the game's ``GameType`` (its policies, and the capabilities a
     parameter may need: ``rollout=greedy`` its heuristic, ``cutoff`` its evaluate) or just the names of the
-    agents it offers. Raises ValueError in one line."""
+    agents it offers; ``kinds`` the game's kinds of move (its module's ``ACTION_KINDS``), which a restriction
+    names. Raises ValueError in one line."""
     game_type = None if isinstance(allowed, tuple | list) else allowed
     if game_type is not None:
         allowed = game_type.policies
     spec = _parse(text, allowed, dict(game_type.search) if game_type is not None else {})
+    spec = _restriction(spec, game_type, tuple(kind if isinstance(kind, str) else kind[0] for kind in kinds))
     values = dict(spec.values)
     for (key, value), (other, needed) in BESIDE.items():
         if values.get(key) == value and values.get(other) != needed:
@@ -154,6 +200,34 @@ def parse(text, allowed):
             raise ValueError(f"policy {spec.name}: {key}={value} needs the game's {flag}, and {game_type.name} "
                              f"declares none; allowed: {key}={AGENTS[spec.name].defaults()[key]}")
     return spec
+
+
+def _restriction(spec, game_type, kinds):
+    """``spec`` with its forbidden and preferred kinds checked against the game's (``ACTION_KINDS``) and spelled
+    in their order, and the game's kinds kept for :meth:`Spec.row`. Raises ValueError in one line."""
+    values = dict(spec.values)
+    named = _kinds_named(values.get("forbid", "")) + _kinds_named(values.get("prefer", ""))
+    if not named:
+        return spec
+    where = f"policy {spec.name}"
+    if len(kinds) > MAX_KINDS:
+        raise ValueError(f"{where}: {game_type.name} declares {len(kinds)} kinds of move, too many to restrict; "
+                         f"allowed: at most {MAX_KINDS}")
+    for kind in named:
+        if kind not in kinds:
+            listed = ", ".join(kinds) if kinds else f"none: {game_type.name if game_type else 'the game'} declares no "\
+                                                    "kinds of move"
+            raise ValueError(f"{where}: {kind!r} is not a kind of move; allowed: {listed}")
+    forbidden = _kinds_named(values.get("forbid", ""))
+    if len(set(forbidden)) < len(forbidden):
+        raise ValueError(f"{where}: forbid={values['forbid']} names a kind twice; allowed: each kind once")
+    if values.get("prefer") in forbidden:
+        raise ValueError(f"{where}: prefer={values['prefer']} is forbidden too; allowed: a kind that is not "
+                         "forbidden")
+    if len(forbidden) == len(kinds):
+        raise ValueError(f"{where}: forbid={values['forbid']} forbids every kind of move; allowed: some kinds left")
+    values["forbid"] = "+".join(kind for kind in kinds if kind in forbidden)
+    return Spec(spec.name, tuple(values.items()), spec.quiet, kinds)
 
 
 def _parse(text, allowed, recommended):
@@ -218,4 +292,12 @@ def describe(name):
     """Lines for ``simcore games``: the spec with its defaults and what it does, then each parameter."""
     agent = AGENTS[name]
     return [f"{Spec(name, tuple(agent.defaults().items()))}: {agent.summary}",
-            *(f"    {p.name} = {p.default}: {p.help} ({p.allowed()})" for p in agent.params)]
+            *(f"    {p.name} = {p.default}: {p.help} ({p.allowed()})" for p in agent.params if p not in RESTRICTIONS)]
+
+
+def describe_restrictions():
+    """The lines of the restriction every agent takes (``simcore games``, after the agents)."""
+    return ["every policy may be restricted to part of the game's kinds of move (simcore games GAME lists them):",
+            *(f"    {p.name}=: {p.help}" for p in RESTRICTIONS),
+            "    e.g. greedy:forbid=bribe_der, ismcts:iterations=1000,prefer=fish_3; inside a search the "
+            "restriction binds the searching seat alone, in its tree and its rollouts"]

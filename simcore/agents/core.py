@@ -37,6 +37,7 @@ import math
 import numpy as np
 
 from simcore.agents import (
+    FORBID,
     GREEDY,
     IS_C,
     IS_CUTOFF,
@@ -52,6 +53,7 @@ from simcore.agents import (
     MC,
     MC_CUTOFF,
     MC_ROLLOUTS,
+    PREFER,
     RANDOM,
 )
 from simcore.engine import rng
@@ -66,6 +68,7 @@ from simcore.engine.interface import (
     STATE_DTYPE,
     STATE_SIZE,
     WORK_SIZE,
+    action_kind,
     apply_action,  # noqa: F401  (bound per game, as every interface name)
     current_player,
     dealt,
@@ -102,6 +105,9 @@ REVEAL = -2         # the mover of an observed tree's reveal node (what an actio
 # and room for those its descent adds where another seat's tree branches differently); a full pool ends the
 # descent, the same way in every run
 OBSERVED_NODES = 4
+# the worlds a restricted greedy seat weighs each allowed move in, where its own pick is not allowed (greedy play
+# after it): a restricted greedy seat plays the whole copy, whose mc this is (engine.batch_function)
+FALLBACK_WORLDS = 16
 
 
 def random_action(state, params, seat, streams, actions):
@@ -112,30 +118,115 @@ def random_action(state, params, seat, streams, actions):
     return actions[rng.randint(streams, rng.POLICY + seat, n)] if n > 0 else -1      # -1: none to choose from
 
 
-def playout(state, params, streams, actions):
+# --- restricted play: a seat that may not play some kinds of move, or must play one (simcore.agents) ----------
+
+
+def restrict(state, params, listed, n, forbid, prefer):
+    """Keep, in place and in order, the listed legal actions a seat restricted by ``forbid`` (a mask of kinds)
+    and ``prefer`` (a kind, -1 for none) may choose among; returns how many. Those of the preferred kind where
+    there is one; else those of no forbidden kind (an action of no kind is never forbidden); else, when only
+    forbidden kinds are legal, all of them (the game must go on: the trace counts such a move)."""
+    if prefer >= 0:
+        kept = 0
+        for i in range(n):
+            if action_kind(state, params, listed[i]) == prefer:
+                listed[kept] = listed[i]
+                kept += 1
+        if kept > 0:
+            return kept
+    if forbid != 0:
+        kept = 0
+        for i in range(n):
+            kind = action_kind(state, params, listed[i])
+            if kind < 0 or (forbid >> kind) & 1 == 0:
+                listed[kept] = listed[i]
+                kept += 1
+        if kept > 0:
+            return kept
+    return n
+
+
+@kernel(inline="always")
+def bound(forbid, prefer):
+    """Is a seat restricted at all? Unrestricted seats take the paths they always took: the same rows."""
+    return forbid != 0 or prefer >= 0
+
+
+def restricted_random(state, params, seat, streams, listed, forbid, prefer):
+    """Uniform over the legal actions the restriction allows (:func:`restrict`), from the seat's policy stream."""
+    n = restrict(state, params, listed, legal_actions(state, params, listed), forbid, prefer)
+    return listed[rng.randint(streams, rng.POLICY + seat, n)] if n > 0 else -1
+
+
+def any_random(state, params, seat, streams, listed, forbid, prefer):
+    """The random policy's action for a seat restricted by ``forbid`` and ``prefer`` (or not at all)."""
+    if bound(forbid, prefer):
+        return restricted_random(state, params, seat, streams, listed, forbid, prefer)
+    return random_action(state, params, seat, streams, listed)
+
+
+def allowed(state, params, listed, action, forbid, prefer):
+    """Does the restriction allow ``action`` here (always, for an unrestricted seat)?"""
+    if not bound(forbid, prefer):
+        return True
+    n = restrict(state, params, listed, legal_actions(state, params, listed), forbid, prefer)
+    for i in range(n):
+        if listed[i] == action:
+            return True
+    return False
+
+
+def any_greedy(state, params, seat, streams, listed, work, forbid, prefer):
+    """The game's greedy action inside a playout; restricted, greedy's pick where the restriction allows it, else
+    one drawn uniformly among the allowed from the seat's policy stream (a playout's move is cheap; a greedy seat's
+    own decision weighs them: :func:`decide`)."""
+    action = greedy_action(state, params, seat, streams, work)
+    if allowed(state, params, listed, action, forbid, prefer):
+        return action
+    n = restrict(state, params, listed, legal_actions(state, params, listed), forbid, prefer)
+    return listed[rng.randint(streams, rng.POLICY + seat, n)] if n > 0 else -1
+
+
+@kernel(inline="always")
+def forbid_of(mover, searcher, forbid):
+    """The mask binding ``mover`` inside ``searcher``'s search: the searcher's own, no one else's."""
+    return forbid if mover == searcher else 0
+
+
+@kernel(inline="always")
+def prefer_of(mover, searcher, prefer):
+    return prefer if mover == searcher else -1
+
+
+def playout(state, params, streams, actions, searcher, forbid, prefer):
     """Random play to the end of the game (or its ``max_turns``), at most ``MAX_STEPS`` decisions: a game that
-    never ends stops there, its returns a timeout's."""
+    never ends stops there, its returns a timeout's. The ``searcher``'s moves keep its restriction."""
     listed = actions[LIST]
     seat = current_player(state, params)
     for _ in range(MAX_STEPS):
         if seat < 0:
             break
-        play_action(state, params, random_action(state, params, seat, streams, listed), streams, actions)
+        action = any_random(state, params, seat, streams, listed, forbid_of(seat, searcher, forbid),
+                            prefer_of(seat, searcher, prefer))
+        play_action(state, params, action, streams, actions)
         seat = current_player(state, params)
 
 
-def greedy_playout(state, params, streams, actions, work):
+def greedy_playout(state, params, streams, actions, work, searcher, forbid, prefer):
     """Every seat plays the game's greedy to the end of the game (or its ``max_turns``), at most ``MAX_STEPS``
     decisions, as :func:`playout`."""
+    listed = actions[LIST]
     seat = current_player(state, params)
     for _ in range(MAX_STEPS):
         if seat < 0:
             break
-        play_action(state, params, greedy_action(state, params, seat, streams, work), streams, actions)
+        action = any_greedy(state, params, seat, streams, listed, work, forbid_of(seat, searcher, forbid),
+                            prefer_of(seat, searcher, prefer))
+        play_action(state, params, action, streams, actions)
         seat = current_player(state, params)
 
 
-def cut_playout(state, params, streams, actions, work, greedy, cutoff, seat, out):
+def cut_playout(state, params, streams, actions, work, greedy, cutoff, seat, forbid, prefer, out):
     """At most ``cutoff`` decisions of random (or greedy) play, then each seat's return into ``out``: the
     game's returns if it ended, else its ``evaluate`` of the state as ``seat`` sees it (the searcher's
     estimate; a game the cut-off stops is never scored as a timeout)."""
@@ -144,10 +235,11 @@ def cut_playout(state, params, streams, actions, work, greedy, cutoff, seat, out
     for _ in range(cutoff):
         if mover < 0:
             break
+        limit, like = forbid_of(mover, seat, forbid), prefer_of(mover, seat, prefer)
         if greedy:
-            action = greedy_action(state, params, mover, streams, work)
+            action = any_greedy(state, params, mover, streams, listed, work, limit, like)
         else:
-            action = random_action(state, params, mover, streams, listed)
+            action = any_random(state, params, mover, streams, listed, limit, like)
         play_action(state, params, action, streams, actions)
         mover = current_player(state, params)
     if mover < 0:
@@ -195,15 +287,17 @@ def copy(source, target):
         target[i] = source[i]
 
 
-def mc_action(params, seat, rollouts, cutoff, states, streams, actions, floats, work):
+def mc_action(params, seat, rollouts, cutoff, greedy, forbid, prefer, states, streams, actions, floats, work):
     """Flat Monte Carlo: every distinct legal action is tried in the same ``rollouts`` worlds, each resampled
     from the mover's view (so it never peeks) and played out at random (to the end, or ``cutoff`` decisions and
     the game's ``evaluate``, as in ISMCTS's playouts); the best total return wins.
 
     Trying every action in the same worlds with the same rollout streams compares them on common random
-    numbers. A lone legal action is played without search."""
+    numbers. A lone legal action is played without search. A restricted seat tries the actions its restriction
+    allows, and keeps it in its rollouts. ``greedy``: the rollouts are greedy play (a restricted greedy's weighing
+    of the moves it may play, :data:`FALLBACK_WORLDS` worlds)."""
     game = states[GAME]
-    n = legal_actions(game, params, actions[LIST])
+    n = restrict(game, params, actions[LIST], legal_actions(game, params, actions[LIST]), forbid, prefer)
     candidates = actions[CANDIDATES]
     m = distinct(actions[LIST], n, candidates)
     if m == 1:
@@ -219,7 +313,8 @@ def mc_action(params, seat, rollouts, cutoff, states, streams, actions, floats, 
             copy(states[WORLD], states[ROLLOUT])
             copy(streams[WORLD], streams[ROLLOUT])
             play_action(states[ROLLOUT], params, candidates[i], streams[ROLLOUT], actions)
-            play_out(states[ROLLOUT], params, streams[ROLLOUT], actions, work, False, cutoff, seat, ret)
+            play_out(states[ROLLOUT], params, streams[ROLLOUT], actions, work, greedy, cutoff, seat, forbid, prefer,
+                     ret)
             values[i] += ret[seat]
     return candidates[best_of(values, m, streams[GAME], seat)]
 
@@ -334,18 +429,20 @@ def expand_pick(world, params, mover, streams, listed, n, marks, epoch, fresh, w
     return untried(listed, n, marks, epoch, rng.randint(streams, rng.SEARCH + mover, fresh))
 
 
-def lone_action(game, params, actions):
-    """The one distinct legal action of ``game``, played without search; -1 when there are more."""
+def lone_action(game, params, actions, forbid, prefer):
+    """The one distinct legal action of ``game`` the restriction allows, played without search; -1 when there are
+    more."""
     listed = actions[LIST]
-    n = legal_actions(game, params, listed)
+    n = restrict(game, params, listed, legal_actions(game, params, listed), forbid, prefer)
     return listed[0] if distinct(listed, n, actions[CANDIDATES]) == 1 else -1
 
 
-def to_expand(world, params, listed, tree, node, marks, epoch, mover, widen):
-    """One step of a descent at ``node``: the legal actions of ``world`` listed and stamped with ``epoch``,
-    the availability of the node's children (``mover``'s, or all with -1) counted; returns (how many are
-    listed, how many untried the node may add one of now: 0 to descend instead)."""
-    n = legal_actions(world, params, listed)
+def to_expand(world, params, listed, tree, node, marks, epoch, mover, widen, forbid, prefer):
+    """One step of a descent at ``node``: the legal actions of ``world`` (those ``forbid`` and ``prefer`` allow:
+    the restriction of the searcher, where it moves) listed and stamped with ``epoch``, the availability of the
+    node's children (``mover``'s, or all with -1) counted; returns (how many are listed, how many untried the node
+    may add one of now: 0 to descend instead)."""
+    n = restrict(world, params, listed, legal_actions(world, params, listed), forbid, prefer)
     mark_legal(listed, n, marks, epoch)
     legal = count_available(tree, node, marks, epoch, mover)
     fresh = untried(listed, n, marks, epoch, -1)
@@ -414,15 +511,16 @@ def decision_node(tree, root, seat):
         node = child
 
 
-def chosen(game, params, listed, tree, totals, root, marks, epoch, final, streams, seat):
+def chosen(game, params, listed, tree, totals, root, marks, epoch, final, streams, seat, forbid, prefer):
     """The action a search plays (``final``): 0, the child of ``root`` legal in the real game most often chosen;
     1, one drawn in proportion to how often each was chosen; 2, one drawn from the average strategy of regret
     matching (from ``streams``, the game's own). Where the search never decided at ``root`` (a budget smaller
-    than the round's face-down moves), a legal action at random."""
-    n = legal_actions(game, params, listed)
+    than the round's face-down moves), a legal action at random. Only the actions the seat's restriction allows
+    are played."""
+    n = restrict(game, params, listed, legal_actions(game, params, listed), forbid, prefer)
     mark_legal(listed, n, marks, epoch)
     if tree[root, N_CHILD] < 0:
-        return random_action(game, params, seat, streams, listed)
+        return any_random(game, params, seat, streams, listed, forbid, prefer)
     if final == 2:
         action = strategy_draw(tree, totals, root, marks, epoch, streams, seat)
         if action >= 0:
@@ -433,20 +531,21 @@ def chosen(game, params, listed, tree, totals, root, marks, epoch, final, stream
     return most_visited(tree, root, marks, epoch)
 
 
-def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, final, states, streams, actions,
-                  floats, work, tree, totals, marks):
+def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, final, forbid, prefer, states,
+                  streams, actions, floats, work, tree, totals, marks):
     """Single-observer information-set MCTS (Cowling, Powley and Whitehouse 2012). Each iteration resamples a
     world from the mover's view, descends from the root by UCB1 over the children whose actions are legal in
     that world (availability counts), adds one node for an untried legal action, plays the rest of the game
     out (random or greedy; with a ``cutoff``, that many decisions, then the game's ``evaluate``) and adds each
     seat's return to the nodes that seat chose. With ``widen`` a node adds children only as its visits grow
     (:func:`widened`), the greedy's action first. The most-chosen root action is played; a lone legal action is
-    played without search."""
+    played without search. A restricted searcher's restriction binds its own moves, in the tree and the
+    playouts."""
     game = states[GAME]
     world = states[WORLD]
     listed = actions[LIST]
     ret = floats[actions.shape[1]:]
-    lone = lone_action(game, params, actions)
+    lone = lone_action(game, params, actions, forbid, prefer)
     if lone >= 0:
         return lone
     clear(marks)
@@ -461,7 +560,8 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, f
         mover = current_player(world, params)
         while mover >= 0:
             epoch += 1
-            n, fresh = to_expand(world, params, listed, tree, node, marks, epoch, -1, widen)
+            n, fresh = to_expand(world, params, listed, tree, node, marks, epoch, -1, widen,
+                                 forbid_of(mover, seat, forbid), prefer_of(mover, seat, prefer))
             if fresh > 0:
                 action = expand_pick(world, params, mover, streams[WORLD], listed, n, marks, epoch, fresh, widen, work)
                 add_node(tree, totals, size, action, node, mover)
@@ -472,21 +572,22 @@ def ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, f
             node = ucb_child(tree, totals, node, marks, epoch, c, -1)
             play_action(world, params, tree[node, N_ACTION], streams[WORLD], actions)
             mover = current_player(world, params)
-        play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
+        play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, forbid, prefer, ret)
         back_up(tree, totals, node, ret, 0)
-    return chosen(game, params, listed, tree, totals, 0, marks, epoch + 1, final, streams[GAME], seat)
+    return chosen(game, params, listed, tree, totals, 0, marks, epoch + 1, final, streams[GAME], seat, forbid, prefer)
 
 
-def play_out(world, params, streams, actions, work, greedy, cutoff, seat, out):
+def play_out(world, params, streams, actions, work, greedy, cutoff, seat, forbid, prefer, out):
     """An iteration's playout from its new node, each seat's return into ``out``: random or greedy play to the
-    end, or with a ``cutoff`` that many decisions and the game's ``evaluate`` as ``seat`` sees it."""
+    end, or with a ``cutoff`` that many decisions and the game's ``evaluate`` as ``seat`` sees it. The searcher
+    ``seat`` plays by its restriction (``forbid``, ``prefer``), the others freely."""
     if cutoff > 0:
-        cut_playout(world, params, streams, actions, work, greedy, cutoff, seat, out)
+        cut_playout(world, params, streams, actions, work, greedy, cutoff, seat, forbid, prefer, out)
         return
     if greedy:
-        greedy_playout(world, params, streams, actions, work)
+        greedy_playout(world, params, streams, actions, work, seat, forbid, prefer)
     else:
-        playout(world, params, streams, actions)
+        playout(world, params, streams, actions, seat, forbid, prefer)
     returns(world, params, out)
 
 
@@ -604,7 +705,7 @@ def back_up(tree, totals, node, ret, stamp):
 
 
 def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff, widen, final, regret, explore,
-                           states, streams, actions, floats, work, tree, totals, marks):
+                           forbid, prefer, states, streams, actions, floats, work, tree, totals, marks):
     """Multiple-observer information-set MCTS (Cowling, Powley and Whitehouse 2012): one tree per seat, each
     keyed by what its seat observes of every action (the game's ``observed_action``: "a call", not "a call of
     ME"). Each iteration resamples a world from the searcher's view; every seat decides in its own tree, by
@@ -623,7 +724,7 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
     listed = actions[LIST]
     current = marks[CURRENT]
     ret = floats[actions.shape[1]:]
-    lone = lone_action(game, params, actions)
+    lone = lone_action(game, params, actions, forbid, prefer)
     if lone >= 0:
         return lone
     clear(marks)
@@ -644,7 +745,8 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
         while mover >= 0 and size + (2 + regret) * players <= tree.shape[0]:
             node = current[mover]
             epoch += 1
-            n, fresh = to_expand(world, params, listed, tree, node, marks, epoch, mover, widen)
+            n, fresh = to_expand(world, params, listed, tree, node, marks, epoch, mover, widen,
+                                 forbid_of(mover, seat, forbid), prefer_of(mover, seat, prefer))
             if fresh > 0:
                 action = expand_pick(world, params, mover, streams[WORLD], listed, n, marks, epoch, fresh, widen, work)
             elif regret:
@@ -659,11 +761,11 @@ def observed_ismcts_action(params, seat, iterations, c, greedy_rollouts, cutoff,
             if fresh > 0:
                 break           # the new nodes' playout follows
             mover = current_player(world, params)
-        play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, ret)
+        play_out(world, params, streams[WORLD], actions, work, greedy_rollouts, cutoff, seat, forbid, prefer, ret)
         for observer in range(players):
             back_up(tree, totals, current[observer], ret, (iteration + 1) * regret)
     return chosen(game, params, listed, tree, totals, decision_node(tree, seat, seat), marks, epoch + 1, final,
-                  streams[GAME], seat)
+                  streams[GAME], seat, forbid, prefer)
 
 
 @kernel
@@ -679,37 +781,59 @@ def tree_size(agents, observers):
 
 
 def all_random(agents):
+    """Is every seat random and unrestricted (the game loop's fast path)?"""
     for seat in range(agents.shape[0]):
-        if agents[seat, KIND] != RANDOM:
+        if agents[seat, KIND] != RANDOM or agents[seat, FORBID] != 0 or agents[seat, PREFER] != 0:
             return False
     return True
+
+
+@kernel(inline="always")
+def forbidden(agents, seat):
+    """The mask of kinds ``agents[seat]`` may not play (bit k: kind k)."""
+    return np.int64(agents[seat, FORBID])
+
+
+@kernel(inline="always")
+def preferred(agents, seat):
+    """The kind ``agents[seat]`` plays whenever it is legal, -1 for none."""
+    return np.int64(agents[seat, PREFER]) - 1
 
 
 def decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks):
     """The action of ``agents[seat]`` in the game ``states[GAME]`` with its streams ``streams[GAME]``."""
     game = states[GAME]
     kind = int(agents[seat, KIND])
+    forbid, prefer = forbidden(agents, seat), preferred(agents, seat)
     if kind == RANDOM:
-        return random_action(game, params, seat, streams[GAME], actions[LIST])
+        return any_random(game, params, seat, streams[GAME], actions[LIST], forbid, prefer)
     if PLAYS_GREEDY:
         if kind == GREEDY:
-            return greedy_action(game, params, seat, streams[GAME], work)
+            action = greedy_action(game, params, seat, streams[GAME], work)
+            if SEARCH:      # a restricted greedy seat plays the whole copy (engine.batch_function)
+                if not allowed(game, params, actions[LIST], action, forbid, prefer):
+                    # its pick is forbidden (or not of the kind it must prefer): the allowed move that does best
+                    # when every seat plays greedy after it, in worlds resampled from its view (the heuristic
+                    # ranks only its own pick)
+                    return mc_action(params, seat, FALLBACK_WORLDS, 0, True, forbid, prefer, states, streams,
+                                     actions, floats, work)
+            return action
     if SEARCH:
         if kind == MC:
-            return mc_action(params, seat, int(agents[seat, MC_ROLLOUTS]), int(agents[seat, MC_CUTOFF]), states,
-                             streams, actions, floats, work)
+            return mc_action(params, seat, int(agents[seat, MC_ROLLOUTS]), int(agents[seat, MC_CUTOFF]), False,
+                             forbid, prefer, states, streams, actions, floats, work)
         if kind == ISMCTS:
             if OBSERVED:
                 if agents[seat, IS_TREE] == 1:
                     return observed_ismcts_action(params, seat, int(agents[seat, IS_ITERATIONS]), agents[seat, IS_C],
                                                   agents[seat, IS_ROLLOUT] == 1, int(agents[seat, IS_CUTOFF]),
                                                   agents[seat, IS_WIDEN], int(agents[seat, IS_FINAL]),
-                                                  int(agents[seat, IS_SELECT]), agents[seat, IS_EXPLORE], states,
-                                                  streams, actions, floats, work, tree, totals, marks)
+                                                  int(agents[seat, IS_SELECT]), agents[seat, IS_EXPLORE], forbid,
+                                                  prefer, states, streams, actions, floats, work, tree, totals, marks)
             return ismcts_action(params, seat, int(agents[seat, IS_ITERATIONS]), agents[seat, IS_C],
                                  agents[seat, IS_ROLLOUT] == 1, int(agents[seat, IS_CUTOFF]), agents[seat, IS_WIDEN],
-                                 int(agents[seat, IS_FINAL]), states, streams, actions, floats, work, tree, totals,
-                                 marks)
+                                 int(agents[seat, IS_FINAL]), forbid, prefer, states, streams, actions, floats, work,
+                                 tree, totals, marks)
     return -1
 
 
@@ -730,7 +854,9 @@ def root_stats(params, agents, seat, game, actions, floats, tree, totals, stats)
     lone legal action, or random or greedy)."""
     kind = int(agents[seat, KIND])
     if kind == MC:
-        m = distinct(actions[LIST], legal_actions(game, params, actions[LIST]), actions[CANDIDATES])
+        n = restrict(game, params, actions[LIST], legal_actions(game, params, actions[LIST]), forbidden(agents, seat),
+                     preferred(agents, seat))
+        m = distinct(actions[LIST], n, actions[CANDIDATES])
         if m == 1:
             return 0
         for i in range(m):

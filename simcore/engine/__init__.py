@@ -51,22 +51,23 @@ def traceable(module):
                          "trace hooks (simcore.games.CAPABILITIES['trace'])")
 
 
-def batch_function(module, policies, traced=False):
+def batch_function(module, policies, traced=False, counted=False):
     """The game's batch function for the agents table ``policies``: its random copy when every seat is random,
     its plain copy when no seat searches (each compiles only what its seats use, in a fraction of the time),
     else the whole one. All play the same games. ``traced``: the batch that also writes each game's trace
-    (``run_traced``, compiled on its first use)."""
-    from simcore.agents import GREEDY, KIND, RANDOM
+    (``run_traced``, compiled on its first use); ``counted``: the same batch for its counts of the kinds of move
+    alone, which a game without the trace hooks has too (its standings are the defaults' nothing)."""
+    from simcore.agents import GREEDY, KIND, RANDOM, needs_search
     from simcore.engine.binding import bind  # (numba and the templates load with the first game played)
 
-    if traced:
+    if traced and not counted:
         traceable(module)
     policies = np.asarray(policies)
     kinds = policies[:, KIND] if policies.ndim == 2 else np.array([-1])
     bound = bind(module)
     if (kinds == RANDOM).all():
         return bound.run_random_traced if traced else bound.run_random
-    if np.isin(kinds, (RANDOM, GREEDY)).all():
+    if np.isin(kinds, (RANDOM, GREEDY)).all() and not needs_search(policies):
         return bound.run_plain_traced if traced else bound.run_plain
     return bound.run_traced if traced else bound.run_batch
 
@@ -74,17 +75,17 @@ def batch_function(module, policies, traced=False):
 def copy_name(module, policies, traced=False):
     """Which copy of the game loop :func:`batch_function` plays for ``policies``, in words: each compiles once
     for this machine, so a designer hears which one a wait is for."""
-    from simcore.agents import GREEDY, KIND, RANDOM
+    from simcore.agents import GREEDY, KIND, RANDOM, needs_search
 
     policies = np.asarray(policies)
     kinds = policies[:, KIND] if policies.ndim == 2 else np.array([-1])
     copy = ("game loop of random seats" if (kinds == RANDOM).all() else
-            "game loop of random and greedy seats" if np.isin(kinds, (RANDOM, GREEDY)).all() else
-            "game loop with the searching agents")
+            "game loop of random and greedy seats" if np.isin(kinds, (RANDOM, GREEDY)).all()
+            and not needs_search(policies) else "game loop with the searching agents")
     return f"traced {copy}" if traced else copy
 
 
-def load(module, params, policies, on_compile=None, traced=False):
+def load(module, params, policies, on_compile=None, traced=False, counted=False):
     """Load the game's batch function (``traced``: the one that writes traces) before a run is timed: from
     numba's cache, or compiled for this machine first, in which case ``on_compile(game name)`` is called before
     compiling starts."""
@@ -92,9 +93,9 @@ def load(module, params, policies, on_compile=None, traced=False):
 
     args = (np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(policies), np.int64(0),
             np.int64(0), np.zeros((0, width(module)), dtype=np.int64))
-    if traced:
+    if traced or counted:
         args += TraceBlock.empty(module, 0).arrays()
-    batch = batch_function(module, policies, traced)
+    batch = batch_function(module, policies, traced or counted, counted)
     chunks = (np.int64(0), np.int64(1), np.zeros(loop.FLAGS, np.int64))     # what Threaded adds to a call
     if on_compile is not None and not jit.cached(batch.dispatcher, *args, *chunks):
         on_compile(module.GAME.name)
@@ -107,11 +108,11 @@ def run_blocks(module, params, policies, seed, n_games, start=0, block=BLOCK):
         yield first, rows
 
 
-def _calls(module, params, policies, seed, n_games, start, block, traced):
+def _calls(module, params, policies, seed, n_games, start, block, traced, counted=False):
     """The batch function's calls, block by block: ``(first_index, rows, TraceBlock or None)``."""
     params = np.ascontiguousarray(params, dtype=np.int64)
     policies = np.ascontiguousarray(policies)   # the agents table, or policy ids for a game without it
-    batch = batch_function(module, policies, traced)
+    batch = batch_function(module, policies, traced, counted)
     done = 0
     while done < n_games:
         n = min(block, n_games - done)
@@ -128,7 +129,8 @@ TRACE_BLOCK = 1 << 12     # games per traced call: a skirmish block's standings 
 @dataclass
 class TraceBlock:
     """The traces of a block of games (``simcore.engine.loop.run_traced``): ``table`` (games, seats, steps)
-    every seat's standing per step, ``counts`` (games, seats, 2 kinds) played then legal counts per kind,
+    every seat's standing per step, ``counts`` (games, seats, 2 kinds + 1) played then legal counts per kind, then
+    the moves of a forbidden kind a restricted seat had to play,
     ``info`` (games, 2) the steps recorded and the end condition (-1: a timeout)."""
 
     table: np.ndarray
@@ -139,7 +141,7 @@ class TraceBlock:
     def empty(cls, module, n):
         seats = module.MAX_SEATS
         return cls(np.zeros((n, seats, module.MAX_TRACE_STEPS), np.int32),
-                   np.zeros((n, seats, 2 * len(module.ACTION_KINDS)), np.int32), np.zeros((n, 2), np.int32))
+                   np.zeros((n, seats, 2 * len(module.ACTION_KINDS) + 1), np.int32), np.zeros((n, 2), np.int32))
 
     def arrays(self):
         """What ``run_traced`` fills, in its order."""
@@ -150,6 +152,12 @@ def run_traced_blocks(module, params, policies, seed, n_games, start=0, block=TR
     """:func:`run_blocks` with each block's traces: yield ``(first_index, rows, TraceBlock)``. The rows are the
     untraced run's."""
     yield from _calls(module, params, policies, seed, n_games, start, block, traced=True)
+
+
+def run_counted_blocks(module, params, policies, seed, n_games, start=0, block=TRACE_BLOCK):
+    """:func:`run_traced_blocks` for the counts of the kinds of move each seat had and played (and the forbidden
+    moves a restricted seat had to play), for any game that declares kinds, traced or not."""
+    yield from _calls(module, params, policies, seed, n_games, start, block, traced=True, counted=True)
 
 
 def run(module, params, policies, seed, n_games, start=0):

@@ -29,6 +29,7 @@ from simcore.agents.core import (
     all_random,
     copy,
     decide,
+    forbidden,
     random_action,
     root_stats,
     scratch,
@@ -178,13 +179,17 @@ def run_batch(params, agents, seed, start, out, first, stop, flags):
             end_row(states[GAME], params, out[g])
 
 
-def count_kinds(game, params, seat, action, actions, counts, seen):
+def count_kinds(game, params, seat, action, actions, counts, seen, forbid):
     """The trace's counts of the decision about to be played: ``counts[seat, kind]`` of the action's kind, and
-    ``counts[seat, N_KINDS + kind]`` of every kind legal here (once each). The legal actions are listed into
-    ``actions[CHECK]``, which nothing else holds between a decision and its action, and draw nothing."""
+    ``counts[seat, N_KINDS + kind]`` of every kind legal here (once each); ``counts[seat, 2 N_KINDS]`` counts the
+    moves of a kind the seat's restriction forbids (``forbid``), played because only such were legal. The legal
+    actions are listed into ``actions[CHECK]``, which nothing else holds between a decision and its action, and
+    draw nothing."""
     kind = action_kind(game, params, action)
     if kind >= 0:
         counts[seat, kind] += 1
+        if (forbid >> kind) & 1:
+            counts[seat, 2 * N_KINDS] += 1
     listed = actions[CHECK]
     n = legal_actions(game, params, listed)
     seen[:] = 0
@@ -227,7 +232,7 @@ def play_traced(params, agents, seed, game_index, states, streams, actions, floa
         action = decide(params, agents, seat, states, streams, actions, floats, work, tree, totals, marks)
         if broken(seat, action, offered(game, params, action, decision, actions[CHECK]), decision, game_index, flags):
             break
-        count_kinds(game, params, seat, action, actions, counts, seen)
+        count_kinds(game, params, seat, action, actions, counts, seen, forbidden(agents, seat))
         play_action(game, params, action, live, actions)
         seat = current_player(game, params)
         now = trace_step(game, params)
@@ -242,8 +247,8 @@ def play_traced(params, agents, seed, game_index, states, streams, actions, floa
 
 def run_traced(params, agents, seed, start, out, table, counts, info, first, stop, flags):
     """:func:`run_batch` with each game's trace: ``table[g]`` every seat's standing per step (seats x
-    MAX_TRACE_STEPS), ``counts[g]`` every seat's played and legal counts per kind (seats x 2 N_KINDS, zeros
-    on entry), ``info[g]`` the steps recorded and the end condition (-1: a timeout)."""
+    MAX_TRACE_STEPS), ``counts[g]`` every seat's played and legal counts per kind and its forced moves (seats x
+    2 N_KINDS + 1, zeros on entry), ``info[g]`` the steps recorded and the end condition (-1: a timeout)."""
     n = out.shape[0]
     size = chunk_games(agents)
     states, streams, actions, floats, work, tree, totals, marks = scratch(agents)

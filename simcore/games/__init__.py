@@ -180,16 +180,14 @@ CAPABILITIES = {
     "picture": {"draw_board": "(state, params) -> the board as SVG, for replays (simcore.watch.pictures)"},
     "openspiel": {"openspiel_chance": "(state, params) -> the chance outcomes drawn so far, as OpenSpiel's "
                                       "chance nodes name them, in the order OpenSpiel draws them"},
-    # the trace (run --trace): how decided a game is and which kinds of actions its seats played
+    # the trace (run --trace): how decided a game is (its kinds of move, OPTIONAL below, are counted too)
     "trace": {
         "TRACE_STANDING": "what a seat's standing counts (fish banked, points, ...), in words",
         "TRACE_STEP": "'round' or 'turn': the step after which the trace records every seat's standing",
         "MAX_TRACE_STEPS": "the steps a trace holds (past them, the last holds the end)",
-        "ACTION_KINDS": "(name, meaning) of each kind of action the trace counts",
         "END_CONDITIONS": "(name, meaning) of each way a game ends by its rules",
         "standing": "jitted: (state, params, out) each seat's standing, from what every seat sees",
         "trace_step": "jitted: (state, params) the step count (rounds finished, turns played)",
-        "action_kind": "jitted: (state, params, action) the kind of the action about to be played, -1 for none",
         "end_condition": "jitted: (state, params) the index in END_CONDITIONS of how a finished game ended",
     },
 }
@@ -207,6 +205,10 @@ OPTIONAL = {
     "dealt": "jitted: (state, params, observer) just after an action, the code of what chance dealt face up with "
              "it that observer sees (Goofspiel's next prize), else -1; ismcts select=regret keys its trees by it, "
              "so a seat's later choices are apart for each card it saw dealt (default: deals nothing)",
+    "ACTION_KINDS": "(name, meaning) of each kind of move, the meaning a noun phrase ('a 3-fish card'): what a "
+                    "policy may forbid or prefer (forbid=KIND, simcore options) and a trace counts (default: none)",
+    "action_kind": "jitted: (state, params, action) the index in ACTION_KINDS of the action about to be played, -1 "
+                   "for a decision of no kind (default: every action is of none)",
     "MAX_STEPS": "the most decisions a game lasts: the engine stops a game still running after them (and a search's "
                  "playout too) and marks its row a timeout: timeout 1 and no seat's win, its scores as write_row "
                  "wrote them (default: 100,000,000, above what every shipped game reaches at its largest "

@@ -59,7 +59,7 @@ def no_step(state, params):
 
 
 def no_kind(state, params, action):
-    """``action_kind`` of a game without a trace: no action is of a kind the trace counts."""
+    """``action_kind`` of a game that declares no kinds of move: no action is of a kind."""
     return -1
 
 
@@ -74,9 +74,8 @@ DEFAULTS = {"hidden_information": {"resample": kernel(nothing_hidden)},
             "evaluate": {"evaluate": kernel(no_evaluate)},
             "observations": {"observed_action": kernel(all_observed), "revealed": kernel(nothing_revealed),
                              "num_players": kernel(no_players)},
-            "trace": {"TRACE_STANDING": "", "TRACE_STEP": "turn", "MAX_TRACE_STEPS": 1, "ACTION_KINDS": (),
-                      "END_CONDITIONS": (), "standing": kernel(no_standing), "trace_step": kernel(no_step),
-                      "action_kind": kernel(no_kind), "end_condition": kernel(no_end)}}
+            "trace": {"TRACE_STANDING": "", "TRACE_STEP": "turn", "MAX_TRACE_STEPS": 1, "END_CONDITIONS": (),
+                      "standing": kernel(no_standing), "trace_step": kernel(no_step), "end_condition": kernel(no_end)}}
 
 
 def no_check(values):
@@ -109,7 +108,8 @@ OPTIONAL = {"check": lambda module: no_check, "new_state": empty_state, "round_o
 MAX_STEPS = 100_000_000
 
 # optional jitted names of the contract: name -> what a game that does not define it gets
-OPTIONAL_JITTED = {"rewind": kernel(no_rewind), "dealt": kernel(no_deal), "MAX_STEPS": MAX_STEPS}
+OPTIONAL_JITTED = {"rewind": kernel(no_rewind), "dealt": kernel(no_deal), "MAX_STEPS": MAX_STEPS, "ACTION_KINDS": (),
+                   "action_kind": kernel(no_kind)}
 
 
 def of(game_type):

@@ -66,7 +66,7 @@ class RunConfig:
         """What the game's ``run_batch`` takes: the agents table, one row per seat (kind, parameters)."""
         table = np.zeros((self.module.MAX_SEATS, agents.WIDTH), np.float64)
         for seat, spec in enumerate(self.policies):
-            table[seat] = agents.parse(spec, self.module.GAME).row()
+            table[seat] = agents.parse(spec, self.module.GAME, self.module.ACTION_KINDS).row()
         return table
 
     def to_toml(self):
@@ -266,7 +266,7 @@ def policy_spec(info, text):
     if name not in info.policies:
         raise unknown(f"policy of {info.name}", str(name), info.policies)
     try:
-        return str(agents.parse(text, info))
+        return str(agents.parse(text, info, registry.load(info.name).ACTION_KINDS))
     except ValueError as e:
         raise ConfigError(str(e)) from None
 

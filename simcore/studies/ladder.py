@@ -102,7 +102,8 @@ def base_spec(text, game):
     """The policy the ladder climbs: a searching spec of ``game``; returns (agent name, its values but the
     budget). Raises ConfigError in one line."""
     try:
-        spec = agents.parse(text, cfg.resolve(game).module.GAME)
+        module = cfg.resolve(game).module
+        spec = agents.parse(text, module.GAME, module.ACTION_KINDS)
     except ValueError as e:
         raise cfg.ConfigError(str(e)) from None
     if spec.name not in BUDGET:

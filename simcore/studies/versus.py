@@ -204,17 +204,22 @@ def score(runs, scores, unit=""):
     if unit:
         return margin_score(runs, scores, per_deal, unit)
     fair = 1 / players
-    # a spread of rounding errors only (1/3 + 1/3 + 1/3 is not always 1) is no spread: the t test would divide
-    # rounding by rounding
-    if per_deal.max() - per_deal.min() < SAME:
-        method, (low, high, pvalue) = "exact", _exact(float(per_deal.sum()), deals, fair)
-    else:
-        pvalue, low, high = skew_z_test(per_deal, fair)
-        method = "z"
+    method, low, high, pvalue = deal_test(per_deal, fair)
     return VersusResult(policy=runs[0].policies[0], against=runs[0].policies[1], players=players, deals=deals,
                         games=deals * players, score=float(per_deal.mean()), low=float(low), high=float(high),
                         fair=fair, pvalue=float(pvalue), seat_scores=tuple(float(s.mean()) for s in scores),
                         method=method)
+
+
+def deal_test(per_deal, fair, alpha=ALPHA):
+    """(method, low, high, p): the test of :func:`score` on the deal means ``per_deal`` (points) against ``fair``,
+    two-sided at ``alpha`` with the 1 - alpha interval it inverts."""
+    # a spread of rounding errors only (1/3 + 1/3 + 1/3 is not always 1) is no spread: the t test would divide
+    # rounding by rounding
+    if per_deal.max() - per_deal.min() < SAME:
+        return ("exact", *_exact(float(per_deal.sum()), per_deal.size, fair, alpha))
+    pvalue, low, high = skew_z_test(per_deal, fair, alpha)
+    return "z", low, high, pvalue
 
 
 def margin_score(runs, scores, per_deal, unit):
@@ -235,9 +240,9 @@ def margin_score(runs, scores, per_deal, unit):
                         seat_scores=tuple(float(s.mean()) for s in scores), method=method, unit=unit)
 
 
-def skew_z_test(x, null):
+def skew_z_test(x, null, alpha=ALPHA):
     """(p, low, high): the two-sided z test of H0: E[x] = ``null`` for values ``x`` in [0, 1] (deal means), and the
-    interval of the means it does not reject at ``ALPHA``, so that p < ALPHA exactly when ``null`` is outside it.
+    interval of the means it does not reject at ``alpha``, so that p < alpha exactly when ``null`` is outside it.
 
     z = (mean - null) / sqrt(V / n), with the variance V taken under H0: the mean square about ``null`` (as the
     sign-flip test takes it), plus b (null - mean) where that is positive, b = m3 / m2 the deal means' skewness
@@ -258,30 +263,30 @@ def skew_z_test(x, null):
     variance = m2 + shift * shift + max(0.0, b * shift)
     z = -shift / math.sqrt(variance / n) if variance > 0 else 0.0
     pvalue = float(2 * special.ndtr(-abs(z)))
-    low, high = (mean + _edge(n, m2, b, side) for side in (-1, 1))
+    low, high = (mean + _edge(n, m2, b, side, alpha) for side in (-1, 1))
     return pvalue, max(0.0, low), min(1.0, high)
 
 
-def _edge(n, m2, b, side):
+def _edge(n, m2, b, side, alpha=ALPHA):
     """The shift d = mu - mean (of sign ``side``) where the test of mu is at its critical z: n d^2 = z^2 (m2 + d^2 +
     max(0, b d)), a quadratic on each side; z^2 grows with |d| on each, so the means not rejected are the interval
     between the two roots. Unbounded (the whole of [0, 1]) when n <= z^2."""
     from scipy import special
 
-    z2 = float(special.ndtri(1 - ALPHA / 2)) ** 2
+    z2 = float(special.ndtri(1 - alpha / 2)) ** 2
     if n <= z2:
         return side * 1.0
     skew = b if b * side > 0 else 0.0          # the term counts on the side where it adds
     return (z2 * skew + side * math.sqrt(z2 * z2 * skew * skew + 4 * (n - z2) * z2 * m2)) / (2 * (n - z2))
 
 
-def _exact(k, n, fair):
+def _exact(k, n, fair, alpha=ALPHA):
     """Clopper-Pearson bounds and the two-sided exact binomial p-value against ``fair`` for ``k`` (possibly
     fractional) successes in ``n`` trials, both from the beta form of the binomial tails: P(X >= k) =
     I_fair(k, n - k + 1), P(X <= k) = 1 - I_fair(k + 1, n - k)."""
     from scipy import stats
 
-    tail = ALPHA / 2
+    tail = alpha / 2
     low = 0.0 if k == 0 else stats.beta.ppf(tail, k, n - k + 1)
     high = 1.0 if k == n else stats.beta.ppf(1 - tail, k + 1, n - k)
     at_least = 1.0 if k == 0 else stats.beta.cdf(fair, k, n - k + 1)

@@ -1,0 +1,232 @@
+"""What each kind of move is worth, read from restricted play (Jaffe, Miller, Andersen, Liu, Karlin and Popović,
+"Evaluating Competitive Game Balance with Restricted Play", AIIDE 2012).
+
+One seat plays a policy with a kind of move forbidden (or preferred: played whenever legal) against the same policy,
+unrestricted, in every other seat; the restricted seat takes every seat in turn on the same deals, as ``simcore
+versus`` seats its contests. Its mean points against the fair share say what the restriction costs or gains:
+
+``worth taking``          forbidding the kind costs points
+``dominant``              preferring it gains points against full play: the agents under-use it, or the game hinges
+                          on it
+``worth avoiding``        forbidding it gains points: the agents take it where they should not
+``never worth it``        shown within ``margin`` of no effect both ways (each restriction's 90% interval inside
+                          the fair share +- margin: two one-sided tests at 5%)
+``never came into play``  the kind was never legal where the restricted seat decided: no number is read
+``no effect found``       none of these
+
+Each restriction's test is ``simcore versus``'s (:func:`simcore.studies.versus.score`: a deal's mean over the seats
+is one observation, the skew-corrected z test, measured in tests/test_calibration_versus.py), corrected by Holm
+across every restriction of the study, the family. The unrestricted seats' mean points on the same deals are the fair
+share exactly (a game's points add up to 1), so the difference to full play is the share less the fair share.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyses.paired import holm
+
+ALPHA = 0.05
+MARGIN = 0.02          # "never worth it": within this many points of no effect, both ways
+MODES = ("forbidden", "preferred")
+WORDS = ("dominant", "worth taking", "worth avoiding", "never worth it", "never came into play", "no effect found")
+
+
+@dataclass(frozen=True)
+class Restriction:
+    """One kind under one restriction (``mode``: forbidden or preferred): the restricted seat's mean points
+    ``share`` over the ``deals`` (each played once from every seat) with the 95% interval ``low``, ``high`` of its
+    test (``method``, ``pvalue``, Holm-adjusted ``adjusted``), the 90% interval ``low90``, ``high90`` of the
+    equivalence test, the unrestricted seats' ``baseline`` on the same deals and ``difference`` = share - baseline;
+    ``legal``: the restricted seat's decisions where the kind was legal, ``played``: the moves of it it made,
+    ``forced``: those of a forbidden kind made because nothing else was legal, ``decisions``: the decisions in all."""
+
+    kind: str
+    mode: str
+    players: int
+    deals: int
+    share: float
+    low: float
+    high: float
+    low90: float
+    high90: float
+    fair: float
+    pvalue: float
+    method: str
+    legal: int
+    played: int
+    forced: int
+    decisions: int
+    baseline: float
+    adjusted: float = float("nan")
+
+    @property
+    def difference(self):
+        return self.share - self.baseline
+
+
+@dataclass(frozen=True)
+class KindWorth:
+    """A kind of move: its ``word`` (:data:`WORDS`), its ``meaning``, the restrictions it was read from
+    (``forbidden``, ``preferred``; None when it never came into play), and under full play (the policy in every
+    seat, the same deals) how often it was ``legal`` (the share of the decisions of a kind where it was) and how
+    often it was ``taken`` where legal (nan when never legal)."""
+
+    kind: str
+    meaning: str
+    word: str
+    forbidden: Restriction | None = None
+    preferred: Restriction | None = None
+    legal: float = float("nan")
+    taken: float = float("nan")
+
+
+@dataclass(frozen=True)
+class OptionsResult:
+    """The worth of every kind (``kinds``, in the game's order) for ``policy`` on the ``rules`` of one variant, in
+    the manner of scipy.stats results."""
+
+    game: str
+    rules: str
+    policy: str
+    players: int
+    deals: int
+    margin: float
+    kinds: tuple = field(default_factory=tuple)
+
+    @property
+    def family(self):
+        """How the tests were corrected, in words."""
+        tested = sum(1 for k in self.kinds if k.forbidden is not None)
+        return f"Holm across the {tested * len(MODES)} restrictions of the {tested} kinds in play, 5% family-wise"
+
+
+def restriction(kind, mode, scores, fair, baseline, counts, deals_test):
+    """The :class:`Restriction` of ``kind`` under ``mode`` from the restricted seat's points ``scores[seat]`` (one
+    array per seating, game by game) and its ``counts`` (legal, played, forced, decisions); ``deals_test(scores,
+    alpha)`` is the contest test: (share, low, high, pvalue, method) at two-sided level ``alpha``."""
+    share, low, high, pvalue, method = deals_test(scores, ALPHA)
+    _, low90, high90, _, _ = deals_test(scores, 2 * ALPHA)
+    legal, played, forced, decisions = counts
+    return Restriction(kind, mode, len(scores), len(scores[0]), share, low, high, low90, high90, fair, pvalue, method,
+                       legal, played, forced, decisions, baseline)
+
+
+def worths(kinds, restrictions, margin=MARGIN, full_play=None):
+    """Each kind's :class:`KindWorth`: ``kinds`` are (name, meaning) in the game's order, ``restrictions`` maps
+    (name, mode) to its :class:`Restriction` for the kinds that came into play, ``full_play`` maps a name to its
+    (legal, taken) shares under full play. The p-values are Holm-adjusted across all of them; the word follows
+    :func:`word`."""
+    full_play = full_play or {}
+    keys = list(restrictions)
+    adjusted = holm([restrictions[key].pvalue for key in keys]) if keys else []
+    held = {key: _with(restrictions[key], adjusted=float(p)) for key, p in zip(keys, adjusted, strict=True)}
+    out = []
+    for name, meaning in kinds:
+        forbidden, preferred = held.get((name, "forbidden")), held.get((name, "preferred"))
+        legal, taken = full_play.get(name, (float("nan"), float("nan")))
+        out.append(KindWorth(name, meaning, word(forbidden, preferred, margin), forbidden, preferred, legal, taken))
+    return tuple(out)
+
+
+def _with(r, **changes):
+    from dataclasses import replace
+
+    return replace(r, **changes)
+
+
+def word(forbidden, preferred, margin=MARGIN, alpha=ALPHA):
+    """The word of a kind from its two restrictions (Holm-adjusted): never came into play when it was never legal
+    at the restricted seat's decisions; dominant when preferring it gains points; worth taking when forbidding it
+    costs points; worth avoiding when forbidding it gains; never worth it when both 90% intervals lie within
+    ``margin`` of the fair share; else no effect found."""
+    if forbidden is None or preferred is None or forbidden.legal + preferred.legal == 0:
+        return "never came into play"
+    if preferred.adjusted < alpha and preferred.share > preferred.fair:
+        return "dominant"
+    if forbidden.adjusted < alpha:
+        return "worth taking" if forbidden.share < forbidden.fair else "worth avoiding"
+    if all(r.fair - margin <= r.low90 and r.high90 <= r.fair + margin for r in (forbidden, preferred)):
+        return "never worth it"
+    return "no effect found"
+
+
+def counts_of(trace_counts, seat, kind_index, kinds):
+    """(legal, played, forced, decisions) of ``seat`` from a run's trace counts (games, seats, 2 kinds + 1): the
+    decisions where the kind was legal, the moves of it, the forced moves, and every decision of a kind."""
+    played = trace_counts[:, seat, :kinds]
+    legal = trace_counts[:, seat, kinds:2 * kinds]
+    forced = int(trace_counts[:, seat, 2 * kinds].sum())
+    return int(legal[:, kind_index].sum()), int(played[:, kind_index].sum()), forced, int(played.sum())
+
+
+def full_play(counts, kinds):
+    """name -> (legal, taken) under full play from the baseline's trace counts (games, seats, 2 kinds + 1): the
+    share of the decisions of a kind where the kind was legal, and of those where it was played."""
+    n = len(kinds)
+    played, legal = counts[:, :, :n].sum(axis=(0, 1)), counts[:, :, n:2 * n].sum(axis=(0, 1))
+    decisions = max(int(played.sum()), 1)
+    return {name: (legal[k] / decisions, played[k] / legal[k] if legal[k] else float("nan"))
+            for k, (name, _) in enumerate(kinds)}
+
+
+TEST = ("z test of the restricted seat's deal means against the fair share (as simcore versus), two-sided 5%; "
+        "never worth it: both restrictions' 90% intervals within the margin of the fair share")
+
+
+def screen(result, claims):
+    """The first screen of ``simcore options``: a line of what was played, a table of every kind from its claim
+    (``claims``, one per kind, in the kinds' order), and the family and test."""
+    lines = _wrapped(f"what each kind of move is worth to {result.policy} on {result.game} ({result.rules}): one "
+                     f"seat restricted, the others not, {result.deals:,} deals x {result.players} seats a restriction")
+    lines.append(f"{'kind':<16} {'legal':>6} {'taken':>6}   {'forbidden':<22} {'preferred':<22} word")
+    for worth, claim in zip(result.kinds, claims, strict=True):
+        cells = [_interval(claim.numbers[mode]) for mode in MODES]
+        lines.append(f"{worth.kind:<16} {_share(worth.legal):>6} {_share(worth.taken):>6}   {cells[0]:<22} "
+                     f"{cells[1]:<22} {claim.word}")
+    fair = 1 / result.players
+    for text in (f"points of the restricted seat (fair {fair:.3f}); legal: the share of the decisions of a kind "
+                 "where it was legal, taken: of those where it was played, under full play",
+                 f"family: {result.family}; never worth it within {result.margin:g} points", f"test: {TEST}"):
+        lines += _wrapped(text)
+    return lines
+
+
+def _wrapped(text):
+    from analyses.screen import WIDTH
+
+    return textwrap.wrap(text, WIDTH, subsequent_indent="  ", break_on_hyphens=False)
+
+
+def _interval(numbers):
+    if numbers is None:
+        return "-"
+    return f"{numbers['share']:.3f} [{numbers['low']:.3f}, {numbers['high']:.3f}]"
+
+
+def _share(value):
+    return "-" if value != value else f"{value:.0%}"
+
+
+def deal_means(scores):
+    """A deal's mean over the seatings: the contest's unit of observation."""
+    return np.mean(scores, axis=0)
+
+
+def document(result):
+    """The ``options`` part of ``simcore options --json``: what was played, then every kind with its word and each
+    restriction's numbers (null for a kind that never came into play: never a number)."""
+    def numbers(r):
+        if r is None:
+            return None
+        return {"share": r.share, "low": r.low, "high": r.high, "difference": r.difference, "fair": r.fair,
+                "pvalue": r.pvalue, "adjusted": r.adjusted, "method": r.method, "legal": r.legal,
+                "played": r.played, "forced": r.forced}
+
+    return {"game": result.game, "rules": result.rules, "policy": result.policy, "players": result.players,
+            "deals": result.deals, "margin": result.margin, "family": result.family,
+            "kinds": [{"kind": k.kind, "meaning": k.meaning, "word": k.word, "legal": k.legal, "taken": k.taken,
+                       "forbidden": numbers(k.forbidden), "preferred": numbers(k.preferred)} for k in result.kinds]}

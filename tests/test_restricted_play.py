@@ -1,0 +1,237 @@
+"""Issue 55, restricted play: a policy spec forbids kinds of move (``forbid=KIND+KIND``) or prefers one
+(``prefer=KIND``), on every agent; inside a search the restriction binds the searching seat alone, in its tree and
+its rollouts; a game declares its kinds of move (``ACTION_KINDS``, ``action_kind``) with or without a trace."""
+
+import dataclasses
+import json
+
+import numpy as np
+import pytest
+
+import simcore
+from analyses import claims
+from simcore import agents, engine, games
+from simcore.agents import core
+from simcore.engine import binding
+from simcore.io import config as cfg
+from simcore.studies import options
+
+GOOF_ABOVE, GOOF_EQUAL, GOOF_BELOW = 0, 1, 2      # goofspiel's ACTION_KINDS, in order
+
+
+def counted(game, policies, games_=30, seed=3, sets=()):
+    """(rows, counts) of a run: counts (games, seats, 2 kinds + 1) played, legal, forced."""
+    run = cfg.resolve(game, sets=list(sets), policies=policies, games=games_, seed=seed)
+    rows, counts = [], []
+    for _, block, trace in engine.run_counted_blocks(run.module, run.params_array(), run.policies_array(), seed,
+                                                      games_):
+        rows.append(block)
+        counts.append(trace.counts)
+    return np.concatenate(rows), np.concatenate(counts), len(run.module.ACTION_KINDS)
+
+
+SPECS = ["random", "greedy", "mc:rollouts=4", "ismcts:iterations=60"]
+
+
+@pytest.mark.parametrize("base", SPECS)
+def test_a_forbidden_kind_is_played_only_where_nothing_else_is_legal(base):
+    """"The agent chooses among the legal moves not forbidden; where only forbidden moves are legal it plays one of
+    them and the row counts it": Zwai's 1-fish cards forbidden to seat 0, on every agent."""
+    spec = f"{base}{',' if ':' in base else ':'}forbid=fish_1"
+    _, counts, kinds = counted("zwai", [("all", base), ("0", spec)], sets=[("players", 2)])
+    played, legal, forced = counts[:, 0, 1].sum(), counts[:, 0, kinds + 1].sum(), counts[:, 0, 2 * kinds].sum()
+    assert legal > 50 and played == forced            # every 1-fish card it laid was a forced one
+    assert played < legal / 4                         # and it had other cards most of the time
+    assert counts[:, 1, 2 * kinds].sum() == 0         # the unrestricted seat is never counted forced
+    assert counts[:, 1, 1].sum() > 0                  # and plays 1-fish cards
+
+
+@pytest.mark.parametrize("base", SPECS)
+def test_a_preferred_kind_is_played_whenever_it_is_legal(base):
+    """prefer=KIND: "played whenever legal": Goofspiel's bid of the prize's value, on every agent."""
+    spec = f"{base}{',' if ':' in base else ':'}prefer=equal"
+    _, counts, kinds = counted("goofspiel", [("all", base), ("1", spec)])
+    assert counts[:, 1, GOOF_EQUAL].sum() == counts[:, 1, kinds + GOOF_EQUAL].sum() > 100
+    if base != "greedy":    # greedy bids the prize's value itself whenever it can
+        assert counts[:, 0, GOOF_EQUAL].sum() < counts[:, 0, kinds + GOOF_EQUAL].sum()
+
+
+def test_forbidding_a_kind_that_never_comes_into_play_changes_no_row():
+    """A restriction that binds nowhere leaves every game as the unrestricted policy's, on every agent: Zwai's
+    default deck has no 9-fish card, and a restricted random seat draws as the game's own random_action does."""
+    for base in SPECS:
+        spec = f"{base}{',' if ':' in base else ':'}forbid=fish_9"
+        free, _, _ = counted("zwai", [("all", base)], games_=12, sets=[("players", 3)])
+        bound, _, _ = counted("zwai", [("all", base), ("2", spec)], games_=12, sets=[("players", 3)])
+        assert np.array_equal(free, bound), base
+
+
+def test_inside_a_search_the_restriction_binds_the_searchers_rollouts_alone():
+    """"Inside a search the restriction binds the restricted seat only, in the tree and in its rollouts": a random
+    playout of Goofspiel with searcher 0 preferring the bid of the prize's value bids it at every trick for seat 0
+    (its hand holds card k until prize k comes up), while seat 1 plays freely."""
+    module = games.load("goofspiel")
+    playout = binding.bind(module).compiled["playout"]
+    g = simcore.load_game("goofspiel")
+    actions = np.zeros((core.ACTION_ROWS, module.MAX_ACTIONS), np.int64)
+    free = 0
+    for seed in range(6):
+        s = g.new_initial_state(seed=seed)
+        state, streams = s.state.copy(), s.streams.copy()
+        playout(state, g.params_array, streams, actions, 0, 0, GOOF_EQUAL)
+        tricks = state[module.S_TRICKS:module.S_TRICKS + module.MAX_CARDS * module.TRICK].reshape(-1, module.TRICK)
+        played = tricks[:int(state[module.S_TURN])]
+        assert (played[:, module.T_BIDS] == played[:, module.T_PRIZE]).all()
+        free += (played[:, module.T_BIDS + 1] != played[:, module.T_PRIZE]).sum()
+    assert free > 20
+
+
+def test_a_restricted_search_never_tries_a_forbidden_move_at_its_root():
+    """The tree: ISMCTS and mc with a kind forbidden try only the moves allowed at their root (the search's root
+    statistics list what was tried)."""
+    g = simcore.load_game("goofspiel")
+    s = g.new_initial_state(seed=2)
+    module = g.module
+    prize = int(s.state[module.S_PRIZE])
+    for spec in ("ismcts:iterations=200,forbid=below", "mc:rollouts=8,forbid=below"):
+        _, stats = s.agent_search(spec)
+        tried = [int(row[0]) for row in stats]
+        assert tried and all(card >= prize for card in tried), (spec, prize, tried)
+        _, free = s.agent_search(spec.partition(",")[0])
+        assert any(int(row[0]) < prize for row in free)
+
+
+def test_restricted_rows_are_the_same_on_one_and_two_threads():
+    """Same (config, seed), same rows, whatever the thread count, for a restricted seat of every agent."""
+    import numba
+
+    policies = [("all", "mc:rollouts=3"), ("0", "greedy:forbid=bribe_der"), ("1", "random:prefer=bribe_ich"),
+                ("2", "ismcts:iterations=30,forbid=call")]
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one, counts_one, _ = counted("wichtel", policies, games_=10, sets=[("players", 4)])
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two, counts_two, _ = counted("wichtel", policies, games_=10, sets=[("players", 4)])
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one, two) and np.array_equal(counts_one, counts_two)
+
+
+def test_a_restriction_is_spelled_in_the_spec_and_checked_against_the_games_kinds():
+    wichtel = games.load("wichtel")
+    info, kinds = wichtel.GAME, wichtel.ACTION_KINDS
+    spec = agents.parse("greedy:forbid=bribe_der+call", info, kinds)
+    assert str(spec) == "greedy:forbid=call+bribe_der"             # the game's order: one spelling per restriction
+    row = spec.row()
+    assert row[agents.FORBID] == 2 ** 0 + 2 ** 5 and row[agents.PREFER] == 0
+    assert agents.parse("random:prefer=nix_da", info, kinds).row()[agents.PREFER] == 11
+    assert str(agents.parse("mc", info, kinds)) == "mc:rollouts=16"         # unrestricted specs keep their names
+    for text, message in (
+            ("greedy:forbid=bribe", "policy greedy: 'bribe' is not a kind of move; allowed: call, exchange,"),
+            ("greedy:forbid=call+call", "names a kind twice; allowed: each kind once"),
+            ("mc:prefer=call,forbid=call", "prefer=call is forbidden too; allowed: a kind that is not forbidden")):
+        with pytest.raises(ValueError, match=message):
+            agents.parse(text, info, kinds)
+    goofspiel = games.load("goofspiel")
+    every = "+".join(name for name, _ in goofspiel.ACTION_KINDS)
+    with pytest.raises(ValueError, match="forbids every kind of move; allowed: some kinds left"):
+        agents.parse(f"random:forbid={every}", goofspiel.GAME, goofspiel.ACTION_KINDS)
+
+
+def test_a_game_declares_its_kinds_of_move_without_a_trace(monkeypatch, tmp_path):
+    """The kinds are part of the contract, not of the trace: a game with trace=False keeps its kinds, a policy may
+    forbid one, and simcore games lists them; a game that declares none refuses a restriction in one line."""
+    from click.testing import CliRunner
+
+    from simcore import cli
+
+    module = games.load("goofspiel")
+    monkeypatch.setattr(module, "GAME", dataclasses.replace(module.GAME, trace=False))
+    assert "ACTION_KINDS" not in games.required(module.GAME) and "ACTION_KINDS" in games.OPTIONAL
+    assert agents.parse("random:forbid=below", module.GAME, module.ACTION_KINDS).row()[agents.FORBID] == 4
+    _, counts, kinds = counted("goofspiel", [("all", "random"), ("0", "random:forbid=below")])
+    assert counts[:, 0, GOOF_BELOW].sum() == counts[:, 0, 2 * kinds].sum()
+    shown = CliRunner().invoke(cli.main, ["games", "goofspiel"])
+    assert "no trace" in shown.output and "kinds of move" in shown.output
+    assert "    equal  a bid of the prize's value" in shown.output
+    with pytest.raises(ValueError, match="'below' is not a kind of move; allowed: none: goofspiel declares no kinds"):
+        agents.parse("random:forbid=below", module.GAME, ())
+    with pytest.raises(cfg.ConfigError, match="game goofspiel declares no kinds of move; allowed: a game with"):
+        monkeypatch.setattr(module, "ACTION_KINDS", ())
+        options.plan("goofspiel", "greedy", games=10)
+
+
+# --- simcore options ------------------------------------------------------------------------------------------
+
+def test_options_weighs_every_kind_in_words_and_in_json(cli):
+    """simcore options GAME --policy SPEC --games N: per kind, the restricted seat's points forbidden and preferred
+    with intervals, and a word; with --json each kind an object with "kind", "word", "forbidden" and "preferred"
+    (each with share, low, high, difference), a kind never legal "never came into play" with no number."""
+    args = ["options", "zwai", "--set", "players=2", "--policy", "random", "--games", "60", "--kinds",
+            "fish_0,fish_9", "--seed", "4"]
+    shown = cli(*args, "--json", "--quiet")
+    assert shown.returncode == 0, shown.stderr
+    body = json.loads(shown.stdout)
+    assert body["schema"] == "simcore.verdict/1"
+    kinds = {k["kind"]: k for k in body["options"]["kinds"]}
+    assert list(kinds) == ["fish_0", "fish_9"]
+    assert kinds["fish_9"]["word"] == "never came into play"
+    assert kinds["fish_9"]["forbidden"] is None and kinds["fish_9"]["preferred"] is None
+    zero = kinds["fish_0"]
+    assert zero["word"] in claims.OPTION
+    for mode in ("forbidden", "preferred"):
+        numbers = zero[mode]
+        assert numbers["low"] <= numbers["share"] <= numbers["high"]
+        assert numbers["difference"] == pytest.approx(numbers["share"] - 0.5)
+    assert zero["preferred"]["played"] == zero["preferred"]["legal"] > 0
+    assert [c["word"] for c in body["claims"]] == [kinds[k]["word"] for k in kinds]   # rendered from the claims
+    text = cli(*args, "--quiet")
+    lines = text.stdout.splitlines()
+    assert lines[0].startswith("what each kind of move is worth to random on zwai (the default rules)")
+    row = next(line for line in lines if line.startswith("fish_0 "))
+    assert row.endswith(zero["word"]) and f"{zero['forbidden']['share']:.3f}" in row
+    assert next(line for line in lines if line.startswith("fish_9 ")).endswith("never came into play")
+    assert any(line.startswith("family: Holm across the 2 restrictions of the 1 kinds in play") for line in lines)
+
+
+def test_options_plays_the_same_on_one_and_two_threads(cli):
+    args = ["options", "goofspiel", "--set", "num_cards=6", "--policy", "mc:rollouts=2", "--games", "12", "--json",
+            "--quiet"]
+    assert cli(*args, "--threads", "1").stdout == cli(*args, "--threads", "2").stdout
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--kinds", "fish_x"], "--kinds: 'fish_x' is not a kind of move of zwai; allowed: fish_0, fish_1"),
+    (["--kinds", "fish_0,"], "names an empty kind; allowed: KIND[,KIND...]"),
+    (["--policy", "greedy:forbid=fish_0"], "is restricted already; allowed: an unrestricted policy"),
+    (["--policy", "greedy:prefer=fish_11"], "'fish_11' is not a kind of move; allowed: fish_0"),
+    (["--games", "1"], "--games 1 is not allowed; allowed: 2 or more deals"),
+    (["--margin", "0"], "--margin 0 is not allowed; allowed: a number of points between 0 and 1"),
+])
+def test_options_refuses_bad_input_in_one_line(cli, args, message):
+    shown = cli("options", "zwai", *args)
+    assert shown.returncode != 0 and message in shown.stderr and len(shown.stderr.strip().splitlines()) == 1, \
+        shown.stderr
+
+
+def test_a_restricted_greedy_plays_greedys_pick_where_it_is_allowed_and_weighs_the_rest():
+    """greedy:forbid=KIND: greedy's own pick wherever the restriction allows it; where it does not, an allowed move
+    (weighed by greedy play after it, in worlds resampled from the seat's view), never the forbidden kind."""
+    g = simcore.load_game("zwai", params={"players": 2})
+    module = g.module
+    kept = weighed = 0
+    for index in range(6):
+        s = g.new_initial_state(seed=11, game_index=index)
+        while not s.is_terminal():
+            if int(s.state[module.S_PHASE]) == module.CARD:
+                pick = s.clone().agent_action("greedy")          # each from the same streams
+                restricted = s.clone().agent_action("greedy:forbid=fish_2")
+                if pick != 2:
+                    assert restricted == pick
+                    kept += 1
+                elif any(a != 2 for a in s.legal_actions()):
+                    assert restricted != 2
+                    weighed += 1
+            s.apply_action(s.agent_action("random"))
+    assert kept > 20 and weighed > 3

@@ -179,3 +179,13 @@ def test_a_scheduler_without_workers_is_a_one_line_error(monkeypatch):
             DaskExecutor(empty.scheduler_address)
     assert str(refused.value) == (f"the Dask scheduler at {empty.scheduler_address} has no worker (none joined "
                                   "within 1 s); allowed: a scheduler with workers")
+
+
+def test_a_restricted_policy_plays_the_same_rows_on_the_cluster(cluster):
+    """Issue 55: a restricted seat (forbid, prefer; a restricted greedy searches where its pick is forbidden) plays
+    the same rows on a cluster's workers as on this machine: the restriction travels in the agents table."""
+    seats = [("all", "greedy"), ("0", "greedy:forbid=fish_2"), ("1", "random:prefer=fish_3")]
+    run = cfg.resolve("zwai", policies=seats, sets=[("players", 3)], games=600, seed=8)
+    local = engine.run(run.module, run.params_array(), run.policies_array(), run.seed, run.games)
+    remote = np.concatenate([rows for _, rows in cluster.blocks(run)])
+    assert np.array_equal(local, remote)

@@ -30,8 +30,9 @@ STRENGTH = ("stronger", "weaker", "no difference found")                # a poli
 DEPENDS = ("depends on the reading", "same under every reading")        # a verdict word across readings
 # what a kind of move is worth, by restricted play (simcore options; analyses.options)
 OPTION = ("dominant", "worth taking", "worth avoiding", "never worth it", "never came into play", "no effect found")
+OPTION_CHANGE = ("worth more", "worth less")       # a kind's worth in a variant against its baseline
 # every word a verdict says, and no other
-WORDS = BALANCE + WITHIN + CHANGE + RANK + STRENGTH + DEPENDS + OPTION
+WORDS = BALANCE + WITHIN + CHANGE + RANK + STRENGTH + DEPENDS + OPTION + OPTION_CHANGE
 
 
 @dataclass(frozen=True)
@@ -229,6 +230,15 @@ def option_claim(worth, result, test):
             "pvalue": r.pvalue, "adjusted": r.adjusted, "legal": r.legal, "played": r.played, "forced": r.forced}
     return Claim(f"kind {worth.kind}", worth.word, test, result.deals, result.family, ALPHA, numbers,
                  against=result.policy)
+
+
+def option_change_claim(change, family, test):
+    """A kind's worth in a variant against its baseline on the same deals (``simcore options SWEEP``): worth more,
+    worth less, no change found, or never came into play."""
+    numbers = {"kind": change.kind, **{s.mode: {"delta": s.delta, "low": s.low, "high": s.high, "pvalue": s.pvalue,
+                                                "adjusted": s.adjusted} for s in change.shifts}}
+    return Claim(f"{change.variant}: kind {change.kind}", change.word, test, change.deals, family, ALPHA, numbers,
+                 against=change.baseline)
 
 
 def to_json(claims_, unfinished=()):

@@ -62,6 +62,7 @@ class Restriction:
     decisions: int
     baseline: float
     adjusted: float = float("nan")
+    per_deal: np.ndarray = field(default=None, compare=False, repr=False)   # the deal means, for comparisons
 
     @property
     def difference(self):
@@ -112,7 +113,7 @@ def restriction(kind, mode, scores, fair, baseline, counts, deals_test):
     _, low90, high90, _, _ = deals_test(scores, 2 * ALPHA)
     legal, played, forced, decisions = counts
     return Restriction(kind, mode, len(scores), len(scores[0]), share, low, high, low90, high90, fair, pvalue, method,
-                       legal, played, forced, decisions, baseline)
+                       legal, played, forced, decisions, baseline, per_deal=deal_means(scores))
 
 
 def worths(kinds, restrictions, margin=MARGIN, full_play=None):
@@ -230,3 +231,115 @@ def document(result):
             "deals": result.deals, "margin": result.margin, "family": result.family,
             "kinds": [{"kind": k.kind, "meaning": k.meaning, "word": k.word, "legal": k.legal, "taken": k.taken,
                        "forbidden": numbers(k.forbidden), "preferred": numbers(k.preferred)} for k in result.kinds]}
+
+
+# --- across the variants of a sweep -----------------------------------------------------------------------------
+
+CHANGE_WORDS = ("worth more", "worth less", "no change found", "never came into play")
+CHANGE_TEST = ("paired t test of the restricted seat's deal means between the variant and its baseline on the same "
+               "deals, two-sided 5%, Holm across every comparison")
+
+
+@dataclass(frozen=True)
+class Shift:
+    """One restriction (``mode``) of a kind compared between a variant and its baseline on the same deals: the
+    mean ``delta`` of the restricted seat's deal means (variant less baseline), its 95% interval, its paired t
+    test's p-value and the Holm-adjusted one."""
+
+    mode: str
+    delta: float
+    low: float
+    high: float
+    pvalue: float
+    adjusted: float = float("nan")
+
+
+@dataclass(frozen=True)
+class KindChange:
+    """A kind's worth in ``variant`` against ``baseline``: the ``word`` (:data:`CHANGE_WORDS`) from its
+    ``shifts`` (one per restriction; () when the kind never came into play in one of them)."""
+
+    kind: str
+    variant: str
+    baseline: str
+    word: str
+    deals: int
+    shifts: tuple = ()
+
+
+def shift(mode, here, there):
+    """The :class:`Shift` of restriction ``mode`` between the :class:`Restriction` ``here`` and ``there``."""
+    from analyses.paired import t_test
+
+    d = np.asarray(here.per_deal, float) - np.asarray(there.per_deal, float)
+    n = d.size
+    se = float(d.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+    pvalue, low, high = t_test(float(d.mean()), se, n - 1)
+    return Shift(mode, float(d.mean()), low, high, pvalue)
+
+
+def changes(results, bases):
+    """Every kind of every variant against its baseline: ``results`` maps a variant's name to its
+    :class:`OptionsResult`, ``bases`` a variant's name to its baseline's (a baseline maps to itself and is left
+    out). The tests are Holm-adjusted across all of them."""
+    pending = []
+    for name, base in bases.items():
+        if name == base:
+            continue
+        for here, there in zip(results[name].kinds, results[base].kinds, strict=True):
+            shifts = () if None in (here.forbidden, there.forbidden) else tuple(
+                shift(mode, getattr(here, mode), getattr(there, mode)) for mode in MODES)
+            pending.append((here.kind, name, base, shifts))
+    flat = [s.pvalue for *_, shifts in pending for s in shifts]
+    adjusted = iter(holm(flat) if flat else [])
+    out = []
+    for kind, name, base, shifts in pending:
+        held = tuple(_with(s, adjusted=float(next(adjusted))) for s in shifts)
+        out.append(KindChange(kind, name, base, change_word(held), results[name].deals, held))
+    return out
+
+
+def change_word(shifts, alpha=ALPHA):
+    """worth more: forbidding the kind costs more, or preferring it gains more, in the variant; worth less: the
+    reverse; where the two restrictions disagree, the one of the smaller adjusted p-value speaks."""
+    if not shifts:
+        return "never came into play"
+    found = [s for s in shifts if s.adjusted < alpha]
+    if not found:
+        return "no change found"
+    s = min(found, key=lambda s: s.adjusted)
+    more = s.delta < 0 if s.mode == "forbidden" else s.delta > 0
+    return "worth more" if more else "worth less"
+
+
+def sweep_screen(results, moved, claims_of, sweep_name):
+    """The first screen of ``simcore options SWEEP``: every kind's word in every variant, then the kinds whose
+    worth changed against their baselines (``moved``, :func:`changes`, rendered from their claims ``claims_of``)."""
+    first = next(iter(results.values()))
+    names = list(results)
+    width = max(12, *(len(n) for n in names))
+    lines = _wrapped(f"what each kind of move is worth to {first.policy} across the {len(names)} variants of "
+                     f"{sweep_name} ({first.game}): one seat restricted, the others not, {first.deals:,} deals from "
+                     "every seat a restriction")
+    lines.append((f"{'kind':<16} " + " ".join(f"{n:<{width}}" for n in names)).rstrip())
+    words = {name: {k.kind: claim.word for k, claim in zip(results[name].kinds, claims_of[name], strict=True)}
+             for name in names}
+    for kind in [k.kind for k in first.kinds]:
+        lines.append(f"{kind:<16} " + " ".join(f"{words[n][kind]:<{width}}" for n in names).rstrip())
+    shown = [(c, claim) for c, claim in moved if claim.word in ("worth more", "worth less")]
+    lines.append("")
+    lines += _wrapped(f"against each player count's first variant ({len(moved)} kinds compared): "
+                      + ("no kind's worth changed" if not shown else f"{len(shown)} changed"))
+    for change, claim in shown:
+        deltas = "; ".join(f"{s.mode} {s.delta:+.3f} [{s.low:+.3f}, {s.high:+.3f}]" for s in change.shifts)
+        lines += _wrapped(f"  {change.kind} in {change.variant} against {change.baseline}: {claim.word} ({deltas})")
+    for text in ("family: each variant's kinds as simcore options GAME says; the changes: Holm across every "
+                 "comparison, 5% family-wise", f"test: {CHANGE_TEST}"):
+        lines += _wrapped(text)
+    return lines
+
+
+def change_document(change):
+    return {"kind": change.kind, "variant": change.variant, "baseline": change.baseline, "word": change.word,
+            "deals": change.deals, **{s.mode: {"delta": s.delta, "low": s.low, "high": s.high, "pvalue": s.pvalue,
+                                               "adjusted": s.adjusted} for s in change.shifts}}

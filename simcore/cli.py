@@ -835,12 +835,13 @@ def _contest(runs, folder, trace, quiet, score, as_json=False):
 
 
 @main.command("options")
-@click.argument("game", required=False)
-@click.option("--policy", "policy", default="greedy", show_default=True, metavar="SPEC",
-              help="The policy every seat plays; one seat plays it with a kind of move forbidden, then preferred.")
+@click.argument("game", required=False, metavar="GAME|SWEEP.toml")
+@click.option("--policy", "policy", metavar="SPEC",
+              help="The policy every seat plays; one seat plays it with a kind of move forbidden, then preferred "
+                   "(default: greedy; for a sweep, the one policy it seats).")
 @_options(CONFIG, SET)
 @click.option("--games", type=int, help="Deals a restriction plays, each from every seat (default: the config's, "
-                                        "else 1,000).")
+                                        "else 1,000; for a sweep 1,000, not the sweep's games).")
 @click.option("--kinds", metavar="KIND,KIND", help="Weigh these kinds of move only (default: every kind the game "
                                                    "declares; simcore games GAME lists them).")
 @click.option("--margin", type=float, default=0.02, show_default=True, metavar="E",
@@ -850,42 +851,85 @@ def _contest(runs, folder, trace, quiet, score, as_json=False):
               help="Print every kind's worth as JSON (schema simcore.verdict/1) and nothing else on stdout.")
 def options_command(game, policy, config_path, sets, games, kinds, margin, seed, threads, quiet, as_json):
     """What each kind of move is worth: restricted play, one seat forbidden (then made to prefer) a kind, the
-    others not, on the same deals from every seat."""
-    from analyses import claims
-    from analyses import options as worth
-    from simcore import engine
+    others not, on the same deals from every seat; for a sweep, in every variant, and where a kind's worth changes
+    against each player count's first variant."""
     from simcore.studies import options
     from simcore.studies.executors import Pace
 
     if not 0 < margin < 1:
         _fail(f"--margin {margin:g} is not allowed; allowed: a number of points between 0 and 1")
+    names = [k.strip() for k in kinds.split(",")] if kinds is not None else None
+    if names is not None and not all(names):
+        _fail(f"--kinds {kinds!r} names an empty kind; allowed: KIND[,KIND...]")
+    sweeping = game is not None and game.endswith(".toml")
     try:
-        names = [k.strip() for k in kinds.split(",")] if kinds is not None else None
-        if names is not None and not all(names):
-            _fail(f"--kinds {kinds!r} names an empty kind; allowed: KIND[,KIND...]")
-        study = options.plan(game, policy, _sets(sets), games, seed, names, _table(config_path))
+        if sweeping:
+            if sets or config_path:
+                _fail("--set and --config change one set of rules; allowed: a sweep's variants as its file says")
+            studies, bases = options.sweep_plan(game, policy, games, seed, names)
+        else:
+            studies, bases = [options.plan(game, policy or "greedy", _sets(sets), games, seed, names,
+                                           _table(config_path))], None
     except (cfg.ConfigError, ValueError) as e:
         _fail(str(e))
     _threads(threads)
-    # the copies of the game loop it plays, compiled up front: the baseline's, and the restricted seat's (a
-    # restricted greedy seat plays the copy that can search)
+    _load_options(studies[0], quiet)
+    pace = Pace(sum(options.games_to_play(s) for s in studies), _warn, "Ctrl-C stops it and keeps nothing")
+    weighed = _weighing(studies, quiet)
+    if sweeping:
+        results, moved = options.play_sweep(studies, bases, pace.add, weighed, margin)
+        _options_sweep(results, moved, Path(game).name, as_json)
+    else:
+        _options_one(options.play(studies[0], pace.add, weighed, margin), as_json)
+
+
+def _load_options(study, quiet):
+    """The copies of the game loop an options study plays, compiled up front: the baseline's, and the restricted
+    seat's (a restricted greedy seat plays the copy that can search)."""
+    from simcore import engine
+
     for run in (study.baseline, *study.restricted(study.kinds[0][0], "forbidden")[:1]):
         table = run.policies_array()
         engine.load(run.module, run.params_array(), table,
                     _compiling(quiet, engine.copy_name(run.module, table, True)), counted=True)
-    pace = Pace(options.games_to_play(study), _warn, "Ctrl-C stops it and keeps nothing")
+
+
+def _weighing(studies, quiet):
+    """``on_kind(name)``: a progress line on stderr as each kind of each study is weighed."""
+    total = sum(len(s.kinds) for s in studies)
     done = []
 
     def weighed(name):
         done.append(name)
-        _note(f"  weighed {name} ({len(done)} of {len(study.kinds)} kinds)", quiet, err=True)
+        _note(f"  weighed {name} ({len(done)} of {total})", quiet, err=True)
+    return weighed
 
-    result = options.play(study, pace.add, weighed, margin)
+
+def _options_one(result, as_json):
+    from analyses import claims
+    from analyses import options as worth
+
     said = [claims.option_claim(kind, result, worth.TEST) for kind in result.kinds]
     if as_json:
         click.echo(claims.document(said, options=worth.document(result)))
         return
     for line in worth.screen(result, said):
+        click.echo(line)
+
+
+def _options_sweep(results, moved, sweep_name, as_json):
+    from analyses import claims
+    from analyses import options as worth
+
+    said = {name: [claims.option_claim(kind, r, worth.TEST) for kind in r.kinds] for name, r in results.items()}
+    family = f"Holm across the {sum(len(c.shifts) for c in moved)} comparisons of the sweep, 5% family-wise"
+    changed = [(c, claims.option_change_claim(c, family, worth.CHANGE_TEST)) for c in moved]
+    if as_json:
+        body = {"sweep": sweep_name, "variants": [{"name": name, **worth.document(r)} for name, r in results.items()],
+                "changes": [worth.change_document(c) for c in moved]}
+        click.echo(claims.document([c for of in said.values() for c in of] + [c for _, c in changed], options=body))
+        return
+    for line in worth.sweep_screen(results, changed, said, sweep_name):
         click.echo(line)
 
 

@@ -4,6 +4,7 @@ its rollouts; a game declares its kinds of move (``ACTION_KINDS``, ``action_kind
 
 import dataclasses
 import json
+import re
 
 import numpy as np
 import pytest
@@ -235,3 +236,55 @@ def test_a_restricted_greedy_plays_greedys_pick_where_it_is_allowed_and_weighs_t
                     weighed += 1
             s.apply_action(s.agent_action("random"))
     assert kept > 20 and weighed > 3
+
+
+SWEEP = """
+game = "goofspiel"
+seed = 2
+[policies]
+all = "random"
+[[variants]]
+name = "cards-13"
+num_cards = 13
+[[variants]]
+name = "cards-13-again"
+num_cards = 13
+[[variants]]
+name = "cards-3"
+num_cards = 3
+"""
+
+
+def test_options_of_a_sweep_weighs_every_variant_and_says_where_a_kinds_worth_changes(cli, tmp_path):
+    """simcore options SWEEP.toml: every variant on the same deals, each compared with the first variant of its
+    player count; the same rules under another name change nothing (every deal the same), 3 cards against 13
+    make bidding the prize's value worth less to prefer."""
+    path = tmp_path / "cards.toml"
+    path.write_text(SWEEP)
+    shown = cli("options", str(path), "--games", "300", "--json", "--quiet")
+    assert shown.returncode == 0, shown.stderr
+    body = json.loads(shown.stdout)["options"]
+    assert [v["name"] for v in body["variants"]] == ["cards-13", "cards-13-again", "cards-3"]
+    assert body["variants"][0]["kinds"] == body["variants"][1]["kinds"]        # the same games, deal by deal
+    changes = {(c["variant"], c["kind"]): c for c in body["changes"]}
+    assert {c["baseline"] for c in changes.values()} == {"cards-13"} and len(changes) == 6
+    for kind in ("above", "equal", "below"):
+        same = changes[("cards-13-again", kind)]
+        assert same["word"] == "no change found" and same["forbidden"]["delta"] == same["preferred"]["delta"] == 0
+    equal = changes[("cards-3", "equal")]
+    assert equal["word"] in claims.OPTION_CHANGE and equal["preferred"]["adjusted"] < 0.05
+    assert equal["preferred"]["low"] <= equal["preferred"]["delta"] <= equal["preferred"]["high"]
+    text = cli("options", str(path), "--games", "300", "--quiet").stdout
+    assert re.search(r"^kind +cards-13 +cards-13-again +cards-3$", text, re.M)
+    assert f"  equal in cards-3 against cards-13: {equal['word']}" in text
+
+
+def test_options_of_a_sweep_needs_one_policy_to_weigh(cli, tmp_path):
+    path = tmp_path / "mixed.toml"
+    path.write_text(SWEEP.replace('all = "random"', 'all = "random"\n1 = "greedy"'))
+    shown = cli("options", str(path), "--games", "20")
+    assert shown.returncode != 0 and "seats 2 policies (greedy, random); allowed: --policy SPEC" in shown.stderr
+    assert cli("options", str(path), "--games", "20", "--policy", "random", "--kinds", "equal",
+               "--quiet").returncode == 0
+    refused = cli("options", str(path), "--set", "num_cards=4")
+    assert refused.returncode != 0 and "allowed: a sweep's variants as its file says" in refused.stderr

@@ -7,6 +7,7 @@ policy in every seat on those deals says which kinds ever came into play: a kind
 restricted, and is said to have never come into play.
 """
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,8 +29,7 @@ class Study:
     baseline: object               # the RunConfig of the policy in every seat
     policy: str
     kinds: tuple                   # (name, meaning) of the kinds weighed, in the game's order
-    table: tuple = ()              # the config file's table and the --set pairs the runs resolve from
-    sets: tuple = ()
+    name: str = ""                 # the sweep's variant it weighs, "" for a study of one set of rules
 
     @property
     def players(self):
@@ -41,10 +41,10 @@ class Study:
 
     def restricted(self, kind, mode):
         """The seatings of the policy with ``kind`` forbidden or preferred (``mode``), one run per seat."""
-        spec = restricted_spec(self.policy, mode, kind)
-        return [cfg.resolve(self.baseline.game, dict(self.table), sets=list(self.sets),
-                            policies=[("all", self.policy), (str(seat), spec)], games=self.baseline.games,
-                            seed=self.baseline.seed, variant=f"{mode}-{kind}-seat{seat}")
+        spec = cfg.policy_spec(self.module.GAME, restricted_spec(self.policy, mode, kind))
+        return [dataclasses.replace(self.baseline, policies=[spec if s == seat else self.policy
+                                                             for s in range(self.players)],
+                                    variant=f"{mode}-{kind}-seat{seat}")
                 for seat in range(self.players)]
 
 
@@ -66,7 +66,16 @@ def plan(game, policy, sets=(), games=None, seed=None, kinds=None, table=None):
         raise cfg.ConfigError(f"--games {games} is not allowed; allowed: 2 or more deals")
     baseline = cfg.resolve(game, table, sets=list(sets), policies=[("all", policy)], games=games, seed=seed,
                            variant="baseline")
-    spec = agents.parse(policy, baseline.module.GAME, baseline.module.ACTION_KINDS)
+    return study_of(baseline, policy, kinds)
+
+
+def study_of(baseline, policy, kinds=None, name=""):
+    """The :class:`Study` of ``policy`` on the rules of the resolved run ``baseline`` (its policies replaced)."""
+    game = baseline.game
+    try:
+        spec = agents.parse(policy, baseline.module.GAME, baseline.module.ACTION_KINDS)
+    except ValueError as e:
+        raise cfg.ConfigError(str(e)) from None
     if spec.restricted:
         raise cfg.ConfigError(f"--policy {policy} is restricted already; allowed: an unrestricted policy (simcore "
                               "options forbids and prefers each kind itself)")
@@ -74,12 +83,13 @@ def plan(game, policy, sets=(), games=None, seed=None, kinds=None, table=None):
     if not declared:
         raise cfg.ConfigError(f"game {game} declares no kinds of move; allowed: a game with ACTION_KINDS "
                               "(simcore games GAME lists them)")
-    names = [name for name, _ in declared]
-    for name in kinds or ():
-        if name not in names:
-            raise cfg.ConfigError(f"--kinds: {name!r} is not a kind of move of {game}; allowed: {', '.join(names)}")
-    chosen = tuple((name, meaning) for name, meaning in declared if kinds is None or name in kinds)
-    return Study(baseline, str(spec), chosen, tuple(table.items()), tuple(sets))
+    names = [kind for kind, _ in declared]
+    for kind in kinds or ():
+        if kind not in names:
+            raise cfg.ConfigError(f"--kinds: {kind!r} is not a kind of move of {game}; allowed: {', '.join(names)}")
+    chosen = tuple((kind, meaning) for kind, meaning in declared if kinds is None or kind in kinds)
+    baseline = dataclasses.replace(baseline, policies=[str(spec)] * baseline.players)
+    return Study(baseline, str(spec), chosen, name)
 
 
 def counted_run(run, on_block=None):
@@ -140,3 +150,37 @@ def _deals_test(scores, alpha):
     per_deal = worth.deal_means(scores)
     method, low, high, pvalue = versus.deal_test(per_deal, 1 / len(scores), alpha)
     return float(per_deal.mean()), float(low), float(high), float(pvalue), method
+
+
+# --- across the variants of a sweep -----------------------------------------------------------------------------
+
+
+def sweep_plan(path, policy=None, games=None, seed=None, kinds=None):
+    """One :class:`Study` per variant of the sweep file ``path`` (its rules; the policy ``policy``, else the one
+    policy the sweep seats everywhere), on the same deals: (studies, {variant: its baseline}), a variant's baseline
+    the sweep's first variant of its player count. ``games`` deals a restriction (default :data:`DEALS`, not the
+    sweep's games: a study plays each many times over). One-line ConfigError on bad input."""
+    from simcore.studies import sweep
+
+    if isinstance(games, int) and not isinstance(games, bool) and games < 2:
+        raise cfg.ConfigError(f"--games {games} is not allowed; allowed: 2 or more deals")
+    plan = sweep.load(path, games if games is not None else DEALS, seed)
+    if policy is None:
+        seated = {spec for variant in plan.variants for spec in variant.config.policies}
+        if len(seated) != 1:
+            raise cfg.ConfigError(f"sweep {path} seats {len(seated)} policies ({', '.join(sorted(seated))}); allowed: "
+                                  "--policy SPEC, the one policy simcore options weighs the kinds for")
+        policy = seated.pop()
+    studies = [study_of(variant.config, policy, kinds, variant.name) for variant in plan.variants]
+    firsts = {}
+    bases = {s.name: firsts.setdefault(s.players, s.name) for s in studies}
+    return studies, bases
+
+
+def play_sweep(studies, bases, on_block=None, on_kind=None, margin=worth.MARGIN):
+    """Play every variant's study (:func:`play`) and compare each kind's worth with its baseline's on the same
+    deals: ({variant: OptionsResult}, [analyses.options.KindChange])."""
+    results = {}
+    for study in studies:
+        results[study.name] = play(study, on_block, on_kind, margin)
+    return results, worth.changes(results, bases)

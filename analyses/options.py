@@ -343,3 +343,29 @@ def change_document(change):
     return {"kind": change.kind, "variant": change.variant, "baseline": change.baseline, "word": change.word,
             "deals": change.deals, **{s.mode: {"delta": s.delta, "low": s.low, "high": s.high, "pvalue": s.pvalue,
                                                "adjusted": s.adjusted} for s in change.shifts}}
+
+
+# --- skill and luck ------------------------------------------------------------------------------------------
+
+def skill_lines(rows):
+    """The skill-and-luck lines of ``simcore options --skill``: ``rows`` are (variant, contest, claim, weaker's
+    points per seat), a contest a ``simcore versus`` result of the stronger player against the weaker on the same
+    rules and deals, its claim the strength word."""
+    if not rows:
+        return []
+    first = rows[0][1]
+    lines = [""] + _wrapped(f"skill and luck on the same rules ({first.deals:,} deals x {first.players} seats a "
+                            "contest): A over B is A's points with B in every other seat, A in each seat in turn; "
+                            "luck is B's points per seat in the same games, how often the player meant to be weaker "
+                            f"still wins (fair {first.fair:.3f}):")
+    width = max(len(name) for name, *_ in rows)
+    for name, contest, claim, luck in rows:
+        lines += _wrapped(f"  {name:<{width}}  {contest.policy} over {contest.against}: {contest.score:.3f} "
+                          f"[{contest.low:.3f}, {contest.high:.3f}] {claim.word}; luck {luck:.3f}")
+    return lines
+
+
+def skill_document(rows):
+    return [{"variant": name, "stronger": c.policy, "weaker": c.against, "deals": c.deals, "score": c.score,
+             "low": c.low, "high": c.high, "fair": c.fair, "pvalue": c.pvalue, "word": claim.word,
+             "weaker_points": luck} for name, c, claim, luck in rows]

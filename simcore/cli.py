@@ -846,10 +846,18 @@ def _contest(runs, folder, trace, quiet, score, as_json=False):
                                                    "declares; simcore games GAME lists them).")
 @click.option("--margin", type=float, default=0.02, show_default=True, metavar="E",
               help="never worth it: both restrictions shown within E points of no effect.")
+@click.option("--skill", is_flag=True,
+              help="Also skill and luck on the same rules: the searching policy over greedy, greedy over random "
+                   "(versus's contests), and how often the weaker player still wins.")
+@click.option("--strong", default="ismcts", show_default=True, metavar="SPEC",
+              help="--skill: the searching policy (plain ismcts: the game's recommended search).")
+@click.option("--skill-games", type=int, default=200, show_default=True, metavar="N",
+              help="--skill: deals of each contest, each from every seat.")
 @_options(SEED, THREADS, QUIET)
 @click.option("--json", "as_json", is_flag=True,
               help="Print every kind's worth as JSON (schema simcore.verdict/1) and nothing else on stdout.")
-def options_command(game, policy, config_path, sets, games, kinds, margin, seed, threads, quiet, as_json):
+def options_command(game, policy, config_path, sets, games, kinds, margin, skill, strong, skill_games, seed, threads,
+                    quiet, as_json):
     """What each kind of move is worth: restricted play, one seat forbidden (then made to prefer) a kind, the
     others not, on the same deals from every seat; for a sweep, in every variant, and where a kind's worth changes
     against each player count's first variant."""
@@ -870,28 +878,55 @@ def options_command(game, policy, config_path, sets, games, kinds, margin, seed,
         else:
             studies, bases = [options.plan(game, policy or "greedy", _sets(sets), games, seed, names,
                                            _table(config_path))], None
+        if skill_games < 2:
+            _fail(f"--skill-games {skill_games} is not allowed; allowed: 2 or more deals")
+        pairs = options.skill_pairs(studies[0], strong) if skill else []
     except (cfg.ConfigError, ValueError) as e:
         _fail(str(e))
     _threads(threads)
-    _load_options(studies[0], quiet)
-    pace = Pace(sum(options.games_to_play(s) for s in studies), _warn, "Ctrl-C stops it and keeps nothing")
+    _load_options(studies[0], quiet, pairs)
+    pace = Pace(sum(options.games_to_play(s) + skill_games * s.players * len(pairs) for s in studies), _warn,
+                "Ctrl-C stops it and keeps nothing")
     weighed = _weighing(studies, quiet)
     if sweeping:
         results, moved = options.play_sweep(studies, bases, pace.add, weighed, margin)
-        _options_sweep(results, moved, Path(game).name, as_json)
     else:
-        _options_one(options.play(studies[0], pace.add, weighed, margin), as_json)
+        results, moved = {"": options.play(studies[0], pace.add, weighed, margin)}, None
+    skilled = _skill_rows(studies, results, strong, skill_games, pace.add) if skill else []
+    if sweeping:
+        _options_sweep(results, moved, Path(game).name, as_json, skilled)
+    else:
+        _options_one(results[""], as_json, skilled)
 
 
-def _load_options(study, quiet):
-    """The copies of the game loop an options study plays, compiled up front: the baseline's, and the restricted
-    seat's (a restricted greedy seat plays the copy that can search)."""
+def _skill_rows(studies, results, strong, games, on_block):
+    """Skill and luck on each study's rules: (variant, contest, its strength claim, the weaker's points per seat)."""
+    from analyses import claims
+    from simcore.studies import options
+
+    rows = []
+    for study in studies:
+        name = study.name or results[study.name].rules
+        for contest, luck in options.skill(study, strong, games, on_block):
+            claim = claims.contest_claim(contest, results[study.name].rules, contest.test.removeprefix("test: "))
+            rows.append((name, contest, claim, luck))
+    return rows
+
+
+def _load_options(study, quiet, pairs=()):
+    """The copies of the game loop an options study plays, compiled up front: the baseline's, the restricted
+    seat's (a restricted greedy seat plays the copy that can search), and the skill contests' (``pairs``)."""
     from simcore import engine
+    from simcore.studies import options
 
     for run in (study.baseline, *study.restricted(study.kinds[0][0], "forbidden")[:1]):
         table = run.policies_array()
         engine.load(run.module, run.params_array(), table,
                     _compiling(quiet, engine.copy_name(run.module, table, True)), counted=True)
+    for stronger, weaker in pairs:
+        run = options.skill_runs(study, stronger, weaker, 1)[0]
+        table = run.policies_array()
+        engine.load(run.module, run.params_array(), table, _compiling(quiet, engine.copy_name(run.module, table)))
 
 
 def _weighing(studies, quiet):
@@ -905,19 +940,20 @@ def _weighing(studies, quiet):
     return weighed
 
 
-def _options_one(result, as_json):
+def _options_one(result, as_json, skilled=()):
     from analyses import claims
     from analyses import options as worth
 
     said = [claims.option_claim(kind, result, worth.TEST) for kind in result.kinds]
     if as_json:
-        click.echo(claims.document(said, options=worth.document(result)))
+        body = {**worth.document(result), **({"skill": worth.skill_document(skilled)} if skilled else {})}
+        click.echo(claims.document(said + [claim for _, _, claim, _ in skilled], options=body))
         return
-    for line in worth.screen(result, said):
+    for line in worth.screen(result, said) + worth.skill_lines(skilled):
         click.echo(line)
 
 
-def _options_sweep(results, moved, sweep_name, as_json):
+def _options_sweep(results, moved, sweep_name, as_json, skilled=()):
     from analyses import claims
     from analyses import options as worth
 
@@ -926,10 +962,12 @@ def _options_sweep(results, moved, sweep_name, as_json):
     changed = [(c, claims.option_change_claim(c, family, worth.CHANGE_TEST)) for c in moved]
     if as_json:
         body = {"sweep": sweep_name, "variants": [{"name": name, **worth.document(r)} for name, r in results.items()],
-                "changes": [worth.change_document(c) for c in moved]}
-        click.echo(claims.document([c for of in said.values() for c in of] + [c for _, c in changed], options=body))
+                "changes": [worth.change_document(c) for c in moved],
+                **({"skill": worth.skill_document(skilled)} if skilled else {})}
+        click.echo(claims.document([c for of in said.values() for c in of] + [c for _, c in changed]
+                                   + [claim for _, _, claim, _ in skilled], options=body))
         return
-    for line in worth.sweep_screen(results, changed, said, sweep_name):
+    for line in worth.sweep_screen(results, changed, said, sweep_name) + worth.skill_lines(skilled):
         click.echo(line)
 
 

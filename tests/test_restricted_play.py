@@ -288,3 +288,21 @@ def test_options_of_a_sweep_needs_one_policy_to_weigh(cli, tmp_path):
                "--quiet").returncode == 0
     refused = cli("options", str(path), "--set", "num_cards=4")
     assert refused.returncode != 0 and "allowed: a sweep's variants as its file says" in refused.stderr
+
+
+def test_options_with_skill_gives_skill_and_luck_on_the_same_rules(cli):
+    """Issue 55, item 4: how much a seat gains from search over greedy and from greedy over random (versus's
+    contests, the same test and words), and how often the weaker still wins (its points per seat), per variant."""
+    args = ["options", "goofspiel", "--set", "num_cards=6", "--games", "40", "--kinds", "equal", "--skill",
+            "--strong", "ismcts:iterations=40", "--skill-games", "60", "--quiet"]
+    body = json.loads(cli(*args, "--json").stdout)
+    skill = body["options"]["skill"]
+    searching = "ismcts:iterations=40,c=0.7,rollout=greedy,widen=0.5"      # the game's recommended search, 40 deep
+    assert [(s["stronger"], s["weaker"]) for s in skill] == [(searching, "greedy"), ("greedy", "random")]
+    for s in skill:
+        assert s["word"] in claims.STRENGTH and s["low"] <= s["score"] <= s["high"] and s["deals"] == 60
+        assert s["weaker_points"] == pytest.approx(1 - s["score"])
+    assert skill[1]["word"] == "stronger"          # greedy beats random at Goofspiel
+    assert [c["word"] for c in body["claims"]][-2:] == [s["word"] for s in skill]
+    text = cli(*args).stdout
+    assert "  num_cards=6  greedy over random: " in text and f"luck {skill[1]['weaker_points']:.3f}" in text

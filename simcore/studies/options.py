@@ -184,3 +184,42 @@ def play_sweep(studies, bases, on_block=None, on_kind=None, margin=worth.MARGIN)
     for study in studies:
         results[study.name] = play(study, on_block, on_kind, margin)
     return results, worth.changes(results, bases)
+
+
+# --- skill and luck on the same rules (the restricted-play paper's other measures) ---------------------------
+
+SKILL_DEALS = 200      # deals of each skill contest unless --skill-games says otherwise
+
+
+def skill_pairs(study, strong):
+    """The contests of skill on a study's rules: the searching policy ``strong`` over greedy, greedy over random
+    (those the game offers), each as (stronger, weaker) canonical specs."""
+    game = study.module.GAME
+    pairs = [(strong, "greedy"), ("greedy", "random")] if game.heuristic else [(strong, "random")]
+    return [tuple(cfg.policy_spec(game, spec) for spec in pair) for pair in pairs]
+
+
+def skill_runs(study, stronger, weaker, games):
+    """The seatings of ``stronger`` against ``weaker`` on the study's rules and deals, the stronger in each seat
+    in turn (as ``simcore versus`` seats a contest)."""
+    return [dataclasses.replace(study.baseline, policies=[stronger if s == seat else weaker
+                                                          for s in range(study.players)],
+                                games=games, variant=f"{stronger}-vs-{weaker}-seat{seat}")
+            for seat in range(study.players)]
+
+
+def skill(study, strong, games=SKILL_DEALS, on_block=None):
+    """Skill and luck on the study's rules: for each pair of :func:`skill_pairs`, the stronger's
+    :class:`~simcore.studies.versus.VersusResult` against the weaker (skill: how much a seat gains from the better
+    player), and the weaker's points per seat in the same games (luck: how often the weaker player still wins; fair
+    1/players). Returns [(VersusResult, weaker's points per seat)]."""
+    from simcore.studies import runs as plays
+
+    out = []
+    for stronger, weaker in skill_pairs(study, strong):
+        seatings = skill_runs(study, stronger, weaker, games)
+        scores = [np.concatenate([versus.a_returns(run, rows, seat) for _, rows in plays.blocks(run, on_block)])
+                  for seat, run in enumerate(seatings)]
+        result = versus.score(seatings, scores)
+        out.append((result, (1 - result.score) / (study.players - 1)))
+    return out

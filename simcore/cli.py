@@ -846,6 +846,9 @@ def _contest(runs, folder, trace, quiet, score, as_json=False):
                                                    "declares; simcore games GAME lists them).")
 @click.option("--margin", type=float, default=0.02, show_default=True, metavar="E",
               help="never worth it: both restrictions shown within E points of no effect.")
+@click.option("--out", "folder", type=click.Path(file_okay=False),
+              help="Keep every run of the study in this folder (its games and traces, for analyze and replay); the "
+                   "same command again goes on from the runs it finished.")
 @click.option("--skill", is_flag=True,
               help="Also skill and luck on the same rules: the searching policy over greedy, greedy over random "
                    "(versus's contests), and how often the weaker player still wins.")
@@ -853,11 +856,11 @@ def _contest(runs, folder, trace, quiet, score, as_json=False):
               help="--skill: the searching policy (plain ismcts: the game's recommended search).")
 @click.option("--skill-games", type=int, default=200, show_default=True, metavar="N",
               help="--skill: deals of each contest, each from every seat.")
-@_options(SEED, THREADS, QUIET)
+@_options(SEED, FORCE, THREADS, QUIET)
 @click.option("--json", "as_json", is_flag=True,
               help="Print every kind's worth as JSON (schema simcore.verdict/1) and nothing else on stdout.")
-def options_command(game, policy, config_path, sets, games, kinds, margin, skill, strong, skill_games, seed, threads,
-                    quiet, as_json):
+def options_command(game, policy, config_path, sets, games, kinds, margin, folder, skill, strong, skill_games, seed,
+                    force, threads, quiet, as_json):
     """What each kind of move is worth: restricted play, one seat forbidden (then made to prefer) a kind, the
     others not, on the same deals from every seat; for a sweep, in every variant, and where a kind's worth changes
     against each player count's first variant."""
@@ -881,25 +884,38 @@ def options_command(game, policy, config_path, sets, games, kinds, margin, skill
         if skill_games < 2:
             _fail(f"--skill-games {skill_games} is not allowed; allowed: 2 or more deals")
         pairs = options.skill_pairs(studies[0], strong) if skill else []
+        if folder is not None:
+            from simcore import engine
+
+            engine.traceable(studies[0].module)
     except (cfg.ConfigError, ValueError) as e:
-        _fail(str(e))
+        _fail(str(e) + (" (--out keeps each run's trace)" if folder is not None and "trace" in str(e) else ""))
+    game_name = studies[0].baseline.game
+    if folder is not None:
+        _folder(folder, options.Folder.KIND, game_name,
+                options.Folder(folder, game_name).plan([s.baseline for s in studies]), force)
     _threads(threads)
     _load_options(studies[0], quiet, pairs)
-    pace = Pace(sum(options.games_to_play(s) + skill_games * s.players * len(pairs) for s in studies), _warn,
-                "Ctrl-C stops it and keeps nothing")
+    kept = (f"Ctrl-C keeps every run finished in {folder}, and the same command goes on from them" if folder else
+            "Ctrl-C stops it and keeps nothing (with --out FOLDER it keeps every run finished)")
+    pace = Pace(sum(options.games_to_play(s) + skill_games * s.players * len(pairs) for s in studies), _warn, kept)
     weighed = _weighing(studies, quiet)
-    if sweeping:
-        results, moved = options.play_sweep(studies, bases, pace.add, weighed, margin)
-    else:
-        results, moved = {"": options.play(studies[0], pace.add, weighed, margin)}, None
-    skilled = _skill_rows(studies, results, strong, skill_games, pace.add) if skill else []
+    keeping = options.Folder(folder, game_name, pace.add, pace.skip) if folder else None
+    runner = keeping.runner if keeping else None
+    with _locked(folder, options.Folder.KIND, game_name,
+                 keeping.plan([s.baseline for s in studies]) if keeping else None, force):
+        if sweeping:
+            results, moved = options.play_sweep(studies, bases, pace.add, weighed, margin, runner)
+        else:
+            results, moved = {"": options.play(studies[0], pace.add, weighed, margin, runner)}, None
+        skilled = _skill_rows(studies, results, strong, skill_games, pace.add, keeping) if skill else []
     if sweeping:
         _options_sweep(results, moved, Path(game).name, as_json, skilled)
     else:
         _options_one(results[""], as_json, skilled)
 
 
-def _skill_rows(studies, results, strong, games, on_block):
+def _skill_rows(studies, results, strong, games, on_block, keeping=None):
     """Skill and luck on each study's rules: (variant, contest, its strength claim, the weaker's points per seat)."""
     from analyses import claims
     from simcore.studies import options
@@ -907,7 +923,7 @@ def _skill_rows(studies, results, strong, games, on_block):
     rows = []
     for study in studies:
         name = study.name or results[study.name].rules
-        for contest, luck in options.skill(study, strong, games, on_block):
+        for contest, luck in options.skill(study, strong, games, on_block, keeping):
             claim = claims.contest_claim(contest, results[study.name].rules, contest.test.removeprefix("test: "))
             rows.append((name, contest, claim, luck))
     return rows

@@ -306,3 +306,32 @@ def test_options_with_skill_gives_skill_and_luck_on_the_same_rules(cli):
     assert [c["word"] for c in body["claims"]][-2:] == [s["word"] for s in skill]
     text = cli(*args).stdout
     assert "  num_cards=6  greedy over random: " in text and f"luck {skill[1]['weaker_points']:.3f}" in text
+
+
+def test_options_keeps_its_runs_in_a_folder_and_goes_on_from_them(cli, tmp_path):
+    """--out FOLDER: every run of the study kept (its games and trace), the answer the same as without a folder;
+    a run lost (a study stopped part way) is played again alone when the same command is given again, and a
+    folder of other settings is replaced only with --force."""
+    folder = tmp_path / "study"
+    args = ["options", "goofspiel", "--set", "num_cards=5", "--games", "80", "--policy", "random", "--skill",
+            "--skill-games", "20", "--strong", "mc:rollouts=2", "--json", "--quiet"]
+    alone = cli(*args).stdout
+    kept = cli(*args, "--out", str(folder))
+    assert kept.returncode == 0, kept.stderr
+    assert kept.stdout == alone
+    files = sorted(p.name for p in folder.glob("*.parquet"))
+    assert "baseline.parquet" in files and "forbidden-equal-seat1.parquet" in files
+    assert "skill-greedy-over-random-seat0.parquet" in files
+    assert (folder / "_traces" / "forbidden-equal-seat1.trace.parquet").is_file()
+    lost = folder / "forbidden-equal-seat1.parquet"
+    lost.unlink()
+    stamps = {p.name: p.stat().st_mtime_ns for p in folder.glob("*.parquet")}
+    again = cli(*args, "--out", str(folder))
+    assert again.stdout == alone
+    assert lost.is_file()
+    assert all(p.stat().st_mtime_ns == stamps[p.name] for p in folder.glob("*.parquet") if p.name in stamps)
+    other = cli(*args[:-2], "--games", "60", "--out", str(folder))
+    assert other.returncode != 0
+    assert "holds the finished results of a restricted-play study with other settings" in other.stderr
+    assert "allowed: --force to replace them, or a new folder" in other.stderr
+    assert cli(*args[:-2], "--games", "60", "--out", str(folder), "--force", "--quiet").returncode == 0

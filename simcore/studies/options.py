@@ -9,6 +9,7 @@ restricted, and is said to have never come into play.
 
 import dataclasses
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -32,6 +33,11 @@ class Study:
     name: str = ""                 # the sweep's variant it weighs, "" for a study of one set of rules
 
     @property
+    def prefix(self):
+        """What its runs' names begin with: the sweep's variant's name, so that a folder holds every variant's."""
+        return f"{self.name}." if self.name else ""
+
+    @property
     def players(self):
         return self.baseline.players
 
@@ -44,7 +50,7 @@ class Study:
         spec = cfg.policy_spec(self.module.GAME, restricted_spec(self.policy, mode, kind))
         return [dataclasses.replace(self.baseline, policies=[spec if s == seat else self.policy
                                                              for s in range(self.players)],
-                                    variant=f"{mode}-{kind}-seat{seat}")
+                                    variant=f"{self.prefix}{mode}-{kind}-seat{seat}")
                 for seat in range(self.players)]
 
 
@@ -88,7 +94,8 @@ def study_of(baseline, policy, kinds=None, name=""):
         if kind not in names:
             raise cfg.ConfigError(f"--kinds: {kind!r} is not a kind of move of {game}; allowed: {', '.join(names)}")
     chosen = tuple((kind, meaning) for kind, meaning in declared if kinds is None or kind in kinds)
-    baseline = dataclasses.replace(baseline, policies=[str(spec)] * baseline.players)
+    baseline = dataclasses.replace(baseline, policies=[str(spec)] * baseline.players,
+                                   variant=f"{name}.baseline" if name else "baseline")
     return Study(baseline, str(spec), chosen, name)
 
 
@@ -109,39 +116,119 @@ def games_to_play(study):
     return study.baseline.games * (1 + 2 * len(study.kinds) * study.players)
 
 
-def play(study, on_block=None, on_kind=None, margin=worth.MARGIN):
+def in_memory(on_block=None):
+    """The runner of a study without a folder: ``runner(runs, on_run)`` plays each run and returns its (wins (games,
+    players), counts (games, seats, 2 kinds + 1)), calling ``on_run(i)`` as run ``i`` ends."""
+    def runner(runs, on_run=None):
+        out = []
+        for i, run in enumerate(runs):
+            rows, counts = counted_run(run, on_block)
+            out.append((_wins(rows, run.players), counts))
+            if on_run is not None:
+                on_run(i)
+        return out
+    return runner
+
+
+def play(study, on_block=None, on_kind=None, margin=worth.MARGIN, runner=None):
     """Play ``study`` and return its :class:`analyses.options.OptionsResult`. ``on_block(n)`` after every block of
-    ``n`` games; ``on_kind(name, word)`` as each kind is weighed."""
-    players = study.players
-    fair = 1 / players
-    rows, counts = counted_run(study.baseline, on_block)
-    n_kinds = len(study.module.ACTION_KINDS)
-    index = {name: k for k, (name, _) in enumerate(study.module.ACTION_KINDS)}
-    baseline = float(points(_wins(rows, players)).mean())
-    restrictions = {}
-    for name, _ in study.kinds:
-        legal = sum(worth.counts_of(counts, seat, index[name], n_kinds)[0] for seat in range(players))
-        if legal == 0:      # never legal under full play: no restriction could bind
-            continue
-        for mode in worth.MODES:
-            scores, seat_counts = [], []
-            for seat, run in enumerate(study.restricted(name, mode)):
-                played_rows, played_counts = counted_run(run, on_block)
-                scores.append(points(_wins(played_rows, players))[:, seat])
-                seat_counts.append(worth.counts_of(played_counts, seat, index[name], n_kinds))
-            restrictions[(name, mode)] = worth.restriction(name, mode, scores, fair, baseline,
-                                                           tuple(np.sum(seat_counts, axis=0).tolist()), _deals_test)
-        if on_kind is not None:
-            on_kind(name)
-    kinds = worth.worths(study.kinds, restrictions, margin, worth.full_play(counts, study.module.ACTION_KINDS))
+    ``n`` games; ``on_kind(name)`` as each kind is weighed; ``runner`` plays runs (:func:`in_memory`, or
+    :class:`Folder`'s, which keeps them)."""
     from analyses.context import rules_text
 
+    runner = runner or in_memory(on_block)
+    players = study.players
+    (wins, counts), = runner([study.baseline])
+    n_kinds = len(study.module.ACTION_KINDS)
+    index = {name: k for k, (name, _) in enumerate(study.module.ACTION_KINDS)}
+    baseline = float(points(wins).mean())
+    in_play = [name for name, _ in study.kinds       # never legal under full play: no restriction could bind
+               if sum(worth.counts_of(counts, seat, index[name], n_kinds)[0] for seat in range(players))]
+    batch = [(name, mode, seat, run) for name in in_play for mode in worth.MODES
+             for seat, run in enumerate(study.restricted(name, mode))]
+    per_kind = 2 * players
+
+    def ended(i):
+        if on_kind is not None and (i + 1) % per_kind == 0:
+            on_kind(batch[i][0])
+    played = runner([run for *_, run in batch], ended)
+    restrictions = {}
+    for start in range(0, len(batch), players):
+        name, mode = batch[start][:2]
+        scores = [points(played[start + seat][0])[:, seat] for seat in range(players)]
+        seat_counts = [worth.counts_of(played[start + seat][1], seat, index[name], n_kinds) for seat in range(players)]
+        restrictions[(name, mode)] = worth.restriction(name, mode, scores, 1 / players, baseline,
+                                                       tuple(np.sum(seat_counts, axis=0).tolist()), _deals_test)
+    kinds = worth.worths(study.kinds, restrictions, margin, worth.full_play(counts, study.module.ACTION_KINDS))
     return worth.OptionsResult(study.baseline.game, rules_text(study.baseline.game, study.baseline.params),
                                study.policy, players, study.baseline.games, margin, kinds)
 
 
 def _wins(rows, players):
     return rows[:, engine.O_WIN:engine.O_WIN + players]
+
+
+class Folder:
+    """The runs of a study kept in an --out folder (of the kind :attr:`KIND`): each run a result file and its trace (the
+    kinds each seat had and played), with the folder's manifest, so that a study stopped part way goes on from the
+    runs it finished when the same command is given again. ``runner`` plays the runs not finished and reads every
+    run back from its files."""
+
+    KIND = "restricted-play study"      # what its manifest and messages call it
+
+    def __init__(self, folder, game, on_block=None, on_skip=None):
+        self.folder, self.game, self.on_block, self.on_skip = Path(folder), game, on_block, on_skip
+
+    def plan(self, runs):
+        from simcore.studies import sweep
+
+        return sweep.Sweep(self.folder, self.game, [sweep.Variant(run.variant, {}, run) for run in runs])
+
+    def play(self, runs, trace, on_run=None):
+        from simcore.studies import sweep
+
+        order = {run.variant: i for i, run in enumerate(runs)}
+
+        def finished(variant, status, tally):
+            if status == "skipped" and self.on_skip is not None:
+                self.on_skip(variant.config.games)
+            if on_run is not None:
+                on_run(order[variant.name])
+        sweep.run(self.plan(runs), self.folder, self.on_block, on_variant=finished, kind=self.KIND, trace=trace)
+
+    def runner(self, runs, on_run=None):
+        self.play(runs, True, on_run)
+        return [self.read(run) for run in runs]
+
+    def read(self, run):
+        """(wins, counts) of a finished run, from its result file and its trace."""
+        import pyarrow.parquet as pq
+
+        from simcore.io import results, writing
+
+        path = self.folder / f"{run.variant}.parquet"
+        table = pq.read_table(writing.local(path))
+        wins = np.column_stack([table[f"win_{i}"].to_numpy(zero_copy_only=False) for i in range(run.players)])
+        trace = pq.read_table(writing.local(results.trace_path(path))).sort_by([("game_index", "ascending"),
+                                                                               ("seat", "ascending")])
+        kinds = [name for name, _ in run.module.ACTION_KINDS]
+        played = np.stack([trace[f"played_{k}"].to_numpy() for k in kinds], axis=1).reshape(run.games, run.players, -1)
+        legal = np.stack([trace[f"legal_{k}"].to_numpy() for k in kinds], axis=1).reshape(run.games, run.players, -1)
+        forced = np.zeros((run.games, run.players, 1), played.dtype)
+        for seat, spec in enumerate(run.policies):     # a forbidden kind is played only where nothing else was legal
+            mask = int(agents.parse(spec, run.module.GAME, run.module.ACTION_KINDS).row()[agents.FORBID])
+            forced[:, seat, 0] = sum(played[:, seat, k] for k in range(len(kinds)) if (mask >> k) & 1)
+        return wins.astype(bool), np.concatenate([played, legal, forced], axis=2)
+
+    def scores(self, runs, score=None):
+        """The contest's points of A (the seat each seating puts it in), from the seatings' result files."""
+        import pyarrow.parquet as pq
+
+        from simcore.io import writing
+
+        self.play(runs, False)
+        return [versus.table_returns(pq.read_table(writing.local(self.folder / f"{run.variant}.parquet")),
+                                     run.players, seat) for seat, run in enumerate(runs)]
 
 
 def _deals_test(scores, alpha):
@@ -177,12 +264,12 @@ def sweep_plan(path, policy=None, games=None, seed=None, kinds=None):
     return studies, bases
 
 
-def play_sweep(studies, bases, on_block=None, on_kind=None, margin=worth.MARGIN):
+def play_sweep(studies, bases, on_block=None, on_kind=None, margin=worth.MARGIN, runner=None):
     """Play every variant's study (:func:`play`) and compare each kind's worth with its baseline's on the same
     deals: ({variant: OptionsResult}, [analyses.options.KindChange])."""
     results = {}
     for study in studies:
-        results[study.name] = play(study, on_block, on_kind, margin)
+        results[study.name] = play(study, on_block, on_kind, margin, runner)
     return results, worth.changes(results, bases)
 
 
@@ -202,13 +289,14 @@ def skill_pairs(study, strong):
 def skill_runs(study, stronger, weaker, games):
     """The seatings of ``stronger`` against ``weaker`` on the study's rules and deals, the stronger in each seat
     in turn (as ``simcore versus`` seats a contest)."""
+    pair = f"{stronger.partition(':')[0]}-over-{weaker.partition(':')[0]}"     # a file name: no spec's punctuation
     return [dataclasses.replace(study.baseline, policies=[stronger if s == seat else weaker
                                                           for s in range(study.players)],
-                                games=games, variant=f"{stronger}-vs-{weaker}-seat{seat}")
+                                games=games, variant=f"{study.prefix}skill-{pair}-seat{seat}")
             for seat in range(study.players)]
 
 
-def skill(study, strong, games=SKILL_DEALS, on_block=None):
+def skill(study, strong, games=SKILL_DEALS, on_block=None, folder=None):
     """Skill and luck on the study's rules: for each pair of :func:`skill_pairs`, the stronger's
     :class:`~simcore.studies.versus.VersusResult` against the weaker (skill: how much a seat gains from the better
     player), and the weaker's points per seat in the same games (luck: how often the weaker player still wins; fair
@@ -218,8 +306,11 @@ def skill(study, strong, games=SKILL_DEALS, on_block=None):
     out = []
     for stronger, weaker in skill_pairs(study, strong):
         seatings = skill_runs(study, stronger, weaker, games)
-        scores = [np.concatenate([versus.a_returns(run, rows, seat) for _, rows in plays.blocks(run, on_block)])
-                  for seat, run in enumerate(seatings)]
+        if folder is not None:          # kept in the study's folder (:class:`Folder`)
+            scores = folder.scores(seatings)
+        else:
+            scores = [np.concatenate([versus.a_returns(run, rows, seat) for _, rows in plays.blocks(run, on_block)])
+                      for seat, run in enumerate(seatings)]
         result = versus.score(seatings, scores)
         out.append((result, (1 - result.score) / (study.players - 1)))
     return out

@@ -161,3 +161,26 @@ def race_plot(history, title="The race", band="95% interval"):
         ax.legend(fontsize="x-small", loc="best")
     fig.tight_layout()
     return fig
+
+
+def options_plot(kinds, forbidden, preferred, fair, title="What each kind of move is worth"):
+    """Restricted play: per kind, the restricted seat's points with the kind forbidden and with it preferred, each
+    ``(share, low, high)`` or None for a kind that never came into play (not drawn); dotted: the fair share."""
+    fig, ax = plt.subplots(figsize=(7.5, _height(len(kinds))))
+    y = np.arange(len(kinds))
+    for offset, (label, marker, points) in zip((-0.15, 0.15), (("forbidden", "o", forbidden),
+                                                                ("preferred", "s", preferred)), strict=True):
+        shown = [(i, p) for i, p in enumerate(points) if p is not None]
+        if shown:
+            at = np.array([i for i, _ in shown]) + offset
+            share = np.array([p[0] for _, p in shown])
+            err = [share - np.array([p[1] for _, p in shown]), np.array([p[2] for _, p in shown]) - share]
+            ax.errorbar(share, at, xerr=err, fmt=marker, ms=5, capsize=3, label=label)
+    ax.axvline(fair, color="grey", lw=0.8, ls=":")
+    ax.set_yticks(y, kinds)
+    ax.invert_yaxis()
+    ax.set_xlabel("points of the restricted seat (95% interval)")
+    ax.set_title(title)
+    ax.legend(loc="best", fontsize="small")
+    fig.tight_layout()
+    return fig

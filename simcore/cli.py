@@ -849,6 +849,8 @@ def _contest(runs, folder, trace, quiet, score, as_json=False):
 @click.option("--out", "folder", type=click.Path(file_okay=False),
               help="Keep every run of the study in this folder (its games and traces, for analyze and replay); the "
                    "same command again goes on from the runs it finished.")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False), metavar="PATH",
+              help="Also write the study as a report: PATH.md (its plots beside it) or one PATH.html page.")
 @click.option("--skill", is_flag=True,
               help="Also skill and luck on the same rules: the searching policy over greedy, greedy over random "
                    "(versus's contests), and how often the weaker player still wins.")
@@ -859,8 +861,8 @@ def _contest(runs, folder, trace, quiet, score, as_json=False):
 @_options(SEED, FORCE, THREADS, QUIET)
 @click.option("--json", "as_json", is_flag=True,
               help="Print every kind's worth as JSON (schema simcore.verdict/1) and nothing else on stdout.")
-def options_command(game, policy, config_path, sets, games, kinds, margin, folder, skill, strong, skill_games, seed,
-                    force, threads, quiet, as_json):
+def options_command(game, policy, config_path, sets, games, kinds, margin, folder, report_path, skill, strong,
+                    skill_games, seed, force, threads, quiet, as_json):
     """What each kind of move is worth: restricted play, one seat forbidden (then made to prefer) a kind, the
     others not, on the same deals from every seat; for a sweep, in every variant, and where a kind's worth changes
     against each player count's first variant."""
@@ -869,6 +871,7 @@ def options_command(game, policy, config_path, sets, games, kinds, margin, folde
 
     if not 0 < margin < 1:
         _fail(f"--margin {margin:g} is not allowed; allowed: a number of points between 0 and 1")
+    _report_target(report_path)
     names = [k.strip() for k in kinds.split(",")] if kinds is not None else None
     if names is not None and not all(names):
         _fail(f"--kinds {kinds!r} names an empty kind; allowed: KIND[,KIND...]")
@@ -910,9 +913,32 @@ def options_command(game, policy, config_path, sets, games, kinds, margin, folde
             results, moved = {"": options.play(studies[0], pace.add, weighed, margin, runner)}, None
         skilled = _skill_rows(studies, results, strong, skill_games, pace.add, keeping) if skill else []
     if sweeping:
-        _options_sweep(results, moved, Path(game).name, as_json, skilled)
+        said, changed = _options_sweep(results, moved, Path(game).name, as_json, skilled)
     else:
-        _options_one(results[""], as_json, skilled)
+        said, changed = {"": _options_one(results[""], as_json, skilled)}, []
+    if report_path:
+        from analyses import options_report
+
+        try:
+            written = options_report.write(report_path, [(name, results[name], said[name]) for name in results],
+                                           [claim for _, claim in changed], skilled)
+        except (OSError, ValueError) as e:
+            _fail(str(e))
+        _note(f"report: {written}", quiet, err=True)
+
+
+def _report_target(path):
+    """A --report path checked before anything plays: its suffix, and a folder to write it in."""
+    if path is None:
+        return
+    from analyses.report import _check_suffix
+
+    try:
+        _check_suffix(_out(path, "--report"))
+    except ValueError as e:
+        _fail(str(e))
+    if not Path(path).parent.is_dir():
+        _fail(f"cannot write {path}: its folder {Path(path).parent} does not exist")
 
 
 def _skill_rows(studies, results, strong, games, on_block, keeping=None):
@@ -964,9 +990,10 @@ def _options_one(result, as_json, skilled=()):
     if as_json:
         body = {**worth.document(result), **({"skill": worth.skill_document(skilled)} if skilled else {})}
         click.echo(claims.document(said + [claim for _, _, claim, _ in skilled], options=body))
-        return
+        return said
     for line in worth.screen(result, said) + worth.skill_lines(skilled):
         click.echo(line)
+    return said
 
 
 def _options_sweep(results, moved, sweep_name, as_json, skilled=()):
@@ -982,9 +1009,10 @@ def _options_sweep(results, moved, sweep_name, as_json, skilled=()):
                 **({"skill": worth.skill_document(skilled)} if skilled else {})}
         click.echo(claims.document([c for of in said.values() for c in of] + [c for _, c in changed]
                                    + [claim for _, _, claim, _ in skilled], options=body))
-        return
+        return said, changed
     for line in worth.sweep_screen(results, changed, said, sweep_name) + worth.skill_lines(skilled):
         click.echo(line)
+    return said, changed
 
 
 @main.command("ladder")

@@ -52,8 +52,9 @@ class Game:
         copy's when none searches (no search compiled), else (or with ``specs`` None) the whole copy's."""
         if specs is None:
             return self.bound.agent_action
-        table = np.array([agents.parse(spec, self.module.GAME, self.module.ACTION_KINDS).row() for spec in specs])
-        return self.bound.agent_action if agents.needs_search(table) else self.bound.plain_agent_action
+        kinds = {int(agents.parse(spec, self.module.GAME, self.module.ACTION_KINDS).row()[agents.KIND])
+                 for spec in specs}
+        return self.bound.plain_agent_action if kinds <= {agents.RANDOM, agents.GREEDY} else self.bound.agent_action
 
     def load_agents(self, on_compile=None, specs=None):
         """Load the decision function of seats playing ``specs`` (None: every agent) from numba's cache, or

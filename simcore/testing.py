@@ -215,6 +215,31 @@ def greedy(name, case, quick=False):
                   f"decision {k} (game {game}; {_replay_hint(name, case, kinds, game)})")
 
 
+def greedy_among(name, case, quick=False):
+    """A restricted greedy is the game's greedy (``greedy_among``, with ``restricted_greedy``): at every decision,
+    given every legal action it plays what greedy_action plays, with the same draws; given the legal actions less
+    those of one kind (a restriction), it plays one of those it was given."""
+    module, params, players = _setup(name, case)
+    kinds = _kinds(module, players)
+    for k, (state, mover, legal, game) in enumerate(_decisions(module, params, kinds, 3, quick)):
+        streams = np.zeros(rng.N_STREAMS, np.uint64)
+        rng.seed_streams(streams, 9, k)
+        listed = np.array(legal, np.int64)
+        work = np.zeros(module.WORK_SIZE, np.int64)
+        own = module.greedy_action(state.copy(), params, mover, streams.copy(), work.copy())
+        among = module.greedy_among(state.copy(), params, mover, streams.copy(), work.copy(), listed, listed.size)
+        where = f"decision {k} (game {game}; {_replay_hint(name, case, kinds, game)})"
+        if own != among:
+            _fail(f"greedy_among given every legal action plays {among}, greedy_action {own}, at {where}")
+        kind_of = [module.action_kind(state.copy(), params, a) for a in legal]
+        left = listed[[kind != kind_of[0] or kind < 0 for kind in kind_of]] if kind_of[0] >= 0 else listed[:0]
+        if left.size:
+            chosen = module.greedy_among(state.copy(), params, mover, streams.copy(), work.copy(), left, left.size)
+            if chosen not in left:
+                _fail(f"greedy_among given the legal actions but those of kind {kind_of[0]} plays {chosen}, not one "
+                      f"of them, at {where}")
+
+
 def random_action(name, case, quick=False):
     """A game may replace the agents' random_action with a faster one (simcore.engine.binding.OWN); at every
     decision it must pick the action the uniform draw over legal_actions picks, from the same number of the
@@ -773,6 +798,7 @@ CHECKS = (
     Check("resample", resample),
     Check("evaluate", evaluate, unless=_without("evaluate", "evaluate")),
     Check("greedy-sees-its-seat", greedy, unless=_without("heuristic", "heuristic")),
+    Check("greedy-among", greedy_among, unless=_without("restricted_greedy", "restricted greedy")),
     Check("own-random-action", random_action, every_case=False,
           unless=lambda module: "" if "random_action" in vars(module) else
           f"{module.GAME.name} draws with the agents' uniform pick itself"),

@@ -121,7 +121,8 @@ def test_each_file_of_the_template_says_which_of_its_names_the_contract_asks_for
     package = newgame.files_of("mygame")
     head = {path: " ".join(line.lstrip("# ") for line in text.splitlines() if line.startswith("#"))
             for path, text in package.items() if path.endswith(".py") and path.startswith("mygame/")}
-    assert "The game contract's names here: WORK_SIZE, greedy_action, evaluate" in head["mygame/heuristics.py"]
+    names = "WORK_SIZE, greedy_action, greedy_among, evaluate"
+    assert f"The game contract's names here: {names}" in head["mygame/heuristics.py"]
     assert "draw_board (keep each name" in head["mygame/picture.py"]
     for name in ("begin", "legal_actions", "apply_action", "returns", "write_row", "GAME", "params_array"):
         assert f" {name}," in head["mygame/rules.py"] or f" {name} (" in head["mygame/rules.py"], name

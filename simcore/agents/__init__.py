@@ -73,7 +73,7 @@ RESTRICTIONS = (Param("forbid", "", "kinds of move (simcore games GAME lists the
 AGENTS = {a.name: a for a in (
     AgentType("random", RANDOM, "uniform over the legal actions, as simcore rules GAME defines it", RESTRICTIONS),
     AgentType("greedy", GREEDY, "the game's own one-ply heuristic (simcore rules GAME defines it); restricted, "
-              "its pick where allowed, else a move drawn uniformly among those allowed", RESTRICTIONS),
+              "the heuristic's best allowed move (a game whose GameType declares restricted_greedy)", RESTRICTIONS),
     AgentType("mc", MC, "flat Monte Carlo: for each legal action, K rollouts, each in a world resampled from "
               "the mover's view and played to the end at random; the best mean return wins",
               (Param("rollouts", 16, "rollouts per legal action", 1, 100_000),
@@ -103,17 +103,6 @@ AGENTS = {a.name: a for a in (
                Param("explore", 0.1, "select=regret: the share of each choice drawn uniformly (exploration)",
                      0.0, 1.0), *RESTRICTIONS)),
 )}
-
-
-def needs_search(table):
-    """Does a seat of the agents table ``table`` need the copy of the game loop that can search: mc, ismcts, or a
-    restricted greedy (which weighs the moves it may play by a search where its own pick is forbidden)?"""
-    table = np.asarray(table)
-    if table.ndim != 2:
-        return True
-    kinds = table[:, KIND]
-    restricted = (table[:, FORBID] != 0) | (table[:, PREFER] != 0) if table.shape[1] > PREFER else False
-    return bool(np.isin(kinds, (MC, ISMCTS)).any() or ((kinds == GREEDY) & restricted).any())
 
 
 def column_gaps(agents=None):
@@ -226,6 +215,11 @@ def _restriction(spec, game_type, kinds):
                          "forbidden")
     if len(forbidden) == len(kinds):
         raise ValueError(f"{where}: forbid={values['forbid']} forbids every kind of move; allowed: some kinds left")
+    plays_greedy = spec.name == "greedy" or values.get("rollout") == "greedy"
+    if plays_greedy and game_type is not None and not game_type.restricted_greedy:
+        raise ValueError(f"{where}: {game_type.name}'s greedy ranks only its own pick, so it cannot be restricted "
+                         "(the game writes no greedy_among); allowed: random, mc or ismcts with rollout=random "
+                         "restricted")
     values["forbid"] = "+".join(kind for kind in kinds if kind in forbidden)
     return Spec(spec.name, tuple(values.items()), spec.quiet, kinds)
 

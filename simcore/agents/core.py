@@ -74,6 +74,7 @@ from simcore.engine.interface import (
     dealt,
     evaluate,
     greedy_action,
+    greedy_among,
     legal_actions,
     num_players,
     observed_action,
@@ -105,9 +106,6 @@ REVEAL = -2         # the mover of an observed tree's reveal node (what an actio
 # and room for those its descent adds where another seat's tree branches differently); a full pool ends the
 # descent, the same way in every run
 OBSERVED_NODES = 4
-# the worlds a restricted greedy seat weighs each allowed move in, where its own pick is not allowed (greedy play
-# after it): a restricted greedy seat plays the whole copy, whose mc this is (engine.batch_function)
-FALLBACK_WORLDS = 16
 
 
 def random_action(state, params, seat, streams, actions):
@@ -177,14 +175,14 @@ def allowed(state, params, listed, action, forbid, prefer):
 
 
 def any_greedy(state, params, seat, streams, listed, work, forbid, prefer):
-    """The game's greedy action inside a playout; restricted, greedy's pick where the restriction allows it, else
-    one drawn uniformly among the allowed from the seat's policy stream (a playout's move is cheap; a greedy seat's
-    own decision weighs them: :func:`decide`)."""
+    """The game's greedy action; restricted, greedy's pick where the restriction allows it, else the game's
+    heuristic among the moves it allows (the game's ``greedy_among``: a restricted greedy needs the game's
+    ``restricted_greedy`` capability, simcore.agents checks)."""
     action = greedy_action(state, params, seat, streams, work)
     if allowed(state, params, listed, action, forbid, prefer):
         return action
     n = restrict(state, params, listed, legal_actions(state, params, listed), forbid, prefer)
-    return listed[rng.randint(streams, rng.POLICY + seat, n)] if n > 0 else -1
+    return greedy_among(state, params, seat, streams, work, listed, n)
 
 
 @kernel(inline="always")
@@ -287,15 +285,14 @@ def copy(source, target):
         target[i] = source[i]
 
 
-def mc_action(params, seat, rollouts, cutoff, greedy, forbid, prefer, states, streams, actions, floats, work):
+def mc_action(params, seat, rollouts, cutoff, forbid, prefer, states, streams, actions, floats, work):
     """Flat Monte Carlo: every distinct legal action is tried in the same ``rollouts`` worlds, each resampled
     from the mover's view (so it never peeks) and played out at random (to the end, or ``cutoff`` decisions and
     the game's ``evaluate``, as in ISMCTS's playouts); the best total return wins.
 
     Trying every action in the same worlds with the same rollout streams compares them on common random
     numbers. A lone legal action is played without search. A restricted seat tries the actions its restriction
-    allows, and keeps it in its rollouts. ``greedy``: the rollouts are greedy play (a restricted greedy's weighing
-    of the moves it may play, :data:`FALLBACK_WORLDS` worlds)."""
+    allows, and keeps it in its rollouts."""
     game = states[GAME]
     n = restrict(game, params, actions[LIST], legal_actions(game, params, actions[LIST]), forbid, prefer)
     candidates = actions[CANDIDATES]
@@ -313,7 +310,7 @@ def mc_action(params, seat, rollouts, cutoff, greedy, forbid, prefer, states, st
             copy(states[WORLD], states[ROLLOUT])
             copy(streams[WORLD], streams[ROLLOUT])
             play_action(states[ROLLOUT], params, candidates[i], streams[ROLLOUT], actions)
-            play_out(states[ROLLOUT], params, streams[ROLLOUT], actions, work, greedy, cutoff, seat, forbid, prefer,
+            play_out(states[ROLLOUT], params, streams[ROLLOUT], actions, work, False, cutoff, seat, forbid, prefer,
                      ret)
             values[i] += ret[seat]
     return candidates[best_of(values, m, streams[GAME], seat)]
@@ -809,19 +806,11 @@ def decide(params, agents, seat, states, streams, actions, floats, work, tree, t
         return any_random(game, params, seat, streams[GAME], actions[LIST], forbid, prefer)
     if PLAYS_GREEDY:
         if kind == GREEDY:
-            action = greedy_action(game, params, seat, streams[GAME], work)
-            if SEARCH:      # a restricted greedy seat plays the whole copy (engine.batch_function)
-                if not allowed(game, params, actions[LIST], action, forbid, prefer):
-                    # its pick is forbidden (or not of the kind it must prefer): the allowed move that does best
-                    # when every seat plays greedy after it, in worlds resampled from its view (the heuristic
-                    # ranks only its own pick)
-                    return mc_action(params, seat, FALLBACK_WORLDS, 0, True, forbid, prefer, states, streams,
-                                     actions, floats, work)
-            return action
+            return any_greedy(game, params, seat, streams[GAME], actions[LIST], work, forbid, prefer)
     if SEARCH:
         if kind == MC:
-            return mc_action(params, seat, int(agents[seat, MC_ROLLOUTS]), int(agents[seat, MC_CUTOFF]), False,
-                             forbid, prefer, states, streams, actions, floats, work)
+            return mc_action(params, seat, int(agents[seat, MC_ROLLOUTS]), int(agents[seat, MC_CUTOFF]), forbid,
+                             prefer, states, streams, actions, floats, work)
         if kind == ISMCTS:
             if OBSERVED:
                 if agents[seat, IS_TREE] == 1:

@@ -57,7 +57,7 @@ def batch_function(module, policies, traced=False, counted=False):
     else the whole one. All play the same games. ``traced``: the batch that also writes each game's trace
     (``run_traced``, compiled on its first use); ``counted``: the same batch for its counts of the kinds of move
     alone, which a game without the trace hooks has too (its standings are the defaults' nothing)."""
-    from simcore.agents import GREEDY, KIND, RANDOM, needs_search
+    from simcore.agents import GREEDY, KIND, RANDOM
     from simcore.engine.binding import bind  # (numba and the templates load with the first game played)
 
     if traced and not counted:
@@ -67,7 +67,7 @@ def batch_function(module, policies, traced=False, counted=False):
     bound = bind(module)
     if (kinds == RANDOM).all():
         return bound.run_random_traced if traced else bound.run_random
-    if np.isin(kinds, (RANDOM, GREEDY)).all() and not needs_search(policies):
+    if np.isin(kinds, (RANDOM, GREEDY)).all():
         return bound.run_plain_traced if traced else bound.run_plain
     return bound.run_traced if traced else bound.run_batch
 
@@ -75,13 +75,13 @@ def batch_function(module, policies, traced=False, counted=False):
 def copy_name(module, policies, traced=False):
     """Which copy of the game loop :func:`batch_function` plays for ``policies``, in words: each compiles once
     for this machine, so a designer hears which one a wait is for."""
-    from simcore.agents import GREEDY, KIND, RANDOM, needs_search
+    from simcore.agents import GREEDY, KIND, RANDOM
 
     policies = np.asarray(policies)
     kinds = policies[:, KIND] if policies.ndim == 2 else np.array([-1])
     copy = ("game loop of random seats" if (kinds == RANDOM).all() else
-            "game loop of random and greedy seats" if np.isin(kinds, (RANDOM, GREEDY)).all()
-            and not needs_search(policies) else "game loop with the searching agents")
+            "game loop of random and greedy seats" if np.isin(kinds, (RANDOM, GREEDY)).all() else
+            "game loop with the searching agents")
     return f"traced {copy}" if traced else copy
 
 

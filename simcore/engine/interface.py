@@ -10,13 +10,13 @@ def _unbound(*args):
 
 # The decision interface of the game (simcore.games.CONTRACT): each game's copy binds these names.
 begin = current_player = legal_actions = apply_action = returns = resample = greedy_action = evaluate = write_row = \
-    observed_action = revealed = num_players = rewind = dealt = _unbound
+    observed_action = revealed = num_players = rewind = dealt = greedy_among = _unbound
 # The game's trace hooks (simcore.games.CAPABILITIES["trace"]): what a traced game loop records.
 standing = trace_step = action_kind = end_condition = _unbound
 play_action = _unbound      # how the templates apply an action: apply_checked or apply_unchecked (engine.loop)
 INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "returns", "resample", "greedy_action",
              "evaluate", "observed_action", "revealed", "num_players", "rewind", "dealt", "write_row", "standing",
-             "trace_step", "action_kind", "end_condition")
+             "trace_step", "action_kind", "end_condition", "greedy_among")
 
 # The game's scratch sizes, for the chunk's scratch (simcore.agents.core.scratch).
 # MAX_STEPS: the decisions a game may last (simcore.games.OPTIONAL): one still running then is a timeout.

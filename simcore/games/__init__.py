@@ -105,6 +105,9 @@ class GameType:
     evaluate: bool = True             # an estimate of each seat's return from a state: evaluate (search cut-offs)
     picture: bool = True              # the module draws its board for replays: draw_board
     trace: bool = True                # the trace hooks: run --trace records how decided its games are
+    # its greedy ranks any set of moves (greedy_among): a greedy restricted to part of the kinds of move
+    # (greedy:forbid=KIND) plays the heuristic's best allowed move
+    restricted_greedy: bool = False
     # some actions are not seen whole by every seat (a card called face down): observed_action, num_players,
     # and ismcts may key its trees by what each seat observes (tree=observed)
     observations: bool = False
@@ -178,6 +181,9 @@ CAPABILITIES = {
                                  "shows every bid), -1 for nothing",
                      "num_players": "jitted: (params) the player count"},
     "picture": {"draw_board": "(state, params) -> the board as SVG, for replays (simcore.watch.pictures)"},
+    "restricted_greedy": {"greedy_among": "jitted: (state, params, seat, streams, work, listed, n) the greedy "
+                                          "heuristic's move among listed[:n], the moves a restriction allows "
+                                          "(greedy_action's, given every legal move)"},
     "openspiel": {"openspiel_chance": "(state, params) -> the chance outcomes drawn so far, as OpenSpiel's "
                                       "chance nodes name them, in the order OpenSpiel draws them"},
     # the trace (run --trace): how decided a game is (its kinds of move, OPTIONAL below, are counted too)

@@ -49,6 +49,12 @@ def no_deal(state, params, observer):
     return -1
 
 
+def no_ranking(state, params, seat, streams, work, listed, n):
+    """``greedy_among`` of a game whose greedy ranks only its own pick: never asked, since a restricted greedy is
+    refused for it (simcore.agents)."""
+    return -1
+
+
 def no_standing(state, params, out):
     """``standing`` of a game without a trace: never asked, since ``--trace`` is refused for it."""
 
@@ -72,6 +78,7 @@ def no_end(state, params):
 DEFAULTS = {"hidden_information": {"resample": kernel(nothing_hidden)},
             "heuristic": {"greedy_action": kernel(no_heuristic), "WORK_SIZE": 1},
             "evaluate": {"evaluate": kernel(no_evaluate)},
+            "restricted_greedy": {"greedy_among": kernel(no_ranking)},
             "observations": {"observed_action": kernel(all_observed), "revealed": kernel(nothing_revealed),
                              "num_players": kernel(no_players)},
             "trace": {"TRACE_STANDING": "", "TRACE_STEP": "turn", "MAX_TRACE_STEPS": 1, "END_CONDITIONS": (),

@@ -1,7 +1,7 @@
 """Goofspiel (rules in words: rules.md): the game's contract,
 gathered from rules.py, heuristics.py, text.py and picture.py (what each holds: docs/how-to/adding-a-game.md)."""
 
-from simcore.games.goofspiel.heuristics import WORK_SIZE, evaluate, greedy_action
+from simcore.games.goofspiel.heuristics import WORK_SIZE, evaluate, greedy_action, greedy_among
 from simcore.games.goofspiel.picture import draw_board
 from simcore.games.goofspiel.rules import *  # the rules' names: the interface, the layout, the View
 from simcore.games.goofspiel.text import action_to_string, information_state_string, round_of, state_to_string

@@ -1,5 +1,6 @@
 """Goofspiel's heuristics: the greedy bid and the evaluation of a state, reading only what a seat may see."""
 
+from simcore.engine import rng
 from simcore.engine.estimates import win_shares
 from simcore.engine.jit import kernel
 from simcore.games.goofspiel.rules import (
@@ -23,13 +24,50 @@ WORK_SIZE = 1     # greedy keeps nothing between decisions
 
 
 @kernel
-def greedy_action(state, params, seat, streams, work):
-    """Match the prize: bid the card whose rank in the own hand is the prize's rank among the prizes still in
-    play (the current one and those face down). It reads the own hand and the public prizes only."""
+def prize_rank(state):
+    """The prize's rank among the prizes still in play (the current one and those face down): public."""
     rank = 0
     for card in range(state[S_PRIZE]):
         rank += state[S_DECK + card]
-    return kth_card(state, S_HAND + seat * MAX_CARDS, params[P_CARDS], rank)
+    return rank
+
+
+@kernel
+def greedy_action(state, params, seat, streams, work):
+    """Match the prize: bid the card whose rank in the own hand is the prize's rank among the prizes still in
+    play (the current one and those face down). It reads the own hand and the public prizes only."""
+    return kth_card(state, S_HAND + seat * MAX_CARDS, params[P_CARDS], prize_rank(state))
+
+
+@kernel
+def greedy_among(state, params, seat, streams, work, listed, n):
+    """Greedy among the bids ``listed[:n]`` (those a restriction allows): the card whose rank in the own hand is
+    nearest the prize's rank, one of two as near drawn from the seat's policy stream; given every card in hand,
+    the rank-matching card itself (greedy_action's, drawing nothing)."""
+    rank = prize_rank(state)
+    best_gap, tied = 1 << 30, 0
+    for i in range(n):
+        gap = abs(rank_in_hand(state, seat, listed[i]) - rank)
+        if gap < best_gap:
+            best_gap, tied = gap, 0
+        if gap == best_gap:
+            tied += 1
+    pick = rng.randint(streams, rng.POLICY + seat, tied) if tied > 1 else 0
+    for i in range(n):
+        if abs(rank_in_hand(state, seat, listed[i]) - rank) == best_gap:
+            if pick == 0:
+                return listed[i]
+            pick -= 1
+    return -1
+
+
+@kernel
+def rank_in_hand(state, seat, card):
+    """How many cards below ``card`` the seat holds."""
+    below = 0
+    for lower in range(card):
+        below += state[S_HAND + seat * MAX_CARDS + lower]
+    return below
 
 
 # --- the evaluation ------------------------------------------------------------------

@@ -51,6 +51,7 @@ GAME = GameType(
     margin="prize points",
     rules_version=1,
     observations=True,
+    restricted_greedy=True,     # heuristics.greedy_among: the allowed bid nearest the prize's rank
     # the recommended search on fresh deals (docs/explanation/agents.md, "Recommended search")
     strength="0.507 [0.476, 0.538] against greedy, no better (300 deals x 2 seats, seed 9173); exploitability "
              "0.648 at 4 cards",

@@ -13,6 +13,7 @@ from simcore.games.wichtel.rules import (
     A_END_NO,
     A_END_YES,
     A_ENLIST,
+    A_EXCHANGE,
     A_FILL,
     A_FREE_NO,
     A_FREE_YES,
@@ -25,6 +26,7 @@ from simcore.games.wichtel.rules import (
     A_REROLL_YES,
     DER,
     FA,
+    MAX_SEATS,
     MEAN_DEN,
     N_BRIBES,
     N_TYPES,
@@ -187,6 +189,77 @@ def greedy_gift(state, params, briber, streams):
                 return A_GIFT + (briber + i) % players
             r -= 1
     return -1
+
+
+@kernel
+def act_among(state, params, seat, streams, listed, n):
+    """Greedy's action A among ``listed[:n]``: an enlisted slot of the largest positive gain (ties: a draw, as
+    greedy's); else a call of the type that hurts least; else the enlisted slot of the largest gain; else the
+    first listed exchange (greedy never exchanges)."""
+    best, tied, calls, fallback = 0, 0, False, -1
+    for i in range(n):
+        action = listed[i]
+        if A_ENLIST <= action < A_ENLIST + MAX_SEATS:
+            g = gain(state, params, seat, state[S_SQUARE + action - A_ENLIST])
+            if g > best:
+                best, tied = g, 0
+            if g == best and g > 0:
+                tied += 1
+            if fallback < 0 or g > gain(state, params, seat, state[S_SQUARE + fallback - A_ENLIST]):
+                fallback = action
+        calls = calls or A_CALL <= action < A_EXCHANGE
+    if tied > 0:
+        r = rng.randint(streams, rng.POLICY + seat, tied)
+        for i in range(n):
+            action = listed[i]
+            if A_ENLIST <= action < A_ENLIST + MAX_SEATS and gain(
+                    state, params, seat, state[S_SQUARE + action - A_ENLIST]) == best:
+                if r == 0:
+                    return action
+                r -= 1
+    if calls:
+        return A_CALL + best_type(state, params, seat, streams, -1)
+    return fallback if fallback >= 0 else listed[0]
+
+
+@kernel
+def bribe_among(state, params, seat, listed, n):
+    """Greedy's bribe among ``listed[:n]``: where the card would raise its score, the highest-ranked bribe but Der,
+    else none, else Der; where it would not, none, else the highest-ranked bribe but Der, else Der."""
+    best, none, der = -1, False, False
+    for i in range(n):
+        action = listed[i]
+        if action == A_NO_BRIBE:
+            none = True
+        elif action - A_BRIBE == DER:
+            der = True
+        elif best < 0 or params[P_RANK + action - A_BRIBE] > params[P_RANK + best - A_BRIBE]:
+            best = action
+    raises = gain(state, params, seat, state[S_CARD]) > 0
+    if raises and best >= 0:
+        return best
+    if none:
+        return A_NO_BRIBE
+    if best >= 0:
+        return best
+    return A_BRIBE + DER if der else listed[0]
+
+
+@kernel
+def greedy_among(state, params, seat, streams, work, listed, n):
+    """Greedy among the actions ``listed[:n]`` (those a restriction allows): its action A and its bribe by the
+    rules above; at any other decision its own choice where allowed, else the first listed (a yes-or-no
+    decision's other answer, or an event greedy never plays)."""
+    phase = state[S_PHASE]
+    if phase == PH_ACTION:
+        return act_among(state, params, seat, streams, listed, n)
+    if phase == PH_BRIBE:
+        return bribe_among(state, params, seat, listed, n)
+    choice = greedy_action(state, params, seat, streams, work)
+    for i in range(n):
+        if listed[i] == choice:
+            return choice
+    return listed[0]
 
 
 @kernel

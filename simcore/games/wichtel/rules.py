@@ -274,6 +274,7 @@ GAME = GameType(
     policies=("random", "greedy", "mc", "ismcts"),
     margin="points",
     rules_version=2,                  # 2: greedy no longer peeks at the other retinues (issue 24)
+    restricted_greedy=True,     # heuristics.greedy_among: its action A and bribe among the allowed
     observations=True,
     # the recommended search on fresh deals (docs/explanation/agents.md, "Recommended search")
     strength="0.306 [0.268, 0.347] against three greedy seats, fair 0.25 (4 players, 100 deals x 4 seats, "

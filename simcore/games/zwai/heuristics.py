@@ -117,11 +117,11 @@ def hand_fishes(state, seat):
 
 
 @kernel(inline="always")
-def greedy_choice(state, params, seat, cells, scores, streams):
-    """Greedy's placement (fish value, cell): the best candidate; ties drawn among them in listing order (fish
-    ascending, then cells). ``cells`` and ``scores`` are scratch."""
+def greedy_choice(state, params, seat, cells, scores, streams, fishes):
+    """Greedy's placement (fish value, cell) among the cards of the fish values in the mask ``fishes`` (bit v: a
+    v-fish card; all those in hand for greedy itself): the best candidate; ties drawn among them in listing order
+    (fish ascending, then cells). ``cells`` and ``scores`` are scratch."""
     n = legal_cells(state, params, cells)
-    fishes = hand_fishes(state, seat)
     best, tied = greedy_scores(state, params, seat, cells, n, fishes, scores)
     pick = rng.randint(streams, rng.POLICY + seat, tied)
     for fish in range(MAX_FISH):
@@ -188,12 +188,34 @@ def greedy_action(state, params, seat, streams, work):
         if planned_here(state, seat, streams, work):
             return MAX_FISH + work[W_PLAN]
         return MAX_FISH + greedy_cell(state, params, seat, cells, scores, streams)
-    fish, cell = greedy_choice(state, params, seat, cells, scores, streams)
+    return planned_card(state, params, seat, streams, work, hand_fishes(state, seat))
+
+
+@kernel(inline="always")
+def planned_card(state, params, seat, streams, work, fishes):
+    """The card decision: greedy's card and cell among the fish values of ``fishes``, the cell kept in ``work``
+    for the cell decision that follows (:func:`planned_here`)."""
+    cells = work[W_CELLS:W_SCORES]
+    scores = work[W_SCORES:]
+    fish, cell = greedy_choice(state, params, seat, cells, scores, streams, fishes)
     work[W_PLAN] = cell
     work[W_FISH] = fish
     work[W_TURN] = state[S_TURN]
     work[W_TAG] = np.int64(streams[rng.POLICY + seat])
     return fish
+
+
+@kernel
+def greedy_among(state, params, seat, streams, work, listed, n):
+    """Greedy among the cards ``listed[:n]`` (those a restriction allows: a card decision lists fish values): the
+    best placement of those cards only, its cell kept for the cell decision; a cell decision has no kind, so it is
+    greedy's own."""
+    if state[S_PHASE] == CELL:
+        return greedy_action(state, params, seat, streams, work)
+    fishes = 0
+    for i in range(n):
+        fishes |= 1 << listed[i]
+    return planned_card(state, params, seat, streams, work, fishes)
 
 
 # --- the evaluation ------------------------------------------------------------------

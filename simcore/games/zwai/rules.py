@@ -161,6 +161,7 @@ GAME = GameType(
     policies=("random", "greedy", "mc", "ismcts"),
     margin="fish",
     rules_version=1,
+    restricted_greedy=True,     # heuristics.greedy_among: the best placement of the allowed cards
     # the recommended search on fresh deals (docs/explanation/agents.md, "Recommended search")
     strength="0.978 [0.954, 0.994] against greedy (2 players, 200 deals x 2 seats, seed 9173)",
     cases=({"players": 3, "removed_cards": "discard"}, {"players": 4, "formation": "ring"}),

@@ -1,7 +1,7 @@
 """Zwergen Ziehen (rules in words: rules.md): the game's contract,
 gathered from rules.py, heuristics.py, text.py and picture.py (what each holds: docs/how-to/adding-a-game.md)."""
 
-from simcore.games.zwergen.heuristics import evaluate, greedy_action
+from simcore.games.zwergen.heuristics import evaluate, greedy_action, greedy_among
 from simcore.games.zwergen.picture import draw_board
 from simcore.games.zwergen.rules import *  # the rules' names: the interface, the layout, the View
 from simcore.games.zwergen.text import (

@@ -19,6 +19,7 @@ from simcore.games.zwergen.rules import (
     P_ROUNDS_TO_WIN,
     PH_COLOUR,
     PH_DISCARD,
+    PH_MOVE,
     PREF,
     S_HAND,
     S_PHASE,
@@ -94,7 +95,12 @@ def greedy_score(state, params, seat, kind, t, c):
 @kernel(inline="always")
 def greedy_move(state, params, seat, streams, moves, scores):
     """The best-scoring move; ties drawn among the tied moves in listing order (always)."""
-    n = move_actions(state, params, seat, moves)
+    return best_move(state, params, seat, streams, moves, move_actions(state, params, seat, moves), scores)
+
+
+@kernel(inline="always")
+def best_move(state, params, seat, streams, moves, n, scores):
+    """The best-scoring of the moves ``moves[:n]``; ties drawn among the tied moves in listing order (always)."""
     best = -(1 << 40)
     tied = 0
     for i in range(n):
@@ -123,6 +129,15 @@ def greedy_action(state, params, seat, streams, work):
     if phase == PH_DISCARD:
         return A_DISCARD + full_mask(state, seat)    # greedy's swap discards the whole hand: nothing to draw
     return greedy_move(state, params, seat, streams, work[:MAX_MOVES], work[MAX_MOVES:])
+
+
+@kernel
+def greedy_among(state, params, seat, streams, work, listed, n):
+    """Greedy among the moves ``listed[:n]`` (those a restriction allows, in the legal listing's order): the
+    best-scoring of them; a starting colour and a swap's discards have no kind, so they are greedy's own."""
+    if state[S_PHASE] != PH_MOVE:
+        return greedy_action(state, params, seat, streams, work)
+    return best_move(state, params, seat, streams, listed, n, work[MAX_MOVES:])
 
 
 # --- the evaluation ------------------------------------------------------------------

@@ -175,6 +175,7 @@ GAME = GameType(
     name="zwergen",
     long_name="Zwergen Ziehen (gnome tug-of-war)",
     observations=True,
+    restricted_greedy=True,     # heuristics.greedy_among: the best-scoring allowed move
     # the recommended search on fresh deals (docs/explanation/agents.md, "Recommended search")
     strength="0.763 [0.717, 0.806] against greedy (2 players, 200 deals x 2 seats, seed 9173)",
     search=(("tree", "observed"),),            # docs/explanation/agents.md: "Recommended search"

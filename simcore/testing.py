@@ -218,7 +218,8 @@ def greedy(name, case, quick=False):
 def greedy_among(name, case, quick=False):
     """A restricted greedy is the game's greedy (``greedy_among``, with ``restricted_greedy``): at every decision,
     given every legal action it plays what greedy_action plays, with the same draws; given the legal actions less
-    those of one kind (a restriction), it plays one of those it was given."""
+    those of one kind (a restriction), it plays one of those it was given, and the same in a world resampled for
+    the seat (it never peeks)."""
     module, params, players = _setup(name, case)
     kinds = _kinds(module, players)
     for k, (state, mover, legal, game) in enumerate(_decisions(module, params, kinds, 3, quick)):
@@ -234,10 +235,14 @@ def greedy_among(name, case, quick=False):
         kind_of = [module.action_kind(state.copy(), params, a) for a in legal]
         left = listed[[kind != kind_of[0] or kind < 0 for kind in kind_of]] if kind_of[0] >= 0 else listed[:0]
         if left.size:
-            chosen = module.greedy_among(state.copy(), params, mover, streams.copy(), work.copy(), left, left.size)
-            if chosen not in left:
-                _fail(f"greedy_among given the legal actions but those of kind {kind_of[0]} plays {chosen}, not one "
-                      f"of them, at {where}")
+            chosen = [module.greedy_among(world.copy(), params, mover, streams.copy(), work.copy(), left, left.size)
+                      for world in (state, resampled(module, state, params, mover, k))]
+            if chosen[0] not in left:
+                _fail(f"greedy_among given the legal actions but those of kind {kind_of[0]} plays {chosen[0]}, not "
+                      f"one of them, at {where}")
+            if chosen[0] != chosen[1]:
+                _fail(f"greedy_among peeks: seat {mover} plays {chosen[0]}, in a world resampled for it "
+                      f"{chosen[1]}, at {where}")
 
 
 def random_action(name, case, quick=False):

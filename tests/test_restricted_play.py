@@ -239,8 +239,8 @@ def test_a_restricted_greedy_plays_greedys_pick_where_it_is_allowed_and_the_best
 
 def test_the_conformance_check_catches_a_greedy_among_that_ignores_the_restriction_or_is_not_greedy(monkeypatch):
     """simcore check's greedy-among (run on every game that declares restricted_greedy by the conformance suite):
-    a greedy_among that plays greedy's pick whatever it is given, and one that ranks every move otherwise than
-    greedy does, both fail, naming the decision."""
+    a greedy_among that reads the other seat's face-down bid, one that plays greedy's pick whatever it is given,
+    and one that ranks every move otherwise than greedy does, each fail, naming the decision."""
     from numba import njit
 
     from simcore import testing
@@ -255,6 +255,19 @@ def test_the_conformance_check_catches_a_greedy_among_that_ignores_the_restricti
     def lowest(state, params, seat, streams, work, listed, n):
         return listed[:n].min()
 
+    @njit(cache=False)
+    def peeks(state, params, seat, streams, work, listed, n):
+        if n == module.legal_actions(state, params, np.zeros(module.MAX_ACTIONS, np.int64)):
+            return module.greedy_action(state, params, seat, streams, work)
+        other = state[module.S_BID + 1 - seat]          # the other seat's face-down bid, -1 before it bids
+        for i in range(n):
+            if listed[i] > other:
+                return listed[i]
+        return listed[0]
+
+    monkeypatch.setattr(module, "greedy_among", peeks)
+    with pytest.raises(AssertionError, match="greedy_among peeks: seat"):
+        testing.greedy_among("goofspiel", {})
     monkeypatch.setattr(module, "greedy_among", ignores)
     with pytest.raises(AssertionError, match="greedy_among given the legal actions but those of kind"):
         testing.greedy_among("goofspiel", {})

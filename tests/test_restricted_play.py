@@ -4,6 +4,7 @@ its rollouts; a game declares its kinds of move (``ACTION_KINDS``, ``action_kind
 
 import dataclasses
 import json
+import re
 
 import numpy as np
 import pytest
@@ -276,12 +277,123 @@ def test_the_conformance_check_catches_a_greedy_among_that_ignores_the_restricti
         testing.greedy_among("goofspiel", {})
 
 
-def test_a_game_whose_greedy_ranks_only_its_own_pick_refuses_a_restricted_greedy(cli):
-    """The skirmish's greedy ranks only the move it picks (its GameType declares no restricted_greedy): a
-    restricted greedy, or a search with greedy rollouts restricted, is refused in one line; random, mc and ismcts
-    with random rollouts may be restricted."""
+def test_a_game_whose_greedy_ranks_only_its_own_pick_refuses_a_restricted_greedy(cli, monkeypatch):
+    """A game whose GameType declares no restricted_greedy (its greedy ranks only the move it picks: a new game's,
+    until it writes greedy_among): a restricted greedy, or a search with greedy rollouts restricted, is refused in
+    one line; random, mc and ismcts with random rollouts may be restricted."""
+    module = games.load("skirmish")
+    monkeypatch.setattr(module, "GAME", dataclasses.replace(module.GAME, restricted_greedy=False))
     for spec in ("greedy:forbid=stay", "ismcts:rollout=greedy,prefer=throw"):
         shown = cli("run", "skirmish", "--policy", spec, "--games", "2")
         assert shown.returncode != 0 and "greedy ranks only its own pick, so it cannot be restricted" in shown.stderr
         assert len(shown.stderr.strip().splitlines()) == 1
     assert cli("run", "skirmish", "--policy", "random:forbid=stay", "--games", "2").returncode == 0
+
+
+def test_the_skirmishs_restricted_greedy_stays_or_moves_as_it_is_told():
+    """The skirmish's greedy_among: a gnome forbidden to stay walks to greedy's best reachable cell; one that must
+    stay stays (docs/skirmish.md: a gnome moves or stays)."""
+    seats = [("all", "greedy"), ("0", "greedy:forbid=stay"), ("1", "greedy:prefer=stay")]
+    _, counts, kinds = counted("skirmish", seats, games_=6)
+    stay = 3
+    assert counts[:, 0, stay].sum() == counts[:, 0, 2 * kinds].sum()           # seat 0 stayed only when forced
+    assert counts[:, 1, stay].sum() == counts[:, 1, kinds + stay].sum() > 0     # seat 1 stayed whenever it could
+
+
+SWEEP = """
+game = "goofspiel"
+seed = 2
+[policies]
+all = "random"
+[[variants]]
+name = "cards-13"
+num_cards = 13
+[[variants]]
+name = "cards-13-again"
+num_cards = 13
+[[variants]]
+name = "cards-3"
+num_cards = 3
+"""
+
+
+def test_options_of_a_sweep_weighs_every_variant_and_says_where_a_kinds_worth_changes(cli, tmp_path):
+    """simcore options SWEEP.toml: every variant on the same deals, each compared with the first variant of its
+    player count; the same rules under another name change nothing (every deal the same), 3 cards against 13
+    make bidding the prize's value worth less to prefer."""
+    path = tmp_path / "cards.toml"
+    path.write_text(SWEEP)
+    shown = cli("options", str(path), "--games", "300", "--json", "--quiet")
+    assert shown.returncode == 0, shown.stderr
+    body = json.loads(shown.stdout)["options"]
+    assert [v["name"] for v in body["variants"]] == ["cards-13", "cards-13-again", "cards-3"]
+    assert body["variants"][0]["kinds"] == body["variants"][1]["kinds"]        # the same games, deal by deal
+    changes = {(c["variant"], c["kind"]): c for c in body["changes"]}
+    assert {c["baseline"] for c in changes.values()} == {"cards-13"} and len(changes) == 6
+    for kind in ("above", "equal", "below"):
+        same = changes[("cards-13-again", kind)]
+        assert same["word"] == "no change found" and same["forbidden"]["delta"] == same["preferred"]["delta"] == 0
+    equal = changes[("cards-3", "equal")]
+    assert equal["word"] in claims.OPTION_CHANGE and equal["preferred"]["adjusted"] < 0.05
+    assert equal["preferred"]["low"] <= equal["preferred"]["delta"] <= equal["preferred"]["high"]
+    text = cli("options", str(path), "--games", "300", "--quiet").stdout
+    assert re.search(r"^kind +cards-13 +cards-13-again +cards-3$", text, re.M)
+    assert f"  equal in cards-3 against cards-13: {equal['word']}" in text
+
+
+def test_options_of_a_sweep_needs_one_policy_to_weigh(cli, tmp_path):
+    path = tmp_path / "mixed.toml"
+    path.write_text(SWEEP.replace('all = "random"', 'all = "random"\n1 = "greedy"'))
+    shown = cli("options", str(path), "--games", "20")
+    assert shown.returncode != 0 and "seats 2 policies (greedy, random); allowed: --policy SPEC" in shown.stderr
+    assert cli("options", str(path), "--games", "20", "--policy", "random", "--kinds", "equal",
+               "--quiet").returncode == 0
+    refused = cli("options", str(path), "--set", "num_cards=4")
+    assert refused.returncode != 0 and "allowed: a sweep's variants as its file says" in refused.stderr
+
+
+def test_options_with_skill_gives_skill_and_luck_on_the_same_rules(cli):
+    """Issue 55, item 4: how much a seat gains from search over greedy and from greedy over random (versus's
+    contests, the same test and words), and how often the weaker still wins (its points per seat), per variant."""
+    args = ["options", "goofspiel", "--set", "num_cards=6", "--games", "40", "--kinds", "equal", "--skill",
+            "--strong", "ismcts:iterations=40", "--skill-games", "60", "--quiet"]
+    body = json.loads(cli(*args, "--json").stdout)
+    skill = body["options"]["skill"]
+    searching = "ismcts:iterations=40,c=0.7,rollout=greedy,widen=0.5"      # the game's recommended search, 40 deep
+    assert [(s["stronger"], s["weaker"]) for s in skill] == [(searching, "greedy"), ("greedy", "random")]
+    for s in skill:
+        assert s["word"] in claims.STRENGTH and s["low"] <= s["score"] <= s["high"] and s["deals"] == 60
+        assert s["weaker_points"] == pytest.approx(1 - s["score"])
+    assert skill[1]["word"] == "stronger"          # greedy beats random at Goofspiel
+    assert [c["word"] for c in body["claims"]][-2:] == [s["word"] for s in skill]
+    text = cli(*args).stdout
+    assert "  num_cards=6  greedy over random: " in text and f"luck {skill[1]['weaker_points']:.3f}" in text
+
+
+def test_options_keeps_its_runs_in_a_folder_and_goes_on_from_them(cli, tmp_path):
+    """--out FOLDER: every run of the study kept (its games and trace), the answer the same as without a folder;
+    a run lost (a study stopped part way) is played again alone when the same command is given again, and a
+    folder of other settings is replaced only with --force."""
+    folder = tmp_path / "study"
+    args = ["options", "goofspiel", "--set", "num_cards=5", "--games", "80", "--policy", "random", "--skill",
+            "--skill-games", "20", "--strong", "mc:rollouts=2", "--json", "--quiet"]
+    alone = cli(*args).stdout
+    kept = cli(*args, "--out", str(folder))
+    assert kept.returncode == 0, kept.stderr
+    assert kept.stdout == alone
+    files = sorted(p.name for p in folder.glob("*.parquet"))
+    assert "baseline.parquet" in files and "forbidden-equal-seat1.parquet" in files
+    assert "skill-greedy-over-random-seat0.parquet" in files
+    assert (folder / "_traces" / "forbidden-equal-seat1.trace.parquet").is_file()
+    lost = folder / "forbidden-equal-seat1.parquet"
+    lost.unlink()
+    stamps = {p.name: p.stat().st_mtime_ns for p in folder.glob("*.parquet")}
+    again = cli(*args, "--out", str(folder))
+    assert again.stdout == alone
+    assert lost.is_file()
+    assert all(p.stat().st_mtime_ns == stamps[p.name] for p in folder.glob("*.parquet") if p.name in stamps)
+    other = cli(*args[:-2], "--games", "60", "--out", str(folder))
+    assert other.returncode != 0
+    assert "holds the finished results of a restricted-play study with other settings" in other.stderr
+    assert "allowed: --force to replace them, or a new folder" in other.stderr
+    assert cli(*args[:-2], "--games", "60", "--out", str(folder), "--force", "--quiet").returncode == 0

@@ -150,9 +150,18 @@ def bound(forbid, prefer):
     return forbid != 0 or prefer >= 0
 
 
+def listed_for(state, params, listed, forbid, prefer):
+    """The legal actions into ``listed``, those a restriction allows where it binds (:func:`restrict`); returns
+    how many. Inlined: an unrestricted seat pays one test for it."""
+    n = legal_actions(state, params, listed)
+    if bound(forbid, prefer):
+        return restrict(state, params, listed, n, forbid, prefer)
+    return n
+
+
 def restricted_random(state, params, seat, streams, listed, forbid, prefer):
     """Uniform over the legal actions the restriction allows (:func:`restrict`), from the seat's policy stream."""
-    n = restrict(state, params, listed, legal_actions(state, params, listed), forbid, prefer)
+    n = listed_for(state, params, listed, forbid, prefer)
     return listed[rng.randint(streams, rng.POLICY + seat, n)] if n > 0 else -1
 
 
@@ -167,7 +176,7 @@ def allowed(state, params, listed, action, forbid, prefer):
     """Does the restriction allow ``action`` here (always, for an unrestricted seat)?"""
     if not bound(forbid, prefer):
         return True
-    n = restrict(state, params, listed, legal_actions(state, params, listed), forbid, prefer)
+    n = listed_for(state, params, listed, forbid, prefer)
     for i in range(n):
         if listed[i] == action:
             return True
@@ -179,9 +188,9 @@ def any_greedy(state, params, seat, streams, listed, work, forbid, prefer):
     heuristic among the moves it allows (the game's ``greedy_among``: a restricted greedy needs the game's
     ``restricted_greedy`` capability, simcore.agents checks)."""
     action = greedy_action(state, params, seat, streams, work)
-    if allowed(state, params, listed, action, forbid, prefer):
+    if not bound(forbid, prefer) or allowed(state, params, listed, action, forbid, prefer):
         return action
-    n = restrict(state, params, listed, legal_actions(state, params, listed), forbid, prefer)
+    n = listed_for(state, params, listed, forbid, prefer)
     return greedy_among(state, params, seat, streams, work, listed, n)
 
 
@@ -201,6 +210,13 @@ def playout(state, params, streams, actions, searcher, forbid, prefer):
     never ends stops there, its returns a timeout's. The ``searcher``'s moves keep its restriction."""
     listed = actions[LIST]
     seat = current_player(state, params)
+    if not bound(forbid, prefer):       # the unrestricted loop, as it always was: a test per playout, not per move
+        for _ in range(MAX_STEPS):
+            if seat < 0:
+                break
+            play_action(state, params, random_action(state, params, seat, streams, listed), streams, actions)
+            seat = current_player(state, params)
+        return
     for _ in range(MAX_STEPS):
         if seat < 0:
             break
@@ -294,7 +310,7 @@ def mc_action(params, seat, rollouts, cutoff, forbid, prefer, states, streams, a
     numbers. A lone legal action is played without search. A restricted seat tries the actions its restriction
     allows, and keeps it in its rollouts."""
     game = states[GAME]
-    n = restrict(game, params, actions[LIST], legal_actions(game, params, actions[LIST]), forbid, prefer)
+    n = listed_for(game, params, actions[LIST], forbid, prefer)
     candidates = actions[CANDIDATES]
     m = distinct(actions[LIST], n, candidates)
     if m == 1:
@@ -430,7 +446,7 @@ def lone_action(game, params, actions, forbid, prefer):
     """The one distinct legal action of ``game`` the restriction allows, played without search; -1 when there are
     more."""
     listed = actions[LIST]
-    n = restrict(game, params, listed, legal_actions(game, params, listed), forbid, prefer)
+    n = listed_for(game, params, listed, forbid, prefer)
     return listed[0] if distinct(listed, n, actions[CANDIDATES]) == 1 else -1
 
 
@@ -439,7 +455,7 @@ def to_expand(world, params, listed, tree, node, marks, epoch, mover, widen, for
     the restriction of the searcher, where it moves) listed and stamped with ``epoch``, the availability of the
     node's children (``mover``'s, or all with -1) counted; returns (how many are listed, how many untried the node
     may add one of now: 0 to descend instead)."""
-    n = restrict(world, params, listed, legal_actions(world, params, listed), forbid, prefer)
+    n = listed_for(world, params, listed, forbid, prefer)
     mark_legal(listed, n, marks, epoch)
     legal = count_available(tree, node, marks, epoch, mover)
     fresh = untried(listed, n, marks, epoch, -1)
@@ -514,7 +530,7 @@ def chosen(game, params, listed, tree, totals, root, marks, epoch, final, stream
     matching (from ``streams``, the game's own). Where the search never decided at ``root`` (a budget smaller
     than the round's face-down moves), a legal action at random. Only the actions the seat's restriction allows
     are played."""
-    n = restrict(game, params, listed, legal_actions(game, params, listed), forbid, prefer)
+    n = listed_for(game, params, listed, forbid, prefer)
     mark_legal(listed, n, marks, epoch)
     if tree[root, N_CHILD] < 0:
         return any_random(game, params, seat, streams, listed, forbid, prefer)
@@ -843,8 +859,7 @@ def root_stats(params, agents, seat, game, actions, floats, tree, totals, stats)
     lone legal action, or random or greedy)."""
     kind = int(agents[seat, KIND])
     if kind == MC:
-        n = restrict(game, params, actions[LIST], legal_actions(game, params, actions[LIST]), forbidden(agents, seat),
-                     preferred(agents, seat))
+        n = listed_for(game, params, actions[LIST], forbidden(agents, seat), preferred(agents, seat))
         m = distinct(actions[LIST], n, actions[CANDIDATES])
         if m == 1:
             return 0

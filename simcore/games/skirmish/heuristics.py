@@ -218,6 +218,13 @@ def greedy_options(state, params, player, k, cells, rows, cols):
 def greedy_move(state, params, player, k, streams, work):
     """Greedy's destination for gnome (player, k) as an action code: the best-scoring option, staying first,
     then the reachable cells; ties drawn (always)."""
+    return greedy_destination(state, params, player, k, streams, work, True)
+
+
+@kernel
+def greedy_destination(state, params, player, k, streams, work, may_stay):
+    """:func:`greedy_move`, staying among the options only where ``may_stay`` (a restriction may forbid it: then
+    the best-scoring reachable cell, ties drawn among the cells; -1 when greedy would walk to none)."""
     cells, rows, cols = work[:SLOT], work[SLOT:2 * SLOT], work[2 * SLOT:3 * SLOT]
     n = greedy_options(state, params, player, k, cells, rows, cols)
     # what it heads for and who stands where, gathered once for all its options
@@ -231,10 +238,12 @@ def greedy_move(state, params, player, k, streams, work):
     as_rows_cols(params, foes, n_foes)
     as_rows_cols(params, friends, n_friends)
     closest, within, scores = work[3 * SLOT:4 * SLOT], work[4 * SLOT:5 * SLOT], work[5 * SLOT:6 * SLOT]
-    best, tied = greedy_scores(rows, cols, n + 1, goals, n_goals, home_row, foes, n_foes, friends, n_friends,
-                               gnome_type(params, k), goals_are_foes, closest, within, scores)
+    best, tied = greedy_scores(rows, cols, n + 1 if may_stay else n, goals, n_goals, home_row, foes, n_foes, friends,
+                               n_friends, gnome_type(params, k), goals_are_foes, closest, within, scores)
+    if n == 0 and not may_stay:
+        return -1
     r = rng.randint(streams, rng.POLICY + player, tied)
-    if scores[n] == best:                           # staying (the option after the cells) comes first
+    if may_stay and scores[n] == best:              # staying (the option after the cells) comes first
         if r == 0:
             return A_STAY
         r -= 1
@@ -254,6 +263,23 @@ def greedy_action(state, params, seat, streams, work):
     # int64 like the cells: an int32 gnome number (read from the state) compiled second copies of greedy's helpers,
     # and greedy play ran 2% slower (measured)
     return greedy_move(state, params, seat, np.int64(state[S_GNOME]), streams, work)
+
+
+@kernel
+def greedy_among(state, params, seat, streams, work, listed, n):
+    """Greedy among the actions ``listed[:n]`` (those a restriction allows): a throw is greedy's own (every throw
+    is of one kind); a move where staying is forbidden is the best-scoring reachable cell, one where moving is
+    forbidden is staying; a cell only deep water leaves is the first listed (greedy never walks into it)."""
+    stay, move = False, False
+    for i in range(n):
+        stay = stay or listed[i] == A_STAY
+        move = move or listed[i] != A_STAY
+    if state[S_PHASE] == PH_THROW or (stay and move):
+        return greedy_action(state, params, seat, streams, work)
+    if stay:
+        return A_STAY
+    cell = greedy_destination(state, params, seat, np.int64(state[S_GNOME]), streams, work, False)
+    return cell if cell >= 0 else listed[0]
 
 
 # --- the evaluation ------------------------------------------------------------------

@@ -139,6 +139,7 @@ GAME = GameType(
     policies=("random", "greedy", "mc", "ismcts"),
     margin="gnomes",
     rules_version=1,
+    restricted_greedy=True,     # heuristics.greedy_among: the best allowed destination
     # the recommended search on fresh deals (docs/explanation/agents.md, "Recommended search")
     strength="against greedy: last man standing 0.725 [0.658, 0.787], wizard war 0.915 [0.865, 0.955] (100 deals "
              "x 2 seats), capture the flag 0.800 [0.699, 0.888] (40 deals x 2 seats); seed 9174",

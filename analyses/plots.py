@@ -48,13 +48,7 @@ def win_share_plot(balances, title="Points per seat"):
         ax.errorbar(xs, ys, xerr=[lo, hi], fmt="o", ms=4, capsize=2, label=f"seat {seat}")
     for n in sorted({b.n_seats for b in balances.values()}):
         ax.axvline(1 / n, color="grey", lw=0.6, ls=":")
-    ax.set_yticks(range(len(names)), names)
-    ax.invert_yaxis()
-    ax.set_xlabel("mean points per game (95% Wilson interval); dotted: 1 / players, fair")
-    ax.set_title(title)
-    ax.legend(fontsize="small", loc="best")
-    fig.tight_layout()
-    return fig
+    return _rows(fig, ax, names, "mean points per game (95% Wilson interval); dotted: 1 / players, fair", title)
 
 
 def _boxes(ax, data, labels):
@@ -167,7 +161,6 @@ def options_plot(kinds, forbidden, preferred, fair, title="What each kind of mov
     """Restricted play: per kind, the restricted seat's points with the kind forbidden and with it preferred, each
     ``(share, low, high)`` or None for a kind that never came into play (not drawn); dotted: the fair share."""
     fig, ax = plt.subplots(figsize=(7.5, _height(len(kinds))))
-    y = np.arange(len(kinds))
     for offset, (label, marker, points) in zip((-0.15, 0.15), (("forbidden", "o", forbidden),
                                                                 ("preferred", "s", preferred)), strict=True):
         shown = [(i, p) for i, p in enumerate(points) if p is not None]
@@ -177,10 +170,15 @@ def options_plot(kinds, forbidden, preferred, fair, title="What each kind of mov
             err = [share - np.array([p[1] for _, p in shown]), np.array([p[2] for _, p in shown]) - share]
             ax.errorbar(share, at, xerr=err, fmt=marker, ms=5, capsize=3, label=label)
     ax.axvline(fair, color="grey", lw=0.8, ls=":")
-    ax.set_yticks(y, kinds)
+    return _rows(fig, ax, kinds, "points of the restricted seat (95% interval)", title)
+
+
+def _rows(fig, ax, labels, xlabel, title):
+    """A plot of one row per label, the first at the top, finished: its labels, axis, title and legend."""
+    ax.set_yticks(range(len(labels)), labels)
     ax.invert_yaxis()
-    ax.set_xlabel("points of the restricted seat (95% interval)")
+    ax.set_xlabel(xlabel)
     ax.set_title(title)
-    ax.legend(loc="best", fontsize="small")
+    ax.legend(fontsize="small", loc="best")
     fig.tight_layout()
     return fig

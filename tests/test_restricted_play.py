@@ -397,3 +397,25 @@ def test_options_keeps_its_runs_in_a_folder_and_goes_on_from_them(cli, tmp_path)
     assert "holds the finished results of a restricted-play study with other settings" in other.stderr
     assert "allowed: --force to replace them, or a new folder" in other.stderr
     assert cli(*args[:-2], "--games", "60", "--out", str(folder), "--force", "--quiet").returncode == 0
+
+
+def test_options_writes_its_report_from_its_claims(cli, tmp_path):
+    """--report PATH: the study as a Markdown page (its plot beside it) or one HTML page, every kind's word and
+    numbers the claims' (those of --json); a report that cannot be written is refused before anything plays."""
+    args = ["options", "goofspiel", "--set", "num_cards=5", "--games", "60", "--policy", "random", "--quiet"]
+    body = json.loads(cli(*args, "--json").stdout)
+    words = {k["kind"]: k for k in body["options"]["kinds"]}
+    md, page = tmp_path / "kinds.md", tmp_path / "kinds.html"
+    assert cli(*args, "--report", str(md)).returncode == 0
+    assert cli(*args, "--report", str(page)).returncode == 0
+    text = md.read_text()
+    for kind, k in words.items():
+        assert f"| `{kind}` | {k['meaning']} |" in text and f"**{k['word']}** |" in text
+        assert f"{k['forbidden']['share']:.3f} [{k['forbidden']['low']:.3f}, {k['forbidden']['high']:.3f}]" in text
+    assert (tmp_path / "kinds-plots" / "options-0.png").is_file() and "](kinds-plots/options-0.png)" in text
+    html = page.read_text()
+    assert html.startswith("<!DOCTYPE html>") and "data:image/png;base64," in html and "<code>equal</code>" in html
+    for bad, message in ((tmp_path / "kinds.pdf", "allowed suffixes: .md, .html"),
+                         (tmp_path / "nowhere" / "k.md", "does not exist")):
+        shown = cli(*args, "--report", str(bad))
+        assert shown.returncode != 0 and message in shown.stderr and not bad.exists()

@@ -63,13 +63,8 @@ def restricted_spec(policy, mode, kind):
 def plan(game, policy, sets=(), games=None, seed=None, kinds=None, table=None):
     """The :class:`Study` of ``policy`` (a spec, unrestricted) on ``game`` with ``sets``; ``kinds``: the names of the
     kinds to weigh (None: every kind the game declares). One-line ConfigError on bad input."""
-    table = dict(table or {})
-    if "policies" in table:
-        raise cfg.ConfigError("the config sets [policies], but simcore options seats the policy (--policy) and its "
-                              "restricted copy itself; allowed: a config without [policies]")
-    games = table.get("games", DEALS) if games is None else games
-    if isinstance(games, int) and not isinstance(games, bool) and games < 2:
-        raise cfg.ConfigError(f"--games {games} is not allowed; allowed: 2 or more deals")
+    table, games = versus.contest_table(table, games, "simcore options seats the policy (--policy) and its "
+                                                      "restricted copy itself")
     baseline = cfg.resolve(game, table, sets=list(sets), policies=[("all", policy)], games=games, seed=seed,
                            variant="baseline")
     return study_of(baseline, policy, kinds)

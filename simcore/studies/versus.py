@@ -85,17 +85,24 @@ def seatings(game, policy, against, sets=(), games=None, seed=None, table=None):
     """The runs of a contest: one per seat of A (validated configs, one-line ConfigError on bad input).
     ``table`` is a config file's table (its game, parameters, games and seed); the contest sets every seat's
     policy itself, so the table may not."""
+    table, games = contest_table(table, games, "a contest seats A (--policy) and B (--against) itself")
+    players = cfg.resolve(game, table, sets=list(sets)).players
+    return [cfg.resolve(game, table, sets=list(sets), policies=[("all", against), (str(seat), policy)],
+                        games=games, seed=seed, variant=f"seat{seat}") for seat in range(players)]
+
+
+def contest_table(table, games, seating):
+    """A config file's ``table`` and the deals ``games`` (None: the table's, else :data:`DEALS`) of a study that
+    seats its policies itself (``seating`` says how: a contest, restricted play), checked: the table may not seat
+    any, and a study needs two or more deals. One-line ConfigError."""
     table = dict(table or {})
     if "policies" in table:
-        raise cfg.ConfigError("the config sets [policies], but a contest seats A (--policy) and B (--against) "
-                              "itself; allowed: a config without [policies]")
+        raise cfg.ConfigError(f"the config sets [policies], but {seating}; allowed: a config without [policies]")
     games = table.get("games", DEALS) if games is None else games
     if isinstance(games, int) and not isinstance(games, bool) and games < 2:
         # one deal has no spread over deals to test against; cfg.resolve words the other bad values
         raise cfg.ConfigError(f"--games {games} is not allowed; allowed: 2 or more deals")
-    players = cfg.resolve(game, table, sets=list(sets)).players
-    return [cfg.resolve(game, table, sets=list(sets), policies=[("all", against), (str(seat), policy)],
-                        games=games, seed=seed, variant=f"seat{seat}") for seat in range(players)]
+    return table, games
 
 
 def a_returns(run, rows, seat, score="points"):

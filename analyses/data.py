@@ -161,8 +161,10 @@ def load_folder(folder):
         raise DataError(f"{folder} is not a folder of result files")
     written = manifest.read_manifest(folder)
     if manifest.exists(folder) and manifest_kind(written) not in READ_KINDS:
-        raise DataError(f"{folder} holds a {manifest_kind(written)} ({manifest.MANIFEST}), not variants to analyse; "
-                        f"allowed: a folder of a {', '.join(READ_KINDS[:-1])} or {READ_KINDS[-1]} run")
+        again = (" (the simcore options command that wrote it, given again, prints and reports it without playing "
+                 "a game)" if manifest_kind(written) == "restricted-play study" else "")
+        raise DataError(f"{folder} holds a {manifest_kind(written)} ({manifest.MANIFEST}), not variants to analyse"
+                        f"{again}; allowed: a folder of a {', '.join(READ_KINDS[:-1])} or {READ_KINDS[-1]} run")
     entries = written["variants"]
     files = [_listed(folder, entry) for entry in entries.values()] if entries else \
         sorted(f for f in folder.glob("*.parquet") if not _is_trace(f))

@@ -419,3 +419,18 @@ def test_options_writes_its_report_from_its_claims(cli, tmp_path):
                          (tmp_path / "nowhere" / "k.md", "does not exist")):
         shown = cli(*args, "--report", str(bad))
         assert shown.returncode != 0 and message in shown.stderr and not bad.exists()
+
+
+def test_a_restricted_play_folder_is_read_again_by_its_own_command_not_by_analyze(cli, tmp_path):
+    """analyze refuses a restricted-play study's folder in one line, saying how it is read: the options command
+    that wrote it, given again, plays nothing (every run is finished) and prints the same answer."""
+    folder = tmp_path / "study"
+    args = ["options", "goofspiel", "--set", "num_cards=4", "--games", "30", "--policy", "random", "--json",
+            "--quiet", "--out", str(folder)]
+    first = cli(*args).stdout
+    stamps = {p: p.stat().st_mtime_ns for p in folder.glob("*.parquet")}
+    assert cli(*args).stdout == first
+    assert {p: p.stat().st_mtime_ns for p in folder.glob("*.parquet")} == stamps
+    refused = cli("analyze", str(folder))
+    assert refused.returncode != 0 and "holds a restricted-play study" in refused.stderr
+    assert "the simcore options command that wrote it, given again, prints and reports it" in refused.stderr

@@ -159,28 +159,13 @@ def listed_for(state, params, listed, forbid, prefer):
     return n
 
 
-def restricted_random(state, params, seat, streams, listed, forbid, prefer):
-    """Uniform over the legal actions the restriction allows (:func:`restrict`), from the seat's policy stream."""
-    n = listed_for(state, params, listed, forbid, prefer)
-    return listed[rng.randint(streams, rng.POLICY + seat, n)] if n > 0 else -1
-
-
 def any_random(state, params, seat, streams, listed, forbid, prefer):
-    """The random policy's action for a seat restricted by ``forbid`` and ``prefer`` (or not at all)."""
-    if bound(forbid, prefer):
-        return restricted_random(state, params, seat, streams, listed, forbid, prefer)
-    return random_action(state, params, seat, streams, listed)
-
-
-def allowed(state, params, listed, action, forbid, prefer):
-    """Does the restriction allow ``action`` here (always, for an unrestricted seat)?"""
+    """The random policy's action for a seat restricted by ``forbid`` and ``prefer`` (or not at all): uniform over
+    the legal actions the restriction allows (:func:`restrict`), from the seat's policy stream."""
     if not bound(forbid, prefer):
-        return True
-    n = listed_for(state, params, listed, forbid, prefer)
-    for i in range(n):
-        if listed[i] == action:
-            return True
-    return False
+        return random_action(state, params, seat, streams, listed)
+    n = restrict(state, params, listed, legal_actions(state, params, listed), forbid, prefer)
+    return listed[rng.randint(streams, rng.POLICY + seat, n)] if n > 0 else -1
 
 
 def any_greedy(state, params, seat, streams, listed, work, forbid, prefer):
@@ -188,9 +173,12 @@ def any_greedy(state, params, seat, streams, listed, work, forbid, prefer):
     heuristic among the moves it allows (the game's ``greedy_among``: a restricted greedy needs the game's
     ``restricted_greedy`` capability, simcore.agents checks)."""
     action = greedy_action(state, params, seat, streams, work)
-    if not bound(forbid, prefer) or allowed(state, params, listed, action, forbid, prefer):
+    if not bound(forbid, prefer):
         return action
-    n = listed_for(state, params, listed, forbid, prefer)
+    n = restrict(state, params, listed, legal_actions(state, params, listed), forbid, prefer)
+    for i in range(n):
+        if listed[i] == action:
+            return action
     return greedy_among(state, params, seat, streams, work, listed, n)
 
 

@@ -26,12 +26,11 @@ from simcore.engine.interface import INTERFACE, SIZES
 from simcore.engine.jit import kernel
 from simcore.games import defaults
 
-TEMPLATES = (core.random_action, core.restrict, core.listed_for, core.restricted_random, core.any_random, core.allowed,
-             core.any_greedy, core.playout, core.greedy_playout, core.cut_playout, core.play_out, core.all_random,
-             core.distinct, core.best_of, core.copy, core.mc_action, core.expand_pick, core.lone_action,
-             core.to_expand, core.chosen, core.ismcts_action, core.observe, core.see_dealt, core.observed_ismcts_action,
-             core.decide, loop.offered, loop.broken, loop.end_row, loop.play, core.root_stats, loop.count_kinds,
-             loop.record, loop.play_traced)
+TEMPLATES = (core.random_action, core.restrict, core.listed_for, core.any_random, core.any_greedy, core.playout,
+             core.greedy_playout, core.cut_playout, core.play_out, core.all_random, core.distinct, core.best_of,
+             core.copy, core.mc_action, core.expand_pick, core.lone_action, core.to_expand, core.chosen,
+             core.ismcts_action, core.observe, core.see_dealt, core.observed_ismcts_action, core.decide, loop.offered,
+             loop.broken, loop.end_row, loop.play, core.root_stats, loop.count_kinds, loop.record, loop.play_traced)
 OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
 # inlined where called: a call per decision passes eleven arrays on the stack; a restriction's wrappers cost an
 # unrestricted seat one test, not a call, per move of a playout

@@ -227,7 +227,8 @@ def option_claim(worth, result, test):
         r = getattr(worth, mode)
         numbers[mode] = None if r is None else {
             "share": r.share, "low": r.low, "high": r.high, "fair": r.fair, "difference": r.difference,
-            "pvalue": r.pvalue, "adjusted": r.adjusted, "legal": r.legal, "played": r.played, "forced": r.forced}
+            "pvalue": r.pvalue, "adjusted": r.adjusted, "method": r.method, "legal": r.legal, "played": r.played,
+            "forced": r.forced}
     return Claim(f"kind {worth.kind}", worth.word, test, result.deals, result.family, ALPHA, numbers,
                  against=result.policy)
 
@@ -235,8 +236,9 @@ def option_claim(worth, result, test):
 def option_change_claim(change, family, test):
     """A kind's worth in a variant against its baseline on the same deals (``simcore options SWEEP``): worth more,
     worth less, no change found, or never came into play."""
-    numbers = {"kind": change.kind, **{s.mode: {"delta": s.delta, "low": s.low, "high": s.high, "pvalue": s.pvalue,
-                                                "adjusted": s.adjusted} for s in change.shifts}}
+    numbers = {"kind": change.kind, "variant": change.variant,
+               **{s.mode: {"delta": s.delta, "low": s.low, "high": s.high, "pvalue": s.pvalue, "adjusted": s.adjusted}
+                  for s in change.shifts}}
     return Claim(f"{change.variant}: kind {change.kind}", change.word, test, change.deals, family, ALPHA, numbers,
                  against=change.baseline)
 

@@ -23,7 +23,7 @@ share exactly (a game's points add up to 1), so the difference to full play is t
 from __future__ import annotations
 
 import textwrap
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -124,19 +124,13 @@ def worths(kinds, restrictions, margin=MARGIN, full_play=None):
     full_play = full_play or {}
     keys = list(restrictions)
     adjusted = holm([restrictions[key].pvalue for key in keys]) if keys else []
-    held = {key: _with(restrictions[key], adjusted=float(p)) for key, p in zip(keys, adjusted, strict=True)}
+    held = {key: replace(restrictions[key], adjusted=float(p)) for key, p in zip(keys, adjusted, strict=True)}
     out = []
     for name, meaning in kinds:
         forbidden, preferred = held.get((name, "forbidden")), held.get((name, "preferred"))
         legal, taken = full_play.get(name, (float("nan"), float("nan")))
         out.append(KindWorth(name, meaning, word(forbidden, preferred, margin), forbidden, preferred, legal, taken))
     return tuple(out)
-
-
-def _with(r, **changes):
-    from dataclasses import replace
-
-    return replace(r, **changes)
 
 
 def word(forbidden, preferred, margin=MARGIN, alpha=ALPHA):
@@ -217,20 +211,14 @@ def deal_means(scores):
     return np.mean(scores, axis=0)
 
 
-def document(result):
-    """The ``options`` part of ``simcore options --json``: what was played, then every kind with its word and each
-    restriction's numbers (null for a kind that never came into play: never a number)."""
-    def numbers(r):
-        if r is None:
-            return None
-        return {"share": r.share, "low": r.low, "high": r.high, "difference": r.difference, "fair": r.fair,
-                "pvalue": r.pvalue, "adjusted": r.adjusted, "method": r.method, "legal": r.legal,
-                "played": r.played, "forced": r.forced}
-
+def document(result, claims):
+    """The ``options`` part of ``simcore options --json``: what was played, then every kind rendered from its claim
+    (``claims``, one per kind): its word and each restriction's numbers (null for a kind that never came into
+    play: never a number)."""
     return {"game": result.game, "rules": result.rules, "policy": result.policy, "players": result.players,
             "deals": result.deals, "margin": result.margin, "family": result.family,
-            "kinds": [{"kind": k.kind, "meaning": k.meaning, "word": k.word, "legal": k.legal, "taken": k.taken,
-                       "forbidden": numbers(k.forbidden), "preferred": numbers(k.preferred)} for k in result.kinds]}
+            "kinds": [{"word": c.word, **{key: c.numbers[key] for key in
+                                          ("kind", "meaning", "legal", "taken", *MODES)}} for c in claims]}
 
 
 # --- across the variants of a sweep -----------------------------------------------------------------------------
@@ -294,7 +282,7 @@ def changes(results, bases):
     adjusted = iter(holm(flat) if flat else [])
     out = []
     for kind, name, base, shifts in pending:
-        held = tuple(_with(s, adjusted=float(next(adjusted))) for s in shifts)
+        held = tuple(replace(s, adjusted=float(next(adjusted))) for s in shifts)
         out.append(KindChange(kind, name, base, change_word(held), results[name].deals, held))
     return out
 
@@ -339,10 +327,11 @@ def sweep_screen(results, moved, claims_of, sweep_name):
     return lines
 
 
-def change_document(change):
-    return {"kind": change.kind, "variant": change.variant, "baseline": change.baseline, "word": change.word,
-            "deals": change.deals, **{s.mode: {"delta": s.delta, "low": s.low, "high": s.high, "pvalue": s.pvalue,
-                                               "adjusted": s.adjusted} for s in change.shifts}}
+def change_document(claim):
+    """A kind's change against its baseline in ``simcore options SWEEP --json``, rendered from its claim."""
+    return {"kind": claim.numbers["kind"], "variant": claim.numbers["variant"], "baseline": claim.against,
+            "word": claim.word, "deals": claim.games, **{mode: claim.numbers[mode] for mode in MODES
+                                                         if mode in claim.numbers}}
 
 
 # --- skill and luck ------------------------------------------------------------------------------------------

@@ -988,7 +988,7 @@ def _options_one(result, as_json, skilled=()):
 
     said = [claims.option_claim(kind, result, worth.TEST) for kind in result.kinds]
     if as_json:
-        body = {**worth.document(result), **({"skill": worth.skill_document(skilled)} if skilled else {})}
+        body = {**worth.document(result, said), **({"skill": worth.skill_document(skilled)} if skilled else {})}
         click.echo(claims.document(said + [claim for _, _, claim, _ in skilled], options=body))
         return said
     for line in worth.screen(result, said) + worth.skill_lines(skilled):
@@ -1004,8 +1004,9 @@ def _options_sweep(results, moved, sweep_name, as_json, skilled=()):
     family = f"Holm across the {sum(len(c.shifts) for c in moved)} comparisons of the sweep, 5% family-wise"
     changed = [(c, claims.option_change_claim(c, family, worth.CHANGE_TEST)) for c in moved]
     if as_json:
-        body = {"sweep": sweep_name, "variants": [{"name": name, **worth.document(r)} for name, r in results.items()],
-                "changes": [worth.change_document(c) for c in moved],
+        body = {"sweep": sweep_name,
+                "variants": [{"name": name, **worth.document(r, said[name])} for name, r in results.items()],
+                "changes": [worth.change_document(claim) for _, claim in changed],
                 **({"skill": worth.skill_document(skilled)} if skilled else {})}
         click.echo(claims.document([c for of in said.values() for c in of] + [c for _, c in changed]
                                    + [claim for _, _, claim, _ in skilled], options=body))

@@ -60,7 +60,10 @@ def test_a_kind_never_legal_never_came_into_play_with_no_number():
     kinds = worth.worths(KINDS, {})
     assert [k.word for k in kinds] == ["never came into play"] * 4
     assert all(k.forbidden is None and k.preferred is None for k in kinds)
-    document = worth.document(worth.OptionsResult("g", "the default rules", "greedy", 2, 10, 0.02, kinds))
+    from analyses import claims
+
+    result = worth.OptionsResult("g", "the default rules", "greedy", 2, 10, 0.02, kinds)
+    document = worth.document(result, [claims.option_claim(k, result, worth.TEST) for k in kinds])
     assert all(k["forbidden"] is None and k["preferred"] is None for k in document["kinds"])
 
 

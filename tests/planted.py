@@ -5,6 +5,7 @@ run the reproducer a failure prints as a user would."""
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -18,6 +19,17 @@ def install(package, site):
                            "--target", site, package], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     return {"PYTHONPATH": str(site)}
+
+
+def plant(source, tmp_path, module, change):
+    """A copy of the package folder ``source`` in ``tmp_path`` whose ``module/rules.py`` text ``change(text,
+    folder)`` rewrites (it may change other files of the copy ``folder`` too), installed into ``tmp_path/site``;
+    the environment that finds it."""
+    folder = tmp_path / source.name
+    shutil.copytree(source, folder)
+    rules = folder / module / "rules.py"
+    rules.write_text(change(rules.read_text(), folder))
+    return install(folder, tmp_path / "site")
 
 
 def failures(game, env, check):

@@ -11,12 +11,11 @@ Each failure names the deal and the actions (or the game) and prints a command t
 """
 
 import re
-import shutil
 
 import pytest
 
 from tests.conftest import simcore_cli
-from tests.planted import failures, install, reproduce
+from tests.planted import failures, plant, reproduce
 from tests.test_kuhn_page import PAGE, walk
 
 pytest.importorskip("pyspiel")
@@ -71,10 +70,10 @@ def openspiel_params(params):
 def _planted(kuhn, tmp_path, replace=(), greedy=False, ante=False, maps=False):
     """The package with one bug (or a parameter OpenSpiel lacks, mapped or not), installed into
     ``tmp_path/site``; the environment that finds it."""
-    package = tmp_path / "kuhn-poker"
-    shutil.copytree(kuhn, package)
-    rules = package / "kuhn_poker" / "rules.py"
-    text = rules.read_text()
+    return plant(kuhn, tmp_path, "kuhn_poker", lambda text, package: _bug(text, package, replace, greedy, ante, maps))
+
+
+def _bug(text, package, replace, greedy, ante, maps):
     if ante:
         assert ANTE[0] in text
         text = text.replace(*ANTE).replace('cases=({"players": 3},)', 'cases=({"players": 3}, {"ante": 2})')
@@ -87,8 +86,7 @@ def _planted(kuhn, tmp_path, replace=(), greedy=False, ante=False, maps=False):
     if greedy:
         text = text.replace('policies=("random", "mc", "ismcts")', 'policies=("random", "greedy", "mc", "ismcts")')
         text = text.replace("heuristic=False", "heuristic=True") + PEEKING
-    rules.write_text(text)
-    return install(package, tmp_path / "site")
+    return text
 
 
 @pytest.mark.parametrize("bug, ends", [(LATE, "[0, 0]"), (EARLY, "[0]")], ids=["one-check-too-late", "too-early"])

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import simcore_cli
-from tests.planted import failures, install, reproduce
+from tests.planted import failures, plant, reproduce
 
 pytest.importorskip("pyspiel")
 
@@ -40,15 +40,12 @@ def leduc(tmp_path_factory):
 def _planted(leduc, tmp_path, replace=()):
     """The package with one bug (``replace``: a line's text and its replacement), installed into
     ``tmp_path/site``; the environment that finds it."""
-    package = tmp_path / "leduc-poker"
-    shutil.copytree(leduc, package)
-    rules = package / "leduc_poker" / "rules.py"
-    text = rules.read_text()
-    if replace:
-        assert text.count(replace[0]) == 1, f"rules.py no longer holds {replace[0]!r} once"
-        text = text.replace(*replace)
-    rules.write_text(text)
-    return install(package, tmp_path / "site")
+    def bug(text, package):
+        if replace:
+            assert text.count(replace[0]) == 1, f"rules.py no longer holds {replace[0]!r} once"
+            text = text.replace(*replace)
+        return text
+    return plant(leduc, tmp_path, "leduc_poker", bug)
 
 
 def _check(env):

@@ -184,9 +184,10 @@ def _heartbeat(what, every=HEARTBEAT, echo=None):
     threading.Thread(target=beat, daemon=True).start()
 
 
-def _load(run, quiet, scheduler=None, trace=False):
+def _load(run, quiet, scheduler=None, trace=False, counted=False):
     """Load (or first compile) the run's game before anything is timed; a cluster's workers load their own. A
-    traced run of a game that declares no trace is refused in one line."""
+    traced run of a game that declares no trace is refused in one line; ``counted``: the traced loop for its counts
+    of the kinds of move alone, which any game has."""
     from simcore import engine
 
     if trace:
@@ -198,7 +199,8 @@ def _load(run, quiet, scheduler=None, trace=False):
         return
     policies = run.policies_array()
     engine.load(run.module, run.params_array(), policies,
-                _compiling(quiet, engine.copy_name(run.module, policies, trace)), traced=trace)
+                _compiling(quiet, engine.copy_name(run.module, policies, trace or counted)), traced=trace,
+                counted=counted)
 
 
 def _trace_where(trace, scheduler):
@@ -956,19 +958,13 @@ def _skill_rows(studies, results, strong, games, on_block, keeping=None):
 
 
 def _load_options(study, quiet, pairs=()):
-    """The copies of the game loop an options study plays, compiled up front: the baseline's, the restricted
-    seat's (a restricted greedy seat plays the copy that can search), and the skill contests' (``pairs``)."""
-    from simcore import engine
+    """The copies of the game loop an options study plays, compiled up front: the counted loop of its policy (a
+    restricted seat plays the same copy), and the skill contests' (``pairs``)."""
     from simcore.studies import options
 
-    for run in (study.baseline, *study.restricted(study.kinds[0][0], "forbidden")[:1]):
-        table = run.policies_array()
-        engine.load(run.module, run.params_array(), table,
-                    _compiling(quiet, engine.copy_name(run.module, table, True)), counted=True)
+    _load(study.baseline, quiet, counted=True)
     for stronger, weaker in pairs:
-        run = options.skill_runs(study, stronger, weaker, 1)[0]
-        table = run.policies_array()
-        engine.load(run.module, run.params_array(), table, _compiling(quiet, engine.copy_name(run.module, table)))
+        _load(options.skill_runs(study, stronger, weaker, 1)[0], quiet)
 
 
 def _weighing(studies, quiet):

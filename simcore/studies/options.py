@@ -215,7 +215,7 @@ class Folder:
             forced[:, seat, 0] = sum(played[:, seat, k] for k in range(len(kinds)) if (mask >> k) & 1)
         return wins.astype(bool), np.concatenate([played, legal, forced], axis=2)
 
-    def scores(self, runs, score=None):
+    def scores(self, runs):
         """The contest's points of A (the seat each seating puts it in), from the seatings' result files."""
         import pyarrow.parquet as pq
 
@@ -244,8 +244,7 @@ def sweep_plan(path, policy=None, games=None, seed=None, kinds=None):
     sweep's games: a study plays each many times over). One-line ConfigError on bad input."""
     from simcore.studies import sweep
 
-    if isinstance(games, int) and not isinstance(games, bool) and games < 2:
-        raise cfg.ConfigError(f"--games {games} is not allowed; allowed: 2 or more deals")
+    versus.check_deals(games)
     plan = sweep.load(path, games if games is not None else DEALS, seed)
     if policy is None:
         seated = {spec for variant in plan.variants for spec in variant.config.policies}

@@ -99,10 +99,15 @@ def contest_table(table, games, seating):
     if "policies" in table:
         raise cfg.ConfigError(f"the config sets [policies], but {seating}; allowed: a config without [policies]")
     games = table.get("games", DEALS) if games is None else games
-    if isinstance(games, int) and not isinstance(games, bool) and games < 2:
-        # one deal has no spread over deals to test against; cfg.resolve words the other bad values
-        raise cfg.ConfigError(f"--games {games} is not allowed; allowed: 2 or more deals")
+    check_deals(games)
     return table, games
+
+
+def check_deals(games):
+    """One-line ConfigError for fewer than 2 deals: one deal has no spread over deals to test against
+    (cfg.resolve words the other bad values)."""
+    if isinstance(games, int) and not isinstance(games, bool) and games < 2:
+        raise cfg.ConfigError(f"--games {games} is not allowed; allowed: 2 or more deals")
 
 
 def a_returns(run, rows, seat, score="points"):

@@ -178,10 +178,10 @@ def screen(result, claims):
     lines = _wrapped(f"what each kind of move is worth to {result.policy} on {result.game} ({result.rules}): one "
                      f"seat restricted, the others not, {result.deals:,} deals x {result.players} seats a restriction")
     lines.append(f"{'kind':<16} {'legal':>6} {'taken':>6}   {'forbidden':<22} {'preferred':<22} word")
-    for worth, claim in zip(result.kinds, claims, strict=True):
-        cells = [_interval(claim.numbers[mode]) for mode in MODES]
-        lines.append(f"{worth.kind:<16} {_share(worth.legal):>6} {_share(worth.taken):>6}   {cells[0]:<22} "
-                     f"{cells[1]:<22} {claim.word}")
+    for claim in claims:
+        n = claim.numbers
+        lines.append(f"{n['kind']:<16} {share_text(n['legal']):>6} {share_text(n['taken']):>6}   "
+                     f"{interval_text(n['forbidden']):<22} {interval_text(n['preferred']):<22} {claim.word}")
     fair = 1 / result.players
     for text in (f"points of the restricted seat (fair {fair:.3f}); legal: the share of the decisions of a kind "
                  "where it was legal, taken: of those where it was played, under full play",
@@ -196,13 +196,15 @@ def _wrapped(text):
     return textwrap.wrap(text, WIDTH, subsequent_indent="  ", break_on_hyphens=False)
 
 
-def _interval(numbers):
+def interval_text(numbers):
+    """A restriction's share and interval from its claim's numbers; "-" for a kind that never came into play."""
     if numbers is None:
         return "-"
     return f"{numbers['share']:.3f} [{numbers['low']:.3f}, {numbers['high']:.3f}]"
 
 
-def _share(value):
+def share_text(value):
+    """A share as a percentage; "-" where there is none (nan)."""
     return "-" if value != value else f"{value:.0%}"
 
 
@@ -301,8 +303,9 @@ def change_word(shifts, alpha=ALPHA):
 
 
 def sweep_screen(results, moved, claims_of, sweep_name):
-    """The first screen of ``simcore options SWEEP``: every kind's word in every variant, then the kinds whose
-    worth changed against their baselines (``moved``, :func:`changes`, rendered from their claims ``claims_of``)."""
+    """The first screen of ``simcore options SWEEP``: every kind's word in every variant (``claims_of``: each
+    variant's kind claims), then the kinds whose worth changed against their baselines (``moved``: (change, its
+    claim))."""
     first = next(iter(results.values()))
     names = list(results)
     width = max(12, *(len(n) for n in names))
@@ -310,9 +313,8 @@ def sweep_screen(results, moved, claims_of, sweep_name):
                      f"{sweep_name} ({first.game}): one seat restricted, the others not, {first.deals:,} deals from "
                      "every seat a restriction")
     lines.append((f"{'kind':<16} " + " ".join(f"{n:<{width}}" for n in names)).rstrip())
-    words = {name: {k.kind: claim.word for k, claim in zip(results[name].kinds, claims_of[name], strict=True)}
-             for name in names}
-    for kind in [k.kind for k in first.kinds]:
+    words = {name: {claim.numbers["kind"]: claim.word for claim in claims_of[name]} for name in names}
+    for kind in words[names[0]]:
         lines.append(f"{kind:<16} " + " ".join(f"{words[n][kind]:<{width}}" for n in names).rstrip())
     shown = [(c, claim) for c, claim in moved if claim.word in ("worth more", "worth less")]
     lines.append("")

@@ -23,18 +23,11 @@ WORDS = [
 ]
 
 
-def _interval(numbers):
-    return "-" if numbers is None else f"{numbers['share']:.3f} [{numbers['low']:.3f}, {numbers['high']:.3f}]"
-
-
-def _share(value):
-    return "-" if value != value else f"{value:.0%}"
-
-
 def kinds_table(claims):
     """One row per kind: its meaning, how often legal and taken under full play, both restrictions, its word."""
-    rows = [[f"`{c.numbers['kind']}`", c.numbers["meaning"], _share(c.numbers["legal"]), _share(c.numbers["taken"]),
-             _interval(c.numbers["forbidden"]), _interval(c.numbers["preferred"]), f"**{c.word}**"] for c in claims]
+    rows = [[f"`{c.numbers['kind']}`", c.numbers["meaning"], worth.share_text(c.numbers["legal"]),
+             worth.share_text(c.numbers["taken"]), worth.interval_text(c.numbers["forbidden"]),
+             worth.interval_text(c.numbers["preferred"]), f"**{c.word}**"] for c in claims]
     return Table(["kind", "meaning", "legal", "taken", "forbidden", "preferred", "word"], rows)
 
 

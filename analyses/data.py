@@ -161,8 +161,8 @@ def load_folder(folder):
         raise DataError(f"{folder} is not a folder of result files")
     written = manifest.read_manifest(folder)
     if manifest.exists(folder) and manifest_kind(written) not in READ_KINDS:
-        again = (" (the simcore options command that wrote it, given again, prints and reports it without playing "
-                 "a game)" if manifest_kind(written) == "restricted-play study" else "")
+        again = (" (simcore analyze reads it on its own)" if manifest_kind(written) == "restricted-play study"
+                 else "")
         raise DataError(f"{folder} holds a {manifest_kind(written)} ({manifest.MANIFEST}), not variants to analyse"
                         f"{again}; allowed: a folder of a {', '.join(READ_KINDS[:-1])} or {READ_KINDS[-1]} run")
     entries = written["variants"]

@@ -896,6 +896,7 @@ def options_command(game, policy, config_path, sets, games, kinds, margin, folde
     except (cfg.ConfigError, ValueError) as e:
         _fail(str(e) + (" (--out keeps each run's trace)" if folder is not None and "trace" in str(e) else ""))
     game_name = studies[0].baseline.game
+    sweep_name = Path(game).name if sweeping else None
     if folder is not None:
         _folder(folder, options.Folder.KIND, game_name,
                 options.Folder(folder, game_name).plan([s.baseline for s in studies]), force)
@@ -905,7 +906,8 @@ def options_command(game, policy, config_path, sets, games, kinds, margin, folde
             "Ctrl-C stops it and keeps nothing (with --out FOLDER it keeps every run finished)")
     pace = Pace(sum(options.games_to_play(s) + skill_games * s.players * len(pairs) for s in studies), _warn, kept)
     weighed = _weighing(studies, quiet)
-    keeping = options.Folder(folder, game_name, pace.add, pace.skip) if folder else None
+    asked = options.record(studies, margin, sweep_name, (strong, skill_games) if skill else None)
+    keeping = options.Folder(folder, game_name, pace.add, pace.skip, asked) if folder else None
     runner = keeping.runner if keeping else None
     with _locked(folder, options.Folder.KIND, game_name,
                  keeping.plan([s.baseline for s in studies]) if keeping else None, force):
@@ -914,13 +916,19 @@ def options_command(game, policy, config_path, sets, games, kinds, margin, folde
         else:
             results, moved = {"": options.play(studies[0], pace.add, weighed, margin, runner)}, None
         skilled = _skill_rows(studies, results, strong, skill_games, pace.add, keeping) if skill else []
-    if sweeping:
-        said, changed = _options_sweep(results, moved, Path(game).name, as_json, skilled)
+    _options_answer(results, moved, sweep_name, skilled, as_json, [report_path] if report_path else [], quiet)
+
+
+def _options_answer(results, moved, sweep_name, skilled, as_json, report_paths, quiet):
+    """An options study's answer (``sweep_name`` None: one set of rules): its screen or --json on stdout, and
+    each report of ``report_paths`` written."""
+    from analyses import options_report
+
+    if sweep_name is not None:
+        said, changed = _options_sweep(results, moved, sweep_name, as_json, skilled)
     else:
         said, changed = {"": _options_one(results[""], as_json, skilled)}, []
-    if report_path:
-        from analyses import options_report
-
+    for report_path in report_paths:
         try:
             written = options_report.write(report_path, [(name, results[name], said[name]) for name in results],
                                            [claim for _, claim in changed], skilled)
@@ -1297,7 +1305,8 @@ def analyze_command(paths, report_paths, baselines, length, tables, explain, mar
                     as_json):
     """The verdict on a sweep folder or result files: balance, length, rule holes and differences from the
     baseline, in words with their numbers; the tables with --tables or in a --report; the claims as JSON with
-    --json."""
+    --json. A restricted-play study's folder (simcore options --out) gives the answer its command gave, read from
+    its runs."""
     # its tools take seconds to import, a large folder more to read: a person at a terminal hears at once
     _at_a_terminal(f"analysing {', '.join(map(str, paths))}: reading the results and testing every variant")
     from analyses import claims, data, report, screen, skill, verdict
@@ -1318,6 +1327,12 @@ def analyze_command(paths, report_paths, baselines, length, tables, explain, mar
         target = verdict.LengthTarget.parse(length) if length is not None else None
     except ValueError as e:
         _fail(str(e))
+    study = _study_folder(paths)
+    if study is not None:
+        if baselines or length or tables or explain or strength_folders or score != "points":
+            _fail(f"{study} holds a restricted-play study: --baseline, --length, --tables, --explain, --strength "
+                  "and --score read variants; allowed: --report, --margin and --json")
+        return _analyze_study(study, report_paths, margin, as_json)
     try:
         results = data.scored(_load_results(paths, header=not as_json), score)
         _warn(data.rules_warning(results))
@@ -1360,6 +1375,41 @@ def analyze_command(paths, report_paths, baselines, length, tables, explain, mar
             _write_report(report, analysis, report_path)
     except data.DataError as e:
         _fail(str(e))
+
+
+def _study_folder(paths):
+    """The restricted-play study's folder among ``paths`` (None: there is none), analysed alone."""
+    from simcore.io import manifest
+    from simcore.studies.options import Folder
+    from simcore.studies.sweep import manifest_kind
+
+    studies = [p for p in paths if Path(p).is_dir() and manifest.exists(p)
+               and manifest_kind(manifest.read_manifest(p)) == Folder.KIND]
+    if studies and len(paths) > 1:
+        _fail(f"{studies[0]} holds a {Folder.KIND}, analysed on its own; allowed: simcore analyze {studies[0]}, "
+              "and the other paths apart")
+    return studies[0] if studies else None
+
+
+def _analyze_study(folder, report_paths, margin, as_json):
+    """The answer of the restricted-play study kept in ``folder``, read from its runs (nothing is played): the
+    screen (or --json) and reports the options command that wrote it gives, at its margin unless ``margin``."""
+    from analyses.data import DataError
+    from simcore.studies import options
+
+    try:
+        studies, bases, asked = options.read_study(folder)
+        keeping = options.Folder(folder, studies[0].baseline.game, reading=True)
+        margin = asked["margin"] if margin is None else margin
+        if bases is not None:
+            results, moved = options.play_sweep(studies, bases, margin=margin, runner=keeping.runner)
+        else:
+            results, moved = {"": options.play(studies[0], margin=margin, runner=keeping.runner)}, None
+        skill = asked["skill"]
+        skilled = _skill_rows(studies, results, skill["strong"], skill["games"], None, keeping) if skill else []
+    except DataError as e:
+        _fail(str(e))
+    _options_answer(results, moved, asked["sweep"], skilled, as_json, report_paths, quiet=False)
 
 
 def _more(explain, tables):

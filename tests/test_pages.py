@@ -33,7 +33,7 @@ LEAVES = {"docs/tutorial.md": ("runs/formations-report.html", "ring-1121.html"),
           "docs/how-to/compare.md": ("square.parquet", "ring.parquet"),
           "docs/how-to/skill.md": ("runs/skill/_manifest.json",),
           "docs/how-to/tune.md": ("runs/hand/report.md", "runs/hand/race.png"),
-          "docs/how-to/options.md": (),
+          "docs/how-to/options.md": ("runs/fish/_manifest.json",),
           "README.md": ("runs/zwai/_traces/ring-4p.trace.parquet",)}
 PAGES = tuple(LEAVES)
 NEEDS = {"README.md": ("configs",)}     # what a page's commands read from the repository, as from a clone

@@ -421,16 +421,60 @@ def test_options_writes_its_report_from_its_claims(cli, tmp_path):
         assert shown.returncode != 0 and message in shown.stderr and not bad.exists()
 
 
-def test_a_restricted_play_folder_is_read_again_by_its_own_command_not_by_analyze(cli, tmp_path):
-    """analyze refuses a restricted-play study's folder in one line, saying how it is read: the options command
-    that wrote it, given again, plays nothing (every run is finished) and prints the same answer."""
+def test_analyze_reads_a_restricted_play_folder_and_answers_as_the_command_that_wrote_it(cli, tmp_path):
+    """Issue 55, item 5 (a report section): simcore analyze FOLDER of a restricted-play study reads its runs and
+    gives the answer the options command gave (its screen, --json and --report, skill and luck included) without
+    playing or touching a game; --margin weighs "never worth it" again."""
     folder = tmp_path / "study"
-    args = ["options", "goofspiel", "--set", "num_cards=4", "--games", "30", "--policy", "random", "--json",
-            "--quiet", "--out", str(folder)]
-    first = cli(*args).stdout
-    stamps = {p: p.stat().st_mtime_ns for p in folder.glob("*.parquet")}
-    assert cli(*args).stdout == first
-    assert {p: p.stat().st_mtime_ns for p in folder.glob("*.parquet")} == stamps
-    refused = cli("analyze", str(folder))
-    assert refused.returncode != 0 and "holds a restricted-play study" in refused.stderr
-    assert "the simcore options command that wrote it, given again, prints and reports it" in refused.stderr
+    args = ["options", "goofspiel", "--set", "num_cards=4", "--games", "30", "--policy", "random", "--skill",
+            "--skill-games", "20", "--strong", "mc:rollouts=2", "--quiet", "--out", str(folder)]
+    first = cli(*args, "--json").stdout
+    screen = cli(*args).stdout
+    stamps = {p: p.stat().st_mtime_ns for p in folder.rglob("*.parquet")}
+    read = cli("analyze", str(folder), "--json")
+    assert read.returncode == 0, read.stderr
+    assert read.stdout == first and json.loads(first)["options"]["skill"]
+    assert cli("analyze", str(folder)).stdout == screen
+    page = tmp_path / "study.md"
+    assert cli("analyze", str(folder), "--report", str(page)).returncode == 0
+    for kind in json.loads(first)["options"]["kinds"]:
+        assert f"| `{kind['kind']}` | {kind['meaning']} |" in page.read_text()
+    assert {p: p.stat().st_mtime_ns for p in folder.rglob("*.parquet")} == stamps
+    wide = json.loads(cli("analyze", str(folder), "--json", "--margin", "0.4").stdout)["options"]
+    assert wide["margin"] == 0.4 and json.loads(first)["options"]["margin"] == 0.02
+
+
+def test_analyze_reads_a_sweeps_restricted_play_folder(cli, tmp_path):
+    """simcore options SWEEP.toml --out FOLDER, read by analyze: every variant and where a kind's worth changes."""
+    path, folder = tmp_path / "cards.toml", tmp_path / "study"
+    path.write_text(SWEEP)
+    first = cli("options", str(path), "--games", "40", "--kinds", "equal", "--json", "--quiet", "--out", str(folder))
+    assert first.returncode == 0, first.stderr
+    path.unlink()          # the sweep file is not needed: the folder keeps every variant's rules
+    assert cli("analyze", str(folder), "--json").stdout == first.stdout
+    assert json.loads(first.stdout)["options"]["sweep"] == "cards.toml"
+
+
+def test_analyze_refuses_an_unfinished_or_unrecorded_restricted_play_folder_in_one_line(cli, tmp_path):
+    """A study not finished, or kept by a simcore that did not record what it asked, is refused in one line naming
+    the command that finishes it; a study folder is analysed alone, and without the options that read variants."""
+    folder = tmp_path / "study"
+    args = ["options", "goofspiel", "--set", "num_cards=4", "--games", "20", "--policy", "random", "--quiet",
+            "--out", str(folder)]
+    assert cli(*args).returncode == 0
+    (folder / "forbidden-equal-seat1.parquet").unlink()
+    shown = cli("analyze", str(folder))
+    assert shown.returncode != 0 and not shown.stdout and len(shown.stderr.strip().splitlines()) == 1
+    assert "holds an unfinished restricted-play study: 1 of its runs (forbidden-equal-seat1)" in shown.stderr
+    assert "allowed: simcore options goofspiel --set num_cards=4" in shown.stderr
+    assert cli(*args).returncode == 0 and cli("analyze", str(folder)).returncode == 0
+    assert cli("run", "goofspiel", "--games", "20", "--out", str(tmp_path / "one.parquet")).returncode == 0
+    for extra, message in (([str(tmp_path / "one.parquet")], "analysed on its own"),
+                           (["--tables"], "allowed: --report, --margin and --json")):
+        refused = cli("analyze", str(folder), *extra)
+        assert refused.returncode != 0 and message in refused.stderr
+    recorded = json.loads((folder / "_manifest.json").read_text())
+    del recorded["study"]
+    (folder / "_manifest.json").write_text(json.dumps(recorded))
+    shown = cli("analyze", str(folder))
+    assert shown.returncode != 0 and "does not record what its restricted-play study asked for" in shown.stderr

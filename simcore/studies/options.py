@@ -171,8 +171,11 @@ class Folder:
 
     KIND = "restricted-play study"      # what its manifest and messages call it
 
-    def __init__(self, folder, game, on_block=None, on_skip=None):
+    def __init__(self, folder, game, on_block=None, on_skip=None, record=None, reading=False):
+        """``record``: what the study asked (:func:`record`), kept in the manifest for :func:`read_study`;
+        ``reading``: the folder is read (``simcore analyze``), nothing played: a run not finished is a DataError."""
         self.folder, self.game, self.on_block, self.on_skip = Path(folder), game, on_block, on_skip
+        self.record, self.reading = record, reading
 
     def plan(self, runs):
         from simcore.studies import sweep
@@ -182,6 +185,9 @@ class Folder:
     def play(self, runs, trace, on_run=None):
         from simcore.studies import sweep
 
+        if self.reading:
+            self.check_finished(runs, trace)
+            return
         order = {run.variant: i for i, run in enumerate(runs)}
 
         def finished(variant, status, tally):
@@ -189,7 +195,20 @@ class Folder:
                 self.on_skip(variant.config.games)
             if on_run is not None:
                 on_run(order[variant.name])
-        sweep.run(self.plan(runs), self.folder, self.on_block, on_variant=finished, kind=self.KIND, trace=trace)
+        sweep.run(self.plan(runs), self.folder, self.on_block, on_variant=finished, kind=self.KIND, trace=trace,
+                  record=self.record)
+
+    def check_finished(self, runs, trace):
+        """DataError in one line unless every run of ``runs`` is finished in the folder (with its trace)."""
+        from analyses.data import DataError
+        from simcore.studies import sweep
+
+        planned = sweep.plan_status(self.plan(runs), self.folder, trace)
+        missing = [name for name, (status, _) in planned.items() if status != "skipped"]
+        if missing:
+            raise DataError(f"{self.folder} holds an unfinished {self.KIND}: {len(missing)} of its runs "
+                            f"({', '.join(missing[:2])}{', ...' * (len(missing) > 2)}) are not finished; allowed: "
+                            f"{_command(self.folder)}, given again, finishes it")
 
     def runner(self, runs, on_run=None):
         self.play(runs, True, on_run)
@@ -226,6 +245,60 @@ class Folder:
                                      run.players, seat) for seat, run in enumerate(runs)]
 
 
+def record(studies, margin, sweep_name=None, skill=None):
+    """What a study's folder keeps in its manifest besides its runs, for :func:`read_study`: the policy and kinds
+    weighed, the margin, each variant's name and baseline run, the sweep's name and baselines (None: one set of
+    rules), and the skill contests asked for (``skill``: (strong, games), or None)."""
+    strong, games = skill or (None, None)
+    return {"study": {"policy": studies[0].policy, "kinds": [name for name, _ in studies[0].kinds], "margin": margin,
+                      "variants": [s.name for s in studies], "baselines": [s.baseline.variant for s in studies],
+                      "sweep": sweep_name, "skill": {"strong": strong, "games": games} if skill else None}}
+
+
+def read_study(folder):
+    """The studies kept in ``folder`` (by :class:`Folder`) as the command that wrote it asked for them: (studies,
+    the sweep's baselines or None, its :func:`record`). DataError in one line where its manifest does not say (a
+    folder simcore wrote before it kept them) or a study's baseline run is not finished."""
+    from analyses.data import DataError
+    from simcore.io import manifest
+    from simcore.studies.sweep import manifest_kind
+
+    folder = Path(folder)
+    written = manifest.read_manifest(folder)
+    asked = written.get("study")
+    if manifest_kind(written) != Folder.KIND or not isinstance(asked, dict):
+        raise DataError(f"{folder}'s manifest does not record what its {Folder.KIND} asked for (an older simcore "
+                        f"wrote it); allowed: {_command(folder)}, given again: it records it and plays nothing "
+                        "it finished")
+    studies = []
+    try:
+        for name, variant in zip(asked["variants"], asked["baselines"], strict=True):
+            entry = written["variants"].get(variant)
+            if entry is None:
+                raise DataError(f"{folder} holds an unfinished {Folder.KIND}: its run {variant} is not finished; "
+                                f"allowed: {_command(folder)}, given again, finishes it")
+            baseline = cfg.resolve(table=cfg.parse_toml(entry["config"], folder / manifest.MANIFEST))
+            studies.append(study_of(baseline, asked["policy"], asked["kinds"], name))
+        bases = None if asked["sweep"] is None else _bases(studies)
+    except (KeyError, TypeError, ValueError, cfg.ConfigError) as e:
+        raise DataError(f"{folder / manifest.MANIFEST} is damaged ({e}); allowed: {_command(folder)}, given "
+                        "again, writes it again") from None
+    return studies, bases, asked
+
+
+def _command(folder):
+    """The command that wrote ``folder``'s study, as its manifest names it."""
+    from simcore.io import manifest
+
+    return manifest.read_manifest(folder).get("command") or "the simcore options command that wrote it"
+
+
+def _bases(studies):
+    """{variant: its baseline}: the first variant of its player count."""
+    firsts = {}
+    return {s.name: firsts.setdefault(s.players, s.name) for s in studies}
+
+
 def _deals_test(scores, alpha):
     """(share, low, high, p, method): ``simcore versus``'s test of the restricted seat's deal means against the fair
     share, at two-sided level ``alpha``."""
@@ -253,9 +326,7 @@ def sweep_plan(path, policy=None, games=None, seed=None, kinds=None):
                                   "--policy SPEC, the one policy simcore options weighs the kinds for")
         policy = seated.pop()
     studies = [study_of(variant.config, policy, kinds, variant.name) for variant in plan.variants]
-    firsts = {}
-    bases = {s.name: firsts.setdefault(s.players, s.name) for s in studies}
-    return studies, bases
+    return studies, _bases(studies)
 
 
 def play_sweep(studies, bases, on_block=None, on_kind=None, margin=worth.MARGIN, runner=None):

@@ -336,18 +336,20 @@ def complete(folder, variant, manifest):
         return False
 
 
-def run(sweep, folder, on_block=None, on_variant=None, executor=None, kind="sweep", planned=None, trace=False):
+def run(sweep, folder, on_block=None, on_variant=None, executor=None, kind="sweep", planned=None, trace=False,
+        record=None):
     """Play every variant that is not complete in ``folder``; return ``{name: "played"|"played again"|
     "skipped"}``. The folder is locked while it runs; manifest entries of variants that are not in ``sweep``
     are kept (their files are finished results). ``planned``: :func:`plan_status` if the caller has it.
     ``trace``: every variant played writes its trace beside its file, and a complete variant without one is
-    played again (the same rows, now with the trace)."""
+    played again (the same rows, now with the trace). ``record``: more keys for the manifest (what a study's
+    analysis needs that its variants do not say)."""
     folder = open_folder(folder, kind, sweep.game)
     with writing.Lock(folder):
         writing.remove_stale(folder)
         sweep = with_old_names(sweep, folder)
         planned = planned or plan_status(sweep, folder, trace)
-        return _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace)
+        return _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace, record or {})
 
 
 def remove_stale_traces(sweep, folder, planned):
@@ -359,10 +361,10 @@ def remove_stale_traces(sweep, folder, planned):
             writing.remove_trace(path)
 
 
-def _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace):
+def _run(sweep, folder, on_block, on_variant, executor, kind, planned, trace, record):
     manifest = read_manifest(folder)
     manifest = manifests.head(kind, sweep.game, sweep=str(sweep.path), planned=[v.name for v in sweep.variants],
-                              planned_games={v.name: v.config.games for v in sweep.variants},
+                              planned_games={v.name: v.config.games for v in sweep.variants}, **record,
                               variants=manifest["variants"])
     write_manifest(folder, manifest)      # at once: a run stopped before its end is known as unfinished
     remove_stale_traces(sweep, folder, planned)

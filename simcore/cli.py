@@ -345,10 +345,20 @@ def _known_game(name):
 
 @main.command("games")
 @click.argument("game", required=False)
-def games_command(game):
-    """List the games (or GAME alone): players, policies and every parameter."""
+@SET
+def games_command(game, sets):
+    """List the games (or GAME alone): players, policies and every parameter; with --set, what plain ismcts
+    means in that variant of GAME."""
     if game is not None:
         _known_game(game)
+    elif sets:
+        _fail("--set changes a variant of one game; allowed: simcore games GAME --set KEY=VALUE")
+    params = None
+    if sets:
+        try:
+            params = cfg.resolve(game, sets=_sets(sets)).params
+        except (cfg.ConfigError, ValueError) as e:
+            _fail(str(e))
     for note in registry.NOTES:
         _warn(f"warning: {note}")
     for name in [game] if game else registry.names():
@@ -369,11 +379,7 @@ def games_command(game):
         if info.margin:
             click.echo(f"  margin: a seat's score in {info.margin}, less the table's mean (--score margin reads it)")
         if "ismcts" in info.policies:
-            from simcore import agents
-
-            click.echo(f"  ismcts here means: {agents.parse('ismcts', info)} (the game's recommended search)")
-            if info.strength:
-                click.echo(f"  its strength, on fresh deals: {info.strength}")
+            _recommended(info, params, whole=game is not None)
         width = max(len(p.name) for p in info.params)
         for p in info.params:
             default = cfg.toml_value(p.default)
@@ -388,6 +394,25 @@ def games_command(game):
             click.echo(f"  {line}")
     for line in agents.describe_restrictions():
         click.echo(f"  {line}")
+
+
+def _recommended(info, params, whole):
+    """What plain ismcts means in the variant of ``params`` (None: the defaults) and how strong it is; for one game
+    (``whole``) whose recommendation changes by variant, each rule too."""
+    from simcore import agents
+
+    _, strength = info.recommended(params)
+    variant = "in this variant" if params is not None else "by default" if info.search_by else "here"
+    click.echo(f"  ismcts {variant} means: {agents.parse('ismcts', info, (), params)} (the game's recommended "
+               "search)")
+    if strength:
+        click.echo(f"  its strength, on fresh deals: {strength}")
+    if whole and info.search_by:
+        click.echo("  ismcts by variant (the first rule a variant meets, else the default):")
+        for conditions, pairs, _ in info.search_by:
+            where = " and ".join(f"{name} {low}-{high}" if low != high else f"{name} = {low}"
+                                 for name, low, high in conditions)
+            click.echo(f"    {where}: {', '.join(f'{key}={value}' for key, value in pairs)}")
 
 
 def _kinds_of_move(module, whole):

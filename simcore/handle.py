@@ -52,7 +52,7 @@ class Game:
         copy's when none searches (no search compiled), else (or with ``specs`` None) the whole copy's."""
         if specs is None:
             return self.bound.agent_action
-        kinds = {int(agents.parse(spec, self.module.GAME, self.module.ACTION_KINDS).row()[agents.KIND])
+        kinds = {int(agents.parse(spec, self.module.GAME, self.module.ACTION_KINDS, self.params).row()[agents.KIND])
                  for spec in specs}
         return self.bound.plain_agent_action if kinds <= {agents.RANDOM, agents.GREEDY} else self.bound.agent_action
 
@@ -145,7 +145,7 @@ class State:
             raise ValueError("the game is over; allowed: agent_action before the end")
         module = self.game.module
         table = np.zeros((module.MAX_SEATS, agents.WIDTH))
-        table[seat] = agents.parse(spec, module.GAME, module.ACTION_KINDS).row()
+        table[seat] = agents.parse(spec, module.GAME, module.ACTION_KINDS, self.game.params).row()
         stats = np.zeros((module.N_ACTION_CODES, 3))
         action, n = self.game.agent_function([spec])(self.game.params_array, table, np.int64(seat), self.state,
                                                      self.streams, self.work, stats)

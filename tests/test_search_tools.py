@@ -167,3 +167,66 @@ def test_each_shipped_game_states_the_strength_of_its_recommended_search_as_the_
         assert all(score in fresh for score in scores), (name, scores)
     shown = cli("games", "zwergen").stdout
     assert f"  its strength, on fresh deals: {games.load('zwergen').GAME.strength}\n" in shown
+
+
+SIZED = games.GameType("sized", "Sized", "", (2,), ("random", "greedy", "ismcts"),
+                       (games.Param("players", 2, "players", choices=(2,)), games.Param("cards", 13, "cards", 2, 20)),
+                       search=(("rollout", "greedy"), ("widen", 0.5)), strength="big: 0.6",
+                       search_by=(((("cards", 2, 5),), (("iterations", 8000), ("tree", "raw"), ("final", "visits")),
+                                   "small: 0.1"),))
+
+
+def test_a_game_recommends_its_search_by_variant_and_every_name_reads_back_in_every_variant():
+    """Issue 56, item 1: a game's rule (GameType.search_by) picks plain ismcts from the variant's parameters; a
+    parameter any of its searches turns on is spelled out in every variant, so a canonical string made in one
+    variant parses back to the same spec in another."""
+    assert SIZED.recommended({"cards": 4}) == ((("iterations", 8000), ("tree", "raw"), ("final", "visits")),
+                                               "small: 0.1")
+    assert SIZED.recommended({"cards": 6}) == (SIZED.search, "big: 0.6") == SIZED.recommended()
+    small = agents.parse("ismcts", SIZED, (), {"cards": 5})
+    big = agents.parse("ismcts", SIZED, (), {"players": 2, "cards": 13})
+    assert str(small) == "ismcts:iterations=8000,c=0.7,rollout=random,widen=0.0,final=visits"
+    assert str(big) == "ismcts:iterations=1000,c=0.7,rollout=greedy,widen=0.5,final=most"
+    for text in (str(small), str(big), "ismcts:iterations=64"):
+        for params in ({"cards": 3}, {"cards": 13}):
+            spec = agents.parse(text, SIZED, (), params)
+            assert agents.parse(str(spec), SIZED, (), {"cards": 20 - params["cards"]}) == spec, (text, params)
+    assert agents.parse("ismcts:iterations=64", SIZED, (), {"cards": 3}) != \
+        agents.parse("ismcts:iterations=64", SIZED, (), {"cards": 13})       # the rest of the variant's search
+
+
+def test_a_variants_recommended_search_is_what_plain_ismcts_plays_and_what_simcore_games_shows(cli, monkeypatch):
+    """Plain ismcts in a config resolves to its variant's search (cfg.resolve), which the rows' policy names,
+    and ``simcore games GAME --set K=V`` shows it with its strength, and every rule of the game."""
+    goofspiel = games.load("goofspiel")
+    rule = ((("num_cards", 2, 5),), (("iterations", 300), ("widen", 0.0)), "measured: 4 cards")
+    monkeypatch.setattr(goofspiel, "GAME", dataclasses.replace(goofspiel.GAME, search_by=(rule,)))
+    small = cfg.resolve("goofspiel", sets=[("num_cards", 4)], policies=[("all", "ismcts")])
+    big = cfg.resolve("goofspiel", policies=[("all", "ismcts")])
+    assert small.policies[0] == "ismcts:iterations=300,c=0.7,rollout=random,widen=0.0"     # the rule's alone
+    assert big.policies[0] == str(agents.parse("ismcts", goofspiel.GAME))
+    assert small.policies_array()[0, 1] == 300 and big.policies_array()[0, 1] == 1000
+    shown = cli("games", "goofspiel", "--set", "num_cards=4").stdout
+    assert f"  ismcts in this variant means: {small.policies[0]} (the game's recommended search)" in shown
+    assert "  its strength, on fresh deals: measured: 4 cards" in shown
+    assert "    num_cards 2-5: iterations=300, widen=0.0" in shown
+    assert f"  ismcts by default means: {big.policies[0]}" in cli("games", "goofspiel").stdout
+    for args, message in ((("games", "--set", "num_cards=4"), "--set changes a variant of one game"),
+                          (("games", "goofspiel", "--set", "num_cards=99"), "num_cards")):
+        refused = cli(*args)
+        assert refused.returncode != 0 and message in refused.stderr
+
+
+def test_a_rule_that_breaks_the_contract_or_cannot_run_is_named(monkeypatch):
+    """A search_by of the wrong shape is a contract gap (simcore never loads the game); a rule whose search the
+    game cannot run fails simcore check, as the default search does."""
+    zwai = games.load("zwai")
+    not_a_rule = ((("players", 2, 2),),)
+    no_parameter = ((("nowhere", 1, 2),), (), "")
+    no_value = ((("players", 2, 2),), (("iterations",),), "")
+    for bad, gap in (((not_a_rule,), "search_by rule 0, a (conditions, pairs, strength) tuple"),
+                     ((no_parameter,), "search_by rule 0's conditions"),
+                     ((no_value,), "search_by rule 0's search")):
+        assert gap in " ".join(games.search_by_gaps(dataclasses.replace(zwai.GAME, search_by=bad)))
+    runs_not = dataclasses.replace(zwai.GAME, search_by=(((("players", 2, 2),), (("tree", "observed"),), ""),))
+    assert any("ismcts:tree=observed" in gap for gap in agents.search_gaps(runs_not))

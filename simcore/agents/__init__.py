@@ -168,15 +168,20 @@ def _kinds_named(text):
     return [kind for kind in text.split("+") if kind] if text else []
 
 
-def parse(text, allowed, kinds=()):
+def parse(text, allowed, kinds=(), params=None):
     """Parse a spec string; ``allowed`` is the game's ``GameType`` (its policies, and the capabilities a
     parameter may need: ``rollout=greedy`` its heuristic, ``cutoff`` its evaluate) or just the names of the
     agents it offers; ``kinds`` the game's kinds of move (its module's ``ACTION_KINDS``), which a restriction
-    names. Raises ValueError in one line."""
+    names; ``params`` the variant's parameters (None: the game's defaults), which pick the recommended search
+    plain ``ismcts`` means (``GameType.recommended``). Raises ValueError in one line."""
     game_type = None if isinstance(allowed, tuple | list) else allowed
     if game_type is not None:
         allowed = game_type.policies
-    spec = _parse(text, allowed, dict(game_type.search) if game_type is not None else {})
+    recommended, spelled = {}, set()
+    if game_type is not None:
+        recommended = dict(game_type.recommended(params)[0])
+        spelled = {key for pairs in game_type.searches() for key, value in pairs if LATER.get(key, value) != value}
+    spec = _parse(text, allowed, recommended, spelled)
     spec = _restriction(spec, game_type, tuple(kind if isinstance(kind, str) else kind[0] for kind in kinds))
     values = dict(spec.values)
     for (key, value), (other, needed) in BESIDE.items():
@@ -224,7 +229,7 @@ def _restriction(spec, game_type, kinds):
     return Spec(spec.name, tuple(values.items()), spec.quiet, kinds)
 
 
-def _parse(text, allowed, recommended):
+def _parse(text, allowed, recommended, spelled=frozenset()):
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"policy {text!r} is not a spec; allowed: NAME[:KEY=VALUE,...] with NAME one of "
                          f"{', '.join(allowed)}")
@@ -254,7 +259,9 @@ def _parse(text, allowed, recommended):
             raise ValueError(f"policy {text.strip()!r} sets {key} twice; allowed: each parameter once")
         given.add(key)
         values[key] = _value(name, known[key], raw.strip())
-    quiet = tuple(key for key in LATER if recommended.get(key, LATER[key]) == LATER[key] or name != "ismcts")
+    # a LATER parameter any of the game's recommended searches turns on is spelled out even when off: the string
+    # then reads back as the same spec in every variant
+    quiet = tuple(key for key in LATER if key not in spelled or name != "ismcts")
     return Spec(name, tuple(values.items()), quiet)
 
 
@@ -270,16 +277,18 @@ def _value(agent, param, raw):
 
 
 def search_gaps(game_type):
-    """What is wrong with a game's recommended search (``GameType.search``): it must parse as an ismcts spec for
-    the game. Empty when it does, or when the game recommends none."""
-    if not game_type.search:
-        return []
-    text = "ismcts:" + ",".join(f"{key}={value}" for key, value in game_type.search)
-    try:
-        parse(text, game_type)
-    except ValueError as e:
-        return [f"a recommended search that parses as {text} ({e})"]
-    return []
+    """What is wrong with a game's recommended searches (``GameType.search`` and each of ``search_by``): each
+    must parse as an ismcts spec for the game. Empty when they do, or when the game recommends none."""
+    gaps = []
+    for pairs in game_type.searches():
+        if not pairs:
+            continue
+        text = "ismcts:" + ",".join(f"{key}={value}" for key, value in pairs)
+        try:
+            parse(text, game_type)
+        except ValueError as e:
+            gaps.append(f"a recommended search that parses as {text} ({e})")
+    return gaps
 
 
 def describe(name):

@@ -115,6 +115,10 @@ class GameType:
     # the recommended ismcts, (parameter, value) pairs in place of the agent's defaults, chosen by measurement
     # (docs/explanation/agents.md): `ismcts:iterations=1000` is this game's strong player
     search: tuple = ()
+    # the recommended ismcts by variant, where one search cannot serve every variant (Goofspiel's 4 cards and its
+    # 13): rules (conditions, pairs, strength), the first whose conditions all hold used in place of `search` and
+    # `strength`; a condition (parameter, low, high) holds where low <= the variant's value <= high
+    search_by: tuple = ()
     # the parameters that read a silent or ambiguous rulebook: (parameter, its values, the gap), each a Reading.
     # A numeric decision (a deck's counts, a hit chance) is data the rulebook lacks, not a reading of its words
     readings: tuple = ()
@@ -141,6 +145,19 @@ class GameType:
 
     def defaults(self):
         return {p.name: copy.deepcopy(p.default) for p in self.params}
+
+    def recommended(self, params=None):
+        """(pairs, strength) of the recommended search for the variant of ``params`` (a resolved parameter dict;
+        None or a parameter left out: its default): the first rule of ``search_by`` it meets, else ``search``."""
+        values = {**self.defaults(), **(params or {})}
+        for conditions, pairs, strength in self.search_by:
+            if all(low <= values[name] <= high for name, low, high in conditions):
+                return tuple(pairs), strength
+        return self.search, self.strength
+
+    def searches(self):
+        """Every recommended search the game declares, the default's first: their pairs."""
+        return [self.search] + [tuple(pairs) for _, pairs, _ in self.search_by]
 
     def capabilities(self):
         """The capabilities it declares, in words (``simcore games``)."""
@@ -242,7 +259,29 @@ def contract_gaps(module):
     if game_type is not None and not counts_fit(game_type.player_counts, getattr(module, "MAX_SEATS", None)):
         gaps.append("one or more player counts (GameType.player_counts), each a whole number from 1 to MAX_SEATS")
     if game_type is not None:
-        gaps += reading_gaps(game_type)
+        gaps += reading_gaps(game_type) + search_by_gaps(game_type)
+    return gaps
+
+
+def search_by_gaps(game_type):
+    """What is wrong with the shape of a ``GameType``'s ``search_by`` (every variant's plain ``ismcts`` reads it):
+    each rule (conditions, pairs, strength), a condition (parameter, low, high) on a parameter of the game, a
+    pair (key, value). Whether a rule's search parses is the agents' to judge (``simcore check``)."""
+    rules = game_type.search_by
+    if not isinstance(rules, tuple):
+        return ["search_by, a tuple of (conditions, pairs, strength) rules"]
+    gaps = []
+    for i, rule in enumerate(rules):
+        where = f"search_by rule {i}"
+        if not (isinstance(rule, tuple) and len(rule) == 3 and isinstance(rule[2], str)):
+            gaps.append(f"{where}, a (conditions, pairs, strength) tuple")
+            continue
+        conditions, pairs, _ = rule
+        if not (isinstance(conditions, tuple) and conditions and all(
+                isinstance(c, tuple) and len(c) == 3 and c[0] in game_type.param_index for c in conditions)):
+            gaps.append(f"{where}'s conditions, one or more (parameter, low, high) on the game's parameters")
+        if not (isinstance(pairs, tuple) and all(isinstance(p, tuple) and len(p) == 2 for p in pairs)):
+            gaps.append(f"{where}'s search, (key, value) pairs")
     return gaps
 
 

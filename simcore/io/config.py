@@ -66,7 +66,7 @@ class RunConfig:
         """What the game's ``run_batch`` takes: the agents table, one row per seat (kind, parameters)."""
         table = np.zeros((self.module.MAX_SEATS, agents.WIDTH), np.float64)
         for seat, spec in enumerate(self.policies):
-            table[seat] = agents.parse(spec, self.module.GAME, self.module.ACTION_KINDS).row()
+            table[seat] = agents.parse(spec, self.module.GAME, self.module.ACTION_KINDS, self.params).row()
         return table
 
     def to_toml(self):
@@ -220,7 +220,7 @@ def resolve(game=None, table=None, sets=(), policies=(), games=None, seed=None, 
         raise ConfigError(str(e)) from None
 
     players = values["players"] if "players" in values else info.player_counts[0]
-    seats = _policies(info, players, policy_items(table.get("policies", {})) + list(policies))
+    seats = _policies(info, players, policy_items(table.get("policies", {})) + list(policies), values)
     return RunConfig(
         game=game,
         params=values,
@@ -260,21 +260,22 @@ def parse_policy(text):
     return seat.strip(), spec.strip()
 
 
-def policy_spec(info, text):
-    """The canonical spec string of a policy the game offers, or ConfigError in one line."""
+def policy_spec(info, text, params=None):
+    """The canonical spec string of a policy the game offers in the variant of ``params`` (None: the game's
+    defaults; plain ``ismcts`` is that variant's recommended search), or ConfigError in one line."""
     name = text.partition(":")[0].strip() if isinstance(text, str) else text
     if name not in info.policies:
         raise unknown(f"policy of {info.name}", str(name), info.policies)
     try:
-        return str(agents.parse(text, info, registry.load(info.name).ACTION_KINDS))
+        return str(agents.parse(text, info, registry.load(info.name).ACTION_KINDS, params))
     except ValueError as e:
         raise ConfigError(str(e)) from None
 
 
-def _policies(info, players, items):
+def _policies(info, players, items, params):
     seats = [info.policies[0]] * players
     for seat, text in items:
-        name = policy_spec(info, text)
+        name = policy_spec(info, text, params)
         if str(seat) in ALL_SEATS:
             seats = [name] * players
             continue

@@ -47,7 +47,7 @@ class Study:
 
     def restricted(self, kind, mode):
         """The seatings of the policy with ``kind`` forbidden or preferred (``mode``), one run per seat."""
-        spec = cfg.policy_spec(self.module.GAME, restricted_spec(self.policy, mode, kind))
+        spec = cfg.policy_spec(self.module.GAME, restricted_spec(self.policy, mode, kind), self.baseline.params)
         return [dataclasses.replace(self.baseline, policies=[spec if s == seat else self.policy
                                                              for s in range(self.players)],
                                     variant=f"{self.prefix}{mode}-{kind}-seat{seat}")
@@ -74,7 +74,7 @@ def study_of(baseline, policy, kinds=None, name=""):
     """The :class:`Study` of ``policy`` on the rules of the resolved run ``baseline`` (its policies replaced)."""
     game = baseline.game
     try:
-        spec = agents.parse(policy, baseline.module.GAME, baseline.module.ACTION_KINDS)
+        spec = agents.parse(policy, baseline.module.GAME, baseline.module.ACTION_KINDS, baseline.params)
     except ValueError as e:
         raise cfg.ConfigError(str(e)) from None
     if spec.restricted:
@@ -230,7 +230,7 @@ class Folder:
         legal = np.stack([trace[f"legal_{k}"].to_numpy() for k in kinds], axis=1).reshape(run.games, run.players, -1)
         forced = np.zeros((run.games, run.players, 1), played.dtype)
         for seat, spec in enumerate(run.policies):     # a forbidden kind is played only where nothing else was legal
-            mask = int(agents.parse(spec, run.module.GAME, run.module.ACTION_KINDS).row()[agents.FORBID])
+            mask = int(agents.parse(spec, run.module.GAME, run.module.ACTION_KINDS, run.params).row()[agents.FORBID])
             forced[:, seat, 0] = sum(played[:, seat, k] for k in range(len(kinds)) if (mask >> k) & 1)
         return wins.astype(bool), np.concatenate([played, legal, forced], axis=2)
 
@@ -348,7 +348,7 @@ def skill_pairs(study, strong):
     (those the game offers), each as (stronger, weaker) canonical specs."""
     game = study.module.GAME
     pairs = [(strong, "greedy"), ("greedy", "random")] if game.heuristic else [(strong, "random")]
-    return [tuple(cfg.policy_spec(game, spec) for spec in pair) for pair in pairs]
+    return [tuple(cfg.policy_spec(game, spec, study.baseline.params) for spec in pair) for pair in pairs]
 
 
 def skill_runs(study, stronger, weaker, games):

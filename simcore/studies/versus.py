@@ -48,6 +48,7 @@ class VersusResult:
     fair: float                  # 1 / players
     pvalue: float                # two-sided, H0: score = fair
     seat_scores: tuple           # A's mean points from each seat
+    split: object = None         # the SeatSplit of those seats' scores (None: a result made without one)
     method: str = "z"            # "z": the skew-corrected z test over the deal means; "exact": every deal alike;
                                  # "t": Student's t over the deal means of margins; "constant": every deal alike
     unit: str = ""               # scored by the margin: its unit (prize points); "" for points
@@ -182,6 +183,47 @@ def to_folder(runs, folder, on_seat=None, trace=False, warn=None, score_by="poin
     return score(runs, scores, _unit(runs, score_by))
 
 
+@dataclass(frozen=True)
+class SeatSplit:
+    """Does A score differently from one seat to another, on the same deals? Hotelling's T-squared test that the
+    per-deal differences between its seats' scores average 0 (with two seats, the paired t test), two-sided at
+    5%: a contest that "draws level" from 0.84 as the first seat and 0.19 as the second is split, not level."""
+
+    seat_scores: tuple           # A's mean score from each seat
+    statistic: float             # the F statistic (t squared with two seats); inf where a seat's edge never varied
+    pvalue: float
+
+    @property
+    def significant(self):
+        return self.pvalue < ALPHA
+
+
+def seat_split(scores):
+    """The :class:`SeatSplit` of A's scores ``scores[seat]`` (deal by deal, the same deals in each seat). The
+    differences to the last seat are the test's ``p = seats - 1`` dimensions; T2 = n d' S^-1 d, and (n - p) T2 /
+    (p (n - 1)) is F(p, n - p) under H0 for normal differences (measured on points, which are not:
+    tests/test_calibration_versus.py). A difference that never varies is a split when it is not 0."""
+    from scipy import stats
+
+    x = np.column_stack([np.asarray(s, dtype=float) for s in scores])
+    means = tuple(float(m) for m in x.mean(axis=0))
+    d = x[:, :-1] - x[:, -1:]
+    n, p = d.shape
+    mean = d.mean(axis=0)
+    spread = d.std(axis=0) > SAME
+    if np.any(~spread & (np.abs(mean) > SAME)):
+        return SeatSplit(means, math.inf, 0.0)
+    d, mean = d[:, spread], mean[spread]
+    p = d.shape[1]
+    if p == 0 or n <= p:
+        return SeatSplit(means, 0.0, 1.0)
+    cov = np.atleast_2d(np.cov(d, rowvar=False))
+    t2 = float(n * mean @ np.linalg.pinv(cov) @ mean)
+    rank = int(np.linalg.matrix_rank(cov))
+    f = (n - rank) / (rank * (n - 1)) * t2
+    return SeatSplit(means, f, float(stats.f.sf(f, rank, n - rank)))
+
+
 def document(result, claim, game):
     """``simcore versus --json``: the contest (A's score, its interval, the test's p-value and word) and its claim,
     in the schema every command's JSON shares (``analyses.claims``)."""
@@ -220,7 +262,7 @@ def score(runs, scores, unit=""):
     return VersusResult(policy=runs[0].policies[0], against=runs[0].policies[1], players=players, deals=deals,
                         games=deals * players, score=float(per_deal.mean()), low=float(low), high=float(high),
                         fair=fair, pvalue=float(pvalue), seat_scores=tuple(float(s.mean()) for s in scores),
-                        method=method)
+                        split=seat_split(scores), method=method)
 
 
 def deal_test(per_deal, fair, alpha=ALPHA):
@@ -249,7 +291,8 @@ def margin_score(runs, scores, per_deal, unit):
         method, (pvalue, low, high) = "t", t_test(mean, se, n - 1, confidence=1 - ALPHA)
     return VersusResult(policy=runs[0].policies[0], against=runs[0].policies[1], players=len(runs), deals=n,
                         games=n * len(runs), score=mean, low=low, high=high, fair=0.0, pvalue=pvalue,
-                        seat_scores=tuple(float(s.mean()) for s in scores), method=method, unit=unit)
+                        seat_scores=tuple(float(s.mean()) for s in scores), split=seat_split(scores), method=method,
+                        unit=unit)
 
 
 def skew_z_test(x, null, alpha=ALPHA):

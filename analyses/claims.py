@@ -215,7 +215,33 @@ def contest_claim(contest, rules, test, family="none (one contest)", word=None):
     word = word or strength_word(contest.score, contest.fair, contest.pvalue)
     numbers = {"rules": rules, "score": contest.score, "low": contest.low, "high": contest.high, "fair": contest.fair,
                "pvalue": contest.pvalue, "unit": getattr(contest, "unit", "") or "points"}
+    split = getattr(contest, "split", None)
+    if split is not None:       # the seats apart: a word for the whole never hides a split between them
+        numbers["seats"] = {"scores": list(split.seat_scores), "pvalue": split.pvalue, "split": split.significant,
+                            "test": SPLIT_TEST}
     return Claim(contest.policy, word, test, contest.deals, family, ALPHA, numbers, against=contest.against)
+
+
+SPLIT_TEST = ("permutation test of Hotelling's T-squared of the deals' differences between A's scores from its "
+              "seats (the seats shuffled within each deal, 499 times), two-sided 5%")
+
+
+def seat_text(claim):
+    """A contest claim's seats in words: A's score from each seat and whether they differ beyond chance ("" for a
+    claim that holds no seats)."""
+    seats = claim.numbers.get("seats")
+    if not seats:
+        return ""
+    scores = ", ".join(f"{score:.3f} as seat {seat}" for seat, score in enumerate(seats["scores"]))
+    said = "split beyond chance" if seats["split"] else "no split beyond chance"
+    return f"{scores}: {said} (p = {seats['pvalue']:.2g})"
+
+
+def split_text(claim):
+    """A contest claim's seat split where it is beyond chance ("" where it is not): what a summary adds to its
+    word."""
+    seats = claim.numbers.get("seats")
+    return seat_text(claim) if seats and seats["split"] else ""
 
 
 def option_claim(worth, result, test):

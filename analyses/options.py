@@ -350,13 +350,17 @@ def skill_lines(rows):
                             "luck is B's points per seat in the same games, how often the player meant to be weaker "
                             f"still wins (fair {first.fair:.3f}):")
     width = max(len(name) for name, *_ in rows)
+    from analyses.claims import split_text
+
     for name, contest, claim, luck in rows:
+        split = split_text(claim)
         lines += _wrapped(f"  {name:<{width}}  {contest.policy} over {contest.against}: {contest.score:.3f} "
-                          f"[{contest.low:.3f}, {contest.high:.3f}] {claim.word}; luck {luck:.3f}")
+                          f"[{contest.low:.3f}, {contest.high:.3f}] {claim.word}{f', by seat {split}' if split else ''}"
+                          f"; luck {luck:.3f}")
     return lines
 
 
 def skill_document(rows):
     return [{"variant": name, "stronger": c.policy, "weaker": c.against, "deals": c.deals, "score": c.score,
              "low": c.low, "high": c.high, "fair": c.fair, "pvalue": c.pvalue, "word": claim.word,
-             "weaker_points": luck} for name, c, claim, luck in rows]
+             "seat_split": claim.numbers.get("seats"), "weaker_points": luck} for name, c, claim, luck in rows]

@@ -39,6 +39,7 @@ class Strength:
     pvalue: float
     source: str
     test: str = "z test of the deals' mean scores against fair, two-sided 5%"    # as versus says it
+    split: object = None        # the seats apart (simcore.studies.versus.SeatSplit)
 
     @property
     def verdict(self):
@@ -59,8 +60,11 @@ class Strength:
         c = self.claim()
         n = c.numbers
         p = "p < 0.0001" if n["pvalue"] < 1e-4 else f"p = {n['pvalue']:.2g}"
+        from analyses.claims import split_text
+
+        split = split_text(c)
         return (f"scores {n['score']:.3f} [{n['low']:.3f}, {n['high']:.3f}] against `{c.against}` (fair "
-                f"{n['fair']:.3f}, {c.games:,} deals; {c.word}, {p})")
+                f"{n['fair']:.3f}, {c.games:,} deals; {c.word}, {p}{f'; by seat {split}' if split else ''})")
 
 
 def of_rules(strengths, game, params):

@@ -855,8 +855,10 @@ def _contest(runs, folder, trace, quiet, score, as_json=False):
     click.echo(f"{r.policy} against {r.against}, {runs[0].game}, {r.deals:,} deals x {r.players} seats: score "
                f"{r.score:.4f} [{r.low:.4f}, {r.high:.4f}]{unit} (fair {r.fair:.4f}, p = {r.pvalue:.2g}): "
                f"{claim.word}")
+    click.echo(f"by seat: {claims.seat_text(claim)}")
     click.echo(r.scoring)
     click.echo(r.test)
+    click.echo(f"seats: {claims.SPLIT_TEST}")
     if folder:
         click.echo(wrote)
 

@@ -185,17 +185,18 @@ def test_the_observed_tree_of_a_game_whose_actions_all_are_seen_plays_the_raw_tr
     rows = {}
     for tree in ("raw", "observed"):
         run = cfg.resolve("goofspiel", sets=[("players", 3)],
-                          policies=[(0, f"ismcts:iterations=30,widen=0.5,cutoff=3,tree={tree}"), (1, "greedy"),
-                                    (2, f"ismcts:iterations=20,tree={tree}")])
+                          policies=[(0, f"ismcts:iterations=30,widen=0.5,cutoff=3,tree={tree},select=ucb"),
+                                    (1, "greedy"), (2, f"ismcts:iterations=20,tree={tree},select=ucb")])
         out = np.zeros((12, engine.width(goofspiel)), np.int64)
         run_batch(run.params_array(), run.policies_array(), 3, 0, out)
         rows[tree] = out
     assert np.array_equal(rows["raw"], rows["observed"])
-    real = cfg.resolve("goofspiel", sets=[("players", 3)], policies=[(0, "ismcts:iterations=30,tree=observed")])
+    real = cfg.resolve("goofspiel", sets=[("players", 3)],
+                       policies=[(0, "ismcts:iterations=30,widen=0.5,tree=observed,select=ucb")])
     assert not np.array_equal(engine.run(goofspiel, real.params_array(), real.policies_array(), 3, 12),
                               engine.run(goofspiel, real.params_array(), cfg.resolve(
                                   "goofspiel", sets=[("players", 3)],
-                                  policies=[(0, "ismcts:iterations=30")]).policies_array(), 3, 12))
+                                  policies=[(0, "ismcts:iterations=30,widen=0.5,tree=raw")]).policies_array(), 3, 12))
 
 
 def last_card_positions(count):

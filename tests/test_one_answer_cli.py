@@ -216,3 +216,46 @@ def test_analyze_json_claims_the_contests_of_the_skill_levels_it_was_given(cli, 
         {k: contest[k] for k in ("variant", "against", "word", "games")}
     assert strength[0]["numbers"]["score"] == pytest.approx(contest["numbers"]["score"])
     assert [v["name"] for v in body["variants"]] == ["policy=random", "policy=greedy"]
+
+
+def test_a_split_between_seats_is_said_beside_a_contests_word_never_folded_into_it(cli, tmp_path):
+    """Issue 56, item 3: Goofspiel's UCB1 search against greedy at 13 cards wins every game as the first bidder
+    and few as the second: versus says the split beside its word, its JSON holds it (the contest's and the
+    claim's), and a ladder's rung that is split says so under its table; seats alike say no split."""
+    args = ("versus", "goofspiel", "--policy", "ismcts:iterations=200,tree=raw,widen=0.5", "--against", "greedy",
+            "--games", "60", "--quiet")
+    lines = cli(*args).stdout.splitlines()
+    body = json.loads(cli(*args, "--json").stdout)
+    split = body["contest"]["seat_split"]
+    assert split == body["claims"][0]["numbers"]["seats"] and split["split"] and split["pvalue"] < 0.05
+    assert split["scores"] == pytest.approx(body["contest"]["seat_scores"])
+    first, second = split["scores"]
+    assert first > 0.9 and second < 0.4
+    assert f"by seat: {first:.3f} as seat 0, {second:.3f} as seat 1: split beyond chance (p = " in lines[1]
+    alike = cli("versus", "zwai", "--policy", "greedy", "--against", "random", "--games", "40").stdout
+    assert "no split beyond chance" in alike
+    ladder = cli("ladder", "goofspiel", "--policy-base", "ismcts:tree=raw,widen=0.5", "--budgets", "50,400",
+                 "--games", "60", "--out", tmp_path / "l", "--json")
+    (rung,) = json.loads(ladder.stdout)["ladder"]["rungs"]
+    text = cli("ladder", "goofspiel", "--policy-base", "ismcts:tree=raw,widen=0.5", "--budgets", "50,400",
+               "--games", "60", "--out", tmp_path / "l").stdout
+    assert rung["seat_split"]["split"] and "  400 vs 50 by seat: " in text
+
+
+def test_a_contests_seats_in_words_come_from_its_claim():
+    """claims.seat_text and split_text render the claim's numbers alone; a claim without seats says nothing."""
+    from types import SimpleNamespace
+
+    from simcore.studies import versus
+
+    split = versus.SeatSplit((0.84, 0.19), 40.0, 0.002)
+    contest = SimpleNamespace(policy="a", against="b", deals=300, score=0.515, low=0.48, high=0.55, fair=0.5,
+                              pvalue=0.4, split=split)
+    claim = claims.contest_claim(contest, "the default rules", "z test")
+    assert claim.word == "no difference found"
+    assert claims.split_text(claim) == "0.840 as seat 0, 0.190 as seat 1: split beyond chance (p = 0.002)"
+    level = claims.contest_claim(SimpleNamespace(**{**vars(contest), "split": versus.SeatSplit((0.5, 0.53), 0.4,
+                                                                                                0.52)}), "", "z")
+    assert claims.split_text(level) == "" and "no split beyond chance (p = 0.52)" in claims.seat_text(level)
+    bare = claims.contest_claim(SimpleNamespace(**{**vars(contest), "split": None}), "", "z")
+    assert claims.seat_text(bare) == claims.split_text(bare) == "" and "seats" not in bare.numbers

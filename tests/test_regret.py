@@ -12,7 +12,7 @@ from simcore.engine import rng
 from simcore.games.goofspiel import rules as goofspiel
 
 ALLOWED = ("random", "greedy", "mc", "ismcts")
-REGRET = "ismcts:iterations=400,tree=observed,select=regret,final=average"
+REGRET = "ismcts:iterations=400,tree=observed,select=regret,final=average,widen=0.5"     # small hands' widening
 
 
 def node_with_regrets(regrets, mover=0):

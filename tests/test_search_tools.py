@@ -63,9 +63,9 @@ def test_searches_with_the_tools_play_other_games_than_without():
     widen, and with neither differ over the same deals."""
     def rows(spec):
         return simcore.simulate("goofspiel", games=60, seed=2, policies={0: spec, 1: "greedy"}).to_pylist()
-    plain = rows("ismcts:iterations=60,rollout=random,widen=0")
-    assert rows("ismcts:iterations=60,rollout=random,widen=0,cutoff=2") != plain
-    assert rows("ismcts:iterations=60,rollout=random,widen=0.5") != plain
+    plain = rows("ismcts:iterations=60,rollout=random,widen=0,tree=raw")
+    assert rows("ismcts:iterations=60,rollout=random,widen=0,tree=raw,cutoff=2") != plain
+    assert rows("ismcts:iterations=60,rollout=random,widen=0.5,tree=raw") != plain
     assert rows("ismcts:iterations=60,rollout=random,widen=0,tree=observed") != plain
 
 
@@ -203,7 +203,7 @@ def test_a_variants_recommended_search_is_what_plain_ismcts_plays_and_what_simco
     monkeypatch.setattr(goofspiel, "GAME", dataclasses.replace(goofspiel.GAME, search_by=(rule,)))
     small = cfg.resolve("goofspiel", sets=[("num_cards", 4)], policies=[("all", "ismcts")])
     big = cfg.resolve("goofspiel", policies=[("all", "ismcts")])
-    assert small.policies[0] == "ismcts:iterations=300,c=0.7,rollout=random,widen=0.0"     # the rule's alone
+    assert small.policies[0] == "ismcts:iterations=300,c=0.7,rollout=random,widen=0.0,tree=raw,final=most,select=ucb"
     assert big.policies[0] == str(agents.parse("ismcts", goofspiel.GAME))
     assert small.policies_array()[0, 1] == 300 and big.policies_array()[0, 1] == 1000
     shown = cli("games", "goofspiel", "--set", "num_cards=4").stdout

@@ -261,8 +261,23 @@ def _parse(text, allowed, recommended, spelled=frozenset()):
         values[key] = _value(name, known[key], raw.strip())
     # a LATER parameter any of the game's recommended searches turns on is spelled out even when off: the string
     # then reads back as the same spec in every variant
+    _unneeded(values, given, agent)
     quiet = tuple(key for key in LATER if key not in spelled or name != "ismcts")
     return Spec(name, tuple(values.items()), quiet)
+
+
+def _unneeded(values, given, agent):
+    """Put back the agent's default of a recommended value (not ``given``) that only means something beside
+    another's the spec changed (:data:`BESIDE`): ``ismcts:tree=raw`` where the game recommends the regret
+    search is the UCB1 search on the raw tree, not a regret search refused for want of its tree."""
+    defaults = agent.defaults()
+    changed = True
+    while changed:
+        changed = False
+        for (key, value), (other, needed) in BESIDE.items():
+            if key not in given and values.get(key) == value and values.get(other) != needed:
+                values[key] = defaults[key]
+                changed = True
 
 
 def _value(agent, param, raw):

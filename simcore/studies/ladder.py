@@ -349,7 +349,8 @@ def document(result, rules):
     said = claims(result, rules)
     rungs = [{"budget": r.strong_budget, "against_budget": r.weak_budget, "deals": r.result.deals,
               "score": r.result.score, "low": r.result.low, "high": r.result.high, "pvalue": r.result.pvalue,
-              "sprt": r.sprt, "verdict": c.word} for r, c in zip(result.rungs, said, strict=True)]
+              "sprt": r.sprt, "seat_split": c.numbers.get("seats"), "verdict": c.word}
+             for r, c in zip(result.rungs, said, strict=True)]
     ladder = {"game": result.game, "policy_base": result.base, "rules": rules, "rungs": rungs,
               "skill_depth": result.depth}
     return claims_document(said, ladder=ladder)
@@ -361,11 +362,21 @@ def lines(result):
     for r in result.rungs:
         out.append(f"{r.strong_budget:>6} vs {r.weak_budget:<6} {r.result.deals:>7,} {r.result.score:>8.4f} "
                    f"[{r.result.low:.4f}, {r.result.high:.4f}] {r.test_text:>9}  {rung_word(r)}")
+    out += split_lines(result)
     out.append(SCORING)
     out.append(method(result))
     out.append(f"skill depth: {_depth_text(result)}")
     out.append(luck_text(result))
     return out
+
+
+def split_lines(result):
+    """A line for each rung whose larger budget scores apart from seat to seat beyond chance (its word is of the
+    seats together)."""
+    from analyses.claims import split_text
+
+    said = [(r, split_text(rung_claim(r, ""))) for r in result.rungs]
+    return [f"  {r.strong_budget} vs {r.weak_budget} by seat: {text}" for r, text in said if text]
 
 
 def upset(rung):

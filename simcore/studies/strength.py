@@ -56,4 +56,4 @@ def _strength(folder, seatings):
     return Strength(policy=scored.policy, against=scored.against, game=results[0].game,
                     params=results[0].meta.get("params", "{}"), deals=scored.deals, score=scored.score,
                     low=scored.low, high=scored.high, fair=scored.fair, pvalue=scored.pvalue, source=str(folder),
-                    test=scored.test.removeprefix("test: "))
+                    test=scored.test.removeprefix("test: "), split=scored.split)

@@ -230,3 +230,18 @@ def test_a_rule_that_breaks_the_contract_or_cannot_run_is_named(monkeypatch):
         assert gap in " ".join(games.search_by_gaps(dataclasses.replace(zwai.GAME, search_by=bad)))
     runs_not = dataclasses.replace(zwai.GAME, search_by=(((("players", 2, 2),), (("tree", "observed"),), ""),))
     assert any("ismcts:tree=observed" in gap for gap in agents.search_gaps(runs_not))
+
+
+def test_a_ladder_and_an_options_study_climb_and_weigh_the_variants_recommended_search():
+    """Plain ismcts wherever it is written means the variant's search: a ladder of 4-card Goofspiel climbs the
+    small hands' search (widen=0.5), one of 13 cards the default's (widen=0.1); so do options' skill contests."""
+    from simcore.studies import ladder, options
+
+    small = ladder.plan("goofspiel", sets=[("num_cards", 4)], budgets=(8, 16), games=2)
+    big = ladder.plan("goofspiel", budgets=(8, 16), games=2)
+    assert small.rungs[0][2][0].policies[0] == \
+        "ismcts:iterations=16,c=0.7,rollout=greedy,widen=0.5,tree=observed,final=average,select=regret"
+    assert big.rungs[0][2][0].policies[0] == \
+        "ismcts:iterations=16,c=0.7,rollout=greedy,widen=0.1,tree=observed,final=average,select=regret"
+    study = options.plan("goofspiel", "greedy", sets=[("num_cards", 4)], games=2)
+    assert options.skill_pairs(study, "ismcts")[0][0].startswith("ismcts:iterations=32000,")

@@ -98,12 +98,13 @@ def skill_depth(budgets, significant):
     return depth
 
 
-def base_spec(text, game):
-    """The policy the ladder climbs: a searching spec of ``game``; returns (agent name, its values but the
-    budget). Raises ConfigError in one line."""
+def base_spec(text, game, params=None):
+    """The policy the ladder climbs: a searching spec of ``game`` in the variant of ``params`` (plain ismcts is
+    that variant's recommended search); returns (agent name, its values but the budget). Raises ConfigError in
+    one line."""
     try:
         module = cfg.resolve(game).module
-        spec = agents.parse(text, module.GAME, module.ACTION_KINDS)
+        spec = agents.parse(text, module.GAME, module.ACTION_KINDS, params)
     except ValueError as e:
         raise cfg.ConfigError(str(e)) from None
     if spec.name not in BUDGET:
@@ -155,8 +156,9 @@ def plan(game=None, sets=(), base="ismcts", budgets=DEFAULT_BUDGETS, games=None,
     games = table.get("games", DEALS) if games is None else games
     if isinstance(games, bool) or not isinstance(games, int) or not 2 <= games <= 10**9:
         raise cfg.ConfigError(f"--games {games} is not allowed; allowed: 2 to 10^9 deals per rung")
-    game = cfg.resolve(game, table, sets=list(sets)).game
-    spec = base_spec(base, game)
+    rules = cfg.resolve(game, table, sets=list(sets))
+    game = rules.game
+    spec = base_spec(base, game, rules.params)
     rungs = []
     for weak, strong in zip(budgets[:-1], budgets[1:], strict=True):
         seatings = versus.seatings(game, with_budget(spec, strong), with_budget(spec, weak), sets, games, seed,

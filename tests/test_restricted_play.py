@@ -481,3 +481,14 @@ def test_analyze_refuses_an_unfinished_or_unrecorded_restricted_play_folder_in_o
     (folder / "_manifest.json").write_text(json.dumps(recorded))
     shown = cli("analyze", str(folder))
     assert shown.returncode != 0 and "does not record what its restricted-play study asked for" in shown.stderr
+
+
+def test_options_of_a_sweep_weighs_plain_ismcts_as_each_variants_recommended_search(tmp_path):
+    """A sweep of hand sizes seating plain ismcts seats a different search in each variant (Goofspiel recommends
+    by hand size): options weighs each variant's own, not a refusal for seating two policies."""
+    path = tmp_path / "hands.toml"
+    path.write_text(SWEEP.replace('all = "random"', 'all = "ismcts"').replace("num_cards = 3", "num_cards = 4"))
+    studies, _ = options.sweep_plan(path, games=2)
+    assert [s.name for s in studies] == ["cards-13", "cards-13-again", "cards-4"]
+    assert studies[0].policy == studies[1].policy == str(agents.parse("ismcts", games.load("goofspiel").GAME))
+    assert studies[2].policy.startswith("ismcts:iterations=32000,") and "widen=0.5" in studies[2].policy

@@ -310,6 +310,13 @@ def _deals_test(scores, alpha):
 # --- across the variants of a sweep -----------------------------------------------------------------------------
 
 
+def _as_written(spec, run):
+    """``spec`` as a sweep may have written it: plain "ismcts" where it is its variant's recommended search (which
+    differs from variant to variant: GameType.search_by), else the canonical spec."""
+    plain = cfg.policy_spec(run.module.GAME, "ismcts", run.params) if "ismcts" in run.module.GAME.policies else None
+    return "ismcts" if spec == plain else spec
+
+
 def sweep_plan(path, policy=None, games=None, seed=None, kinds=None):
     """One :class:`Study` per variant of the sweep file ``path`` (its rules; the policy ``policy``, else the one
     policy the sweep seats everywhere), on the same deals: (studies, {variant: its baseline}), a variant's baseline
@@ -320,7 +327,7 @@ def sweep_plan(path, policy=None, games=None, seed=None, kinds=None):
     versus.check_deals(games)
     plan = sweep.load(path, games if games is not None else DEALS, seed)
     if policy is None:
-        seated = {spec for variant in plan.variants for spec in variant.config.policies}
+        seated = {_as_written(spec, variant.config) for variant in plan.variants for spec in variant.config.policies}
         if len(seated) != 1:
             raise cfg.ConfigError(f"sweep {path} seats {len(seated)} policies ({', '.join(sorted(seated))}); allowed: "
                                   "--policy SPEC, the one policy simcore options weighs the kinds for")

@@ -489,6 +489,6 @@ def test_options_of_a_sweep_weighs_plain_ismcts_as_each_variants_recommended_sea
     path = tmp_path / "hands.toml"
     path.write_text(SWEEP.replace('all = "random"', 'all = "ismcts"').replace("num_cards = 3", "num_cards = 4"))
     studies, _ = options.sweep_plan(path, games=2)
-    assert [s.name for s in studies] == ["cards-13", "cards-13-again", "cards-4"]
+    assert [s.name for s in studies] == ["cards-13", "cards-13-again", "cards-3"]        # now of 4 cards
     assert studies[0].policy == studies[1].policy == str(agents.parse("ismcts", games.load("goofspiel").GAME))
     assert studies[2].policy.startswith("ismcts:iterations=32000,") and "widen=0.5" in studies[2].policy

@@ -1,8 +1,11 @@
 """simcore bench's tables: what the docs' speed page is made of."""
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from simcore import games
 from simcore.games import zwai
@@ -68,3 +71,23 @@ def test_bench_runs_from_a_folder_that_holds_another_simcore(tmp_path):
                            "--repeats", "1", "--quiet"], cwd=tmp_path, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "goofspiel-2p" in done.stdout and "ImportError" not in done.stderr
+
+
+def test_zwai_random_play_is_set_beside_the_hand_written_c(monkeypatch):
+    """Issue 57: `simcore bench` reports the C comparison when gcc is there: the fastest hand-written C of the same
+    games (benchmarks/c_oracle/zwai_fast.c) on one thread, and simcore's rate over it."""
+    figure = dict(_figure(bench.C_CASE, "zwai"), jit_1_thread=300_000.0, c_1_thread=1_000_000.0, vs_c=0.3)
+    line = "against the fastest hand-written C of the same games"
+    assert [x for x in bench.render([figure]).splitlines() if line in x][0].endswith(
+        "C 1,000,000 games/s, simcore 300,000 (rows in memory): 0.30x C")
+    assert line in bench.render_markdown([figure])
+    monkeypatch.setattr(bench.shutil, "which", lambda name: None)
+    assert bench.c_rate(1) is None
+    assert "needs gcc" in bench.render([dict(figure, c_1_thread=None, vs_c=None)])
+    assert line not in bench.render([_figure("zwai-2p-greedy", "zwai")])
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc to build the C")
+def test_the_hand_written_c_is_built_and_timed():
+    """Issue 57: the C of `simcore bench` builds here and plays its games (a rate of games a second)."""
+    assert bench.c_rate(1) > 10_000

@@ -3,7 +3,9 @@
     simcore bench [--game zwergen] [--games N] [--repeats R] [--json out.json]
 
 A case with an ``ismcts`` seat also gives the search's iterations per second on one thread (every iteration of
-every search of its games, counted by the engine).
+every search of its games, counted by the engine). Where ``gcc`` is there, in a source checkout, Zwai's random play
+(``zwai-2p-random``) is set beside the fastest hand-written C of the same games
+(``benchmarks/c_oracle/zwai_fast.c``, built with ``gcc -O2 -march=native``, one thread, its rows to a file).
 
 For every benchmark case: the jitted engine on 1 thread and on all cores, the
 plain-Python reference implementation (``benchmarks/reference/<game>.py``, in
@@ -17,9 +19,11 @@ the median of ``repeats`` measurements.
 import importlib
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -82,6 +86,8 @@ SEARCH_GAMES = {"zwai": 1024, "zwergen": 1024, "wichtel": 512, "skirmish": 20, "
 # with an ismcts:iterations=1000 seat
 ISMCTS_GAMES = {"zwai": 64, "zwergen": 48, "wichtel": 24, "skirmish": 8, "goofspiel": 128}
 FEW_GAMES = 16      # ... of a game not measured here (a designer's): few, since its length is unknown
+C_CASE = "zwai-2p-random"     # the case the hand-written C plays (benchmarks/c_oracle/zwai_fast.c)
+C_GAMES = (100_000, 1_100_000)     # its small and large run: the rate is the extra games over the extra seconds
 
 
 def nested(values):
@@ -149,6 +155,19 @@ def reference_module(game):
     if str(REPOSITORY) not in sys.path:   # the console script does not start in the checkout
         sys.path.append(str(REPOSITORY))
     return importlib.import_module(f"benchmarks.reference.{game}")
+
+
+def c_rate(repeats):
+    """Games a second of the fastest hand-written C of Zwai's random play on one thread (median of ``repeats``),
+    or None where it cannot be built: no ``gcc``, or no source checkout (an installed wheel)."""
+    if shutil.which("gcc") is None or not (REPOSITORY / "benchmarks" / "c_oracle" / "zwai_fast.c").is_file():
+        return None
+    if str(REPOSITORY) not in sys.path:
+        sys.path.append(str(REPOSITORY))
+    compare = importlib.import_module("benchmarks.c_oracle.compare")
+    with tempfile.TemporaryDirectory() as folder:
+        binary = compare.build(folder, compare.FASTEST)
+        return compare.rate(lambda n: [str(binary), str(n), "1", str(Path(folder) / "rows")], *C_GAMES, repeats)
 
 
 def _python_rate(run, games, repeats, seed):
@@ -235,6 +254,10 @@ def measure(games_filter=None, games=None, repeats=5, seed=1, threads=None, prog
             "cores_vs_1_thread": None if every is None else every / one, "cores": cores,
             "iterations_per_s": iterations,
         })
+        if name == C_CASE:
+            say(f"{name}: the fastest hand-written C of the same games, on 1 thread")
+            c = c_rate(repeats)
+            figures[-1].update(c_1_thread=c, vs_c=None if c is None else one / c)
     for game in sorted({f["game"] for f in figures}):
         say(f"{game}: wall time of a fresh `simcore run` with a config not seen before")
         for f in figures:
@@ -267,6 +290,7 @@ def render(figures):
                  "`simcore run` (1000 games) with an unseen config; ISMCTS it/s = search iterations per second "
                  "on one thread")
     lines.append("bytes per state: " + ", ".join(f"{g} {b:,}" for g, b in state_bytes(figures).items()))
+    lines += c_lines(figures)
     if not (REPOSITORY / "benchmarks" / "reference").is_dir():
         lines.append(NO_REFERENCE)
     elif any(f["python"] is None for f in figures):
@@ -310,7 +334,20 @@ def render_markdown(figures):
                      f"{python} | {ratio} | {scaling} | {warm} | {iterations} |")
     lines += ["", "| game | bytes per state |", "|---|---:|"]
     lines += [f"| {game} | {size:,} |" for game, size in state_bytes(figures).items()]
-    return "\n".join(lines)
+    c = c_lines(figures)
+    return "\n".join(lines + ([""] + c if c else []))
+
+
+def c_lines(figures):
+    """The line setting Zwai's random play beside the hand-written C, where it was measured."""
+    for f in figures:
+        if f.get("c_1_thread"):
+            return [f"{f['case']} against the fastest hand-written C of the same games (benchmarks/c_oracle/"
+                    f"zwai_fast.c, 1 thread, its rows to a file): C {f['c_1_thread']:,.0f} games/s, simcore "
+                    f"{f['jit_1_thread']:,.0f} (rows in memory): {f['vs_c']:.2f}x C"]
+        if "c_1_thread" in f:
+            return [f"{f['case']} is not set beside the hand-written C here: it needs gcc and a source checkout"]
+    return []
 
 
 def json_text(figures):

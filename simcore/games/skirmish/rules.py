@@ -142,8 +142,8 @@ GAME = GameType(
     restricted_greedy=True,     # heuristics.greedy_among: the best allowed destination
     # the recommended search on fresh deals (docs/explanation/agents.md, "Recommended search")
     strength="against greedy: last man standing 0.725 [0.658, 0.787], wizard war 0.915 [0.865, 0.955] (split by "
-             "seat: 0.960 as seat 0, 0.870 as seat 1) (100 deals x 2 seats), capture the flag 0.800 [0.699, 0.888] "
-             "(40 deals x 2 seats); seed 9174",
+             "seat: 0.960 as seat 0, 0.870 as seat 1) (100 deals x 2 seats, seed 9174), capture the flag 0.808 "
+             "[0.765, 0.847] (200 deals x 2 seats, seed 9175)",
     # cutoff 48 (was 12): capture the flag's ladder climbs to 512 with it, to 128 without (docs/how-to/skill.md)
     search=(("rollout", "greedy"), ("cutoff", 48), ("widen", 0.25)), # docs/explanation/agents.md
     cases=({"scenario": "capture_the_flag"}, {"scenario": "wizard_war"}),

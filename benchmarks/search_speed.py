@@ -1,5 +1,5 @@
 """ISMCTS iterations per second of one searching seat against greedy, on one thread (``search_batch``), after
-a warm-up game: for comparing versions or search settings (``farm-bench --vs`` pairs two runs).
+a warm-up game: for comparing versions or search settings (time two such runs alternated).
 
     python benchmarks/search_speed.py GAME SPEC GAMES
     python benchmarks/search_speed.py zwai ismcts:iterations=1000,tree=raw 64

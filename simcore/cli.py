@@ -1704,8 +1704,9 @@ def warm_command(game_names, search, trace):
 
     names = [_known_game(name) for name in dict.fromkeys(game_names)] or registry.names()
     start = time.monotonic()
+    at_once = warm.processes(names, search, trace)
     click.echo(f"warm: the copies of {', '.join(names)} (random and greedy seats{', searching' * search}"
-               f"{', traced' * trace}), {min(len(names), os.cpu_count() or 1)} at a time; each compiles once for "
+               f"{', traced' * trace}), {at_once} process{'es' * (at_once > 1)} at a time; each compiles once for "
                f"this machine (cached in {os.environ['NUMBA_CACHE_DIR']})")
 
     def ready(game, done):

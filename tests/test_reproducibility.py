@@ -64,42 +64,69 @@ def test_a_new_variant_does_not_recompile(game, variants):
     module = games.load(game)
     for params in variants:
         simcore.simulate(game, games=300, seed=2, params=params, policies={"*": "greedy"})
-    assert len(binding.bind(module).run_plain.signatures) == 1      # greedy seats only: the plain copy (no search)
+    greedy = cfg.resolve(game, policies=[("all", "greedy")]).policies_array()
+    assert len(engine.batch_function(module, greedy).signatures) == 1    # the copy those seats played
 
 
-@pytest.mark.parametrize("game", games.names())
-def test_the_plain_copy_plays_the_games_of_the_whole_one(game):
-    """A run whose seats are all random or greedy takes the game's plain copy, which compiles no search
-    (issue 23: compile only what runs); for those seats it gives the rows of the whole copy, game by game."""
-    run = cfg.resolve(game, policies=[("all", "greedy"), ("0", "random")], games=60, seed=3)
-    params, agents = run.params_array(), run.policies_array()
-    assert engine.batch_function(run.module, agents) is binding.bind(run.module).run_plain
-    whole = np.zeros((60, engine.width(run.module)), dtype=np.int64)
-    binding.bind(run.module).run_batch(params, agents, np.int64(3), np.int64(0), whole)
-    assert np.array_equal(engine.run(run.module, params, agents, 3, 60), whole)
-    searching = cfg.resolve(game, policies=[("all", "greedy"), ("1", "mc:rollouts=1")])
-    assert engine.batch_function(run.module, searching.policies_array()) is binding.bind(run.module).run_batch
+# seatings and the uses of the copy they need (simcore.engine.binding.uses_of)
+SEATINGS = (([("all", "random")], set()), ([("all", "greedy"), ("0", "random")], {"greedy"}),
+            ([("all", "random"), ("1", "mc:rollouts=1")], {"mc"}),
+            ([("all", "random"), ("1", "mc:rollouts=1,cutoff=3")], {"mc", "cut"}),
+            ([("all", "greedy"), ("1", "ismcts:iterations=5,rollout=random,cutoff=0,widen=0,tree=raw")],
+             {"greedy", "tree"}),
+            ([("all", "random"), ("0", "ismcts:iterations=5,rollout=greedy,cutoff=4,widen=0,tree=raw")],
+             {"greedy", "tree", "cut"}),
+            ([("all", "random"), ("0", "ismcts:iterations=5,rollout=random,cutoff=0,widen=0.5,tree=raw")],
+             {"greedy", "tree"}))
 
 
-@pytest.mark.parametrize("game", games.names())
-def test_the_random_copy_plays_the_games_of_the_whole_one_and_compiles_no_greedy(game):
-    """A run whose seats are all random (the default) takes the game's random copy, whose first compile skips the
-    game's greedy (issue 41: a first run in seconds): its ``decide`` is built with PLAYS_GREEDY off, a branch
-    numba prunes before typing it. It gives the rows of the whole copy, game by game, traced or not."""
-    run = cfg.resolve(game, games=60, seed=5)
-    params, agents = run.params_array(), run.policies_array()
-    bound = binding.bind(run.module)
-    assert engine.batch_function(run.module, agents) is bound.run_random
-    assert engine.batch_function(run.module, agents, traced=True) is bound.run_random_traced
-    whole = np.zeros((60, engine.width(run.module)), dtype=np.int64)
-    bound.run_batch(params, agents, np.int64(5), np.int64(0), whole)
-    assert np.array_equal(engine.run(run.module, params, agents, 5, 60), whole)
-    [(_, traced, _)] = engine.run_traced_blocks(run.module, params, agents, 5, 60)
-    assert np.array_equal(traced, whole)
-    assert bound.random["decide"].py_func.__globals__["PLAYS_GREEDY"] is False
-    assert bound.plain["decide"].py_func.__globals__["PLAYS_GREEDY"] is True
-    with_greedy = cfg.resolve(game, policies=[("0", "greedy")])
-    assert engine.batch_function(run.module, with_greedy.policies_array()) is bound.run_plain
+OBSERVED_SEATING = ([("all", "random"), ("1", "ismcts:iterations=5,rollout=random,widen=0,tree=observed")],
+                    {"observed"})
+
+
+@pytest.mark.parametrize("game, seatings", [(game, SEATINGS[:2]) for game in games.names()] + [
+    ("goofspiel", SEATINGS[2:] + (OBSERVED_SEATING,))])
+def test_each_copy_plays_the_games_of_the_whole_one_and_compiles_only_what_its_seats_use(game, seatings):
+    """Issue 23, 41, 57: a run compiles only what its seats play: random seats alone (the default), greedy, mc,
+    an ISMCTS tree, cut-off playouts. Each copy is built with the flags of the rest off, branches numba prunes
+    before typing them, and gives the rows of the whole copy, game by game, traced or not. (Every game's random and
+    plain copies; the searches' copies in Goofspiel, which has every capability and compiles fastest.)"""
+    module = games.load(game)
+    bound = binding.bind(module)
+    for seats, uses in seatings:
+        run = cfg.resolve(game, policies=seats, games=40, seed=5)
+        params, agents = run.params_array(), run.policies_array()
+        assert binding.uses_of(agents, bool(module.GAME.observations)) == uses, seats
+        assert engine.copy_uses(module, agents) >= uses
+        flags = bound.copy(frozenset(uses))["decide"].py_func.__globals__
+        assert {use for use, flag in binding.USES.items() if flags[flag]} == uses
+        whole = np.zeros((40, engine.width(module)), dtype=np.int64)
+        bound.run_batch(params, agents, np.int64(5), np.int64(0), whole)
+        own = np.zeros_like(whole)
+        bound.runner(frozenset(uses))(params, agents, np.int64(5), np.int64(0), own)
+        assert np.array_equal(own, whole), seats
+        assert np.array_equal(engine.run(module, params, agents, 5, 40), whole), seats
+    run = cfg.resolve(game, games=40, seed=5)
+    [(_, traced, _)] = engine.run_traced_blocks(module, run.params_array(), run.policies_array(), 5, 40)
+    assert np.array_equal(traced, engine.run(module, run.params_array(), run.policies_array(), 5, 40))
+
+
+def test_a_run_takes_a_larger_copy_compiled_already_rather_than_compile_its_own(monkeypatch):
+    """Issue 57: every copy plays the same games, so a run whose own copy is not compiled yet takes the whole copy
+    where that one is (`simcore warm --search` compiles it): a study after it compiles nothing."""
+    module = games.load("zwai")
+    agents = cfg.resolve("zwai", policies=[("1", "ismcts:iterations=3")]).policies_array()
+    needed = binding.uses_of(agents, False)
+    assert needed == {"tree"}
+    compiled = {binding.EVERY}
+    monkeypatch.setattr(binding.Bound, "ready", lambda self, uses, traced, args: uses in compiled)
+    assert engine.copy_uses(module, agents) == binding.EVERY
+    assert engine.copy_name(module, agents) == "game loop with every agent"
+    compiled.add(needed)
+    assert engine.copy_uses(module, agents) == needed
+    assert engine.copy_name(module, agents) == "game loop with ISMCTS"
+    compiled.clear()
+    assert engine.copy_uses(module, agents) == needed        # nothing compiled: its own, the smallest
 
 
 @pytest.mark.parametrize("spec, other", [("mc:rollouts=3", "mc:rollouts=5"),

@@ -12,7 +12,7 @@ def test_warm_compiles_every_copy_asked_for_and_the_study_then_compiles_nothing(
     assert lines[0].startswith("warm: the copies of goofspiel (random and greedy seats, searching, traced)")
     ready = next(line for line in lines if line.startswith("  goofspiel ready ("))
     for copy in ("game loop of random seats", "traced game loop of random and greedy seats",
-                 "game loop with the searching agents", "traced game loop with the searching agents"):
+                 "game loop with every agent", "traced game loop with every agent"):
         assert f"; {copy} " in f"; {ready.split('): ', 1)[1]}", ready
     assert lines[-1].startswith("warm: 6 copies of 1 game ready in ")
     study = simcore_cli("run", "goofspiel", "--policy", "1=ismcts:iterations=2", "--games", "3", "--trace",
@@ -24,3 +24,19 @@ def test_warm_of_an_unknown_game_is_one_line():
     done = simcore_cli("warm", "goofspiel", "chess")
     assert done.returncode != 0 and done.stderr.strip().splitlines() == [
         "Error: unknown game 'chess'; allowed: zwergen, zwai, wichtel, skirmish, goofspiel"]
+
+
+def test_a_games_copies_are_shared_over_the_cores_the_longest_apart():
+    """Issue 57: `warm zwai --search --trace` compiled six copies one after the other on a 2-core machine. With
+    more cores than games a game's copies go to several processes, the copies with every agent (the longest
+    compiles) in different ones."""
+    from simcore.engine import binding
+    from simcore.games import zwai
+    from simcore.studies import warm
+
+    listed = warm.copies(zwai, search=True, trace=True)
+    assert len(listed) == 6 and sum(uses == binding.EVERY for _, uses, _ in listed) == 2
+    first, second = warm.shares(listed, 2)
+    assert sorted(first + second, key=str) == sorted(listed, key=str) and len(first) == len(second) == 3
+    assert [uses for _, uses, _ in first].count(binding.EVERY) == 1
+    assert warm.shares(listed, 1) == [listed]

@@ -21,7 +21,7 @@ SEATS = [("all", "greedy"), ("0", "ismcts:iterations=2,rollout=greedy"), ("1", "
 def warm(game):
     run = cfg.resolve(game, policies=SEATS, games=2)
     params, policies = run.params_array(), run.policies_array()
-    engine.load(run.module, params, policies)          # the engine: every agent and the game loop
+    engine.load(run.module, params, policies, uses=binding.EVERY)    # every agent: it serves every searching test
     plain = cfg.resolve(game, policies=[("all", "greedy")]).policies_array()
     engine.load(run.module, params, plain)                                   # the plain copy
     engine.load(run.module, params, plain, traced=True)                      # ... and its traced batch

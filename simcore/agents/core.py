@@ -58,15 +58,18 @@ from simcore.agents import (
 )
 from simcore.engine import rng
 from simcore.engine.interface import (
+    CUTS,
     MAX_ACTIONS,
     MAX_SEATS,
     MAX_STEPS,
+    MC_SEARCH,
     N_ACTION_CODES,
     OBSERVED,
+    OBSERVED_SEARCH,
     PLAYS_GREEDY,
-    SEARCH,
     STATE_DTYPE,
     STATE_SIZE,
+    TREE_SEARCH,
     WORK_SIZE,
     action_kind,
     apply_action,  # noqa: F401  (bound per game, as every interface name)
@@ -228,6 +231,15 @@ def greedy_playout(state, params, streams, actions, work, searcher, forbid, pref
         seat = current_player(state, params)
 
 
+def rollout_action(state, params, mover, streams, listed, work, greedy, forbid, prefer):
+    """A move of a cut-off playout: greedy's or random. A copy that plays no greedy (``PLAYS_GREEDY`` off: no
+    seat's search asked for greedy rollouts) never has ``greedy`` set, and compiles only the random branch."""
+    if PLAYS_GREEDY:
+        if greedy:
+            return any_greedy(state, params, mover, streams, listed, work, forbid, prefer)
+    return any_random(state, params, mover, streams, listed, forbid, prefer)
+
+
 def cut_playout(state, params, streams, actions, work, greedy, cutoff, seat, forbid, prefer, out):
     """At most ``cutoff`` decisions of random (or greedy) play, then each seat's return into ``out``: the
     game's returns if it ended, else its ``evaluate`` of the state as ``seat`` sees it (the searcher's
@@ -237,11 +249,8 @@ def cut_playout(state, params, streams, actions, work, greedy, cutoff, seat, for
     for _ in range(cutoff):
         if mover < 0:
             break
-        limit, like = forbid_of(mover, seat, forbid), prefer_of(mover, seat, prefer)
-        if greedy:
-            action = any_greedy(state, params, mover, streams, listed, work, limit, like)
-        else:
-            action = any_random(state, params, mover, streams, listed, limit, like)
+        action = rollout_action(state, params, mover, streams, listed, work, greedy,
+                                forbid_of(mover, seat, forbid), prefer_of(mover, seat, prefer))
         play_action(state, params, action, streams, actions)
         mover = current_player(state, params)
     if mover < 0:
@@ -423,10 +432,11 @@ def clear(marks):
 def expand_pick(world, params, mover, streams, listed, n, marks, epoch, fresh, widen, work):
     """The untried action a node adds: without widening one drawn at random; with it, the game's greedy action
     first (the move heuristic's order; a game without a heuristic has none), then one drawn at random."""
-    if widen > 0.0:
-        first = greedy_action(world, params, mover, streams, work)
-        if first >= 0 and marks[LEGAL, first] == epoch and marks[TRIED, first] != epoch:
-            return first
+    if PLAYS_GREEDY:        # a copy without greedy serves no widening seat
+        if widen > 0.0:
+            first = greedy_action(world, params, mover, streams, work)
+            if first >= 0 and marks[LEGAL, first] == epoch and marks[TRIED, first] != epoch:
+                return first
     return untried(listed, n, marks, epoch, rng.randint(streams, rng.SEARCH + mover, fresh))
 
 
@@ -582,13 +592,16 @@ def play_out(world, params, streams, actions, work, greedy, cutoff, seat, forbid
     """An iteration's playout from its new node, each seat's return into ``out``: random or greedy play to the
     end, or with a ``cutoff`` that many decisions and the game's ``evaluate`` as ``seat`` sees it. The searcher
     ``seat`` plays by its restriction (``forbid``, ``prefer``), the others freely."""
-    if cutoff > 0:
-        cut_playout(world, params, streams, actions, work, greedy, cutoff, seat, forbid, prefer, out)
-        return
-    if greedy:
-        greedy_playout(world, params, streams, actions, work, seat, forbid, prefer)
-    else:
-        playout(world, params, streams, actions, seat, forbid, prefer)
+    if CUTS:            # branches on the copy's flags: a copy compiles only the playouts its seats ask for
+        if cutoff > 0:
+            cut_playout(world, params, streams, actions, work, greedy, cutoff, seat, forbid, prefer, out)
+            return
+    if PLAYS_GREEDY:
+        if greedy:
+            greedy_playout(world, params, streams, actions, work, seat, forbid, prefer)
+            returns(world, params, out)
+            return
+    playout(world, params, streams, actions, seat, forbid, prefer)
     returns(world, params, out)
 
 
@@ -811,18 +824,20 @@ def decide(params, agents, seat, states, streams, actions, floats, work, tree, t
     if PLAYS_GREEDY:
         if kind == GREEDY:
             return any_greedy(game, params, seat, streams[GAME], actions[LIST], work, forbid, prefer)
-    if SEARCH:
+    if MC_SEARCH:
         if kind == MC:
             return mc_action(params, seat, int(agents[seat, MC_ROLLOUTS]), int(agents[seat, MC_CUTOFF]), forbid,
                              prefer, states, streams, actions, floats, work)
+    if OBSERVED_SEARCH:
         if kind == ISMCTS:
-            if OBSERVED:
-                if agents[seat, IS_TREE] == 1:
-                    return observed_ismcts_action(params, seat, int(agents[seat, IS_ITERATIONS]), agents[seat, IS_C],
-                                                  agents[seat, IS_ROLLOUT] == 1, int(agents[seat, IS_CUTOFF]),
-                                                  agents[seat, IS_WIDEN], int(agents[seat, IS_FINAL]),
-                                                  int(agents[seat, IS_SELECT]), agents[seat, IS_EXPLORE], forbid,
-                                                  prefer, states, streams, actions, floats, work, tree, totals, marks)
+            if agents[seat, IS_TREE] == 1:
+                return observed_ismcts_action(params, seat, int(agents[seat, IS_ITERATIONS]), agents[seat, IS_C],
+                                              agents[seat, IS_ROLLOUT] == 1, int(agents[seat, IS_CUTOFF]),
+                                              agents[seat, IS_WIDEN], int(agents[seat, IS_FINAL]),
+                                              int(agents[seat, IS_SELECT]), agents[seat, IS_EXPLORE], forbid,
+                                              prefer, states, streams, actions, floats, work, tree, totals, marks)
+    if TREE_SEARCH:
+        if kind == ISMCTS:
             return ismcts_action(params, seat, int(agents[seat, IS_ITERATIONS]), agents[seat, IS_C],
                                  agents[seat, IS_ROLLOUT] == 1, int(agents[seat, IS_CUTOFF]), agents[seat, IS_WIDEN],
                                  int(agents[seat, IS_FINAL]), forbid, prefer, states, streams, actions, floats, work,

@@ -52,54 +52,86 @@ def traceable(module):
 
 
 def batch_function(module, policies, traced=False, counted=False):
-    """The game's batch function for the agents table ``policies``: its random copy when every seat is random,
-    its plain copy when no seat searches (each compiles only what its seats use, in a fraction of the time),
-    else the whole one. All play the same games. ``traced``: the batch that also writes each game's trace
-    (``run_traced``, compiled on its first use); ``counted``: the same batch for its counts of the kinds of move
-    alone, which a game without the trace hooks has too (its standings are the defaults' nothing)."""
-    from simcore.agents import GREEDY, KIND, RANDOM
+    """The game's batch function for the agents table ``policies``: that of the copy :func:`copy_uses` picks,
+    which compiles what its seats play and no more; every copy plays the same games. ``traced``: the batch that
+    also writes each game's trace (``run_traced``, compiled on its first use); ``counted``: the same batch for its
+    counts of the kinds of move alone, which a game without the trace hooks has too (its standings are the
+    defaults' nothing)."""
     from simcore.engine.binding import bind  # (numba and the templates load with the first game played)
 
     if traced and not counted:
         traceable(module)
+    return bind(module).runner(copy_uses(module, policies, traced), traced)
+
+
+def copy_uses(module, policies, traced=False):
+    """What the copy playing ``policies`` compiles (``simcore.engine.binding.USES``): what its seats need
+    (``binding.uses_of``: random seats alone, greedy, mc, an ISMCTS tree, cut-off playouts), unless a larger
+    copy is compiled for this machine already and that one is not: every copy plays the same games, so the whole
+    copy ``simcore warm --search`` made serves every later search without a compile. A game without an agents
+    table (policy ids) plays the whole copy."""
+    from simcore.engine import binding
+
     policies = np.asarray(policies)
-    kinds = policies[:, KIND] if policies.ndim == 2 else np.array([-1])
-    bound = bind(module)
-    if (kinds == RANDOM).all():
-        return bound.run_random_traced if traced else bound.run_random
-    if np.isin(kinds, (RANDOM, GREEDY)).all():
-        return bound.run_plain_traced if traced else bound.run_plain
-    return bound.run_traced if traced else bound.run_batch
+    if policies.ndim != 2:
+        return binding.EVERY
+    needed = binding.uses_of(policies, bool(getattr(module.GAME, "observations", False)))
+    bound = binding.bind(module)
+    args = batch_args(module, np.zeros(1, np.int64), policies, traced)
+    return next((uses for uses in binding.serving(needed) if bound.ready(uses, traced, args)), needed)
+
+
+def batch_args(module, params, policies, traced):
+    """The arguments of a call of the batch function with no game (what compiles or loads it), with those
+    ``binding.Threaded`` adds."""
+    from simcore.engine import loop
+
+    args = (np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(policies), np.int64(0),
+            np.int64(0), np.zeros((0, width(module)), dtype=np.int64))
+    if traced:
+        args += TraceBlock.empty(module, 0).arrays()
+    return args + (np.int64(0), np.int64(1), np.zeros(loop.FLAGS, np.int64))
+
+
+# what each use adds to a copy's name, in words
+USE_WORDS = {"greedy": "greedy", "mc": "mc", "tree": "ISMCTS", "observed": "the observed ISMCTS tree",
+             "cut": "cut-off playouts"}
 
 
 def copy_name(module, policies, traced=False):
     """Which copy of the game loop :func:`batch_function` plays for ``policies``, in words: each compiles once
     for this machine, so a designer hears which one a wait is for."""
-    from simcore.agents import GREEDY, KIND, RANDOM
+    return use_words(copy_uses(module, policies, traced), traced)
 
-    policies = np.asarray(policies)
-    kinds = policies[:, KIND] if policies.ndim == 2 else np.array([-1])
-    copy = ("game loop of random seats" if (kinds == RANDOM).all() else
-            "game loop of random and greedy seats" if np.isin(kinds, (RANDOM, GREEDY)).all() else
-            "game loop with the searching agents")
+
+def use_words(uses, traced=False):
+    """A copy of the game loop named by what it compiles."""
+    from simcore.engine import binding
+
+    if uses == binding.RANDOM:
+        copy = "game loop of random seats"
+    elif uses == binding.PLAIN:
+        copy = "game loop of random and greedy seats"
+    elif uses == binding.EVERY:
+        copy = "game loop with every agent"
+    else:
+        copy = "game loop with " + ", ".join(USE_WORDS[u] for u in USE_WORDS if u in uses)
     return f"traced {copy}" if traced else copy
 
 
-def load(module, params, policies, on_compile=None, traced=False, counted=False):
+def load(module, params, policies, on_compile=None, traced=False, counted=False, uses=None):
     """Load the game's batch function (``traced``: the one that writes traces) before a run is timed: from
     numba's cache, or compiled for this machine first, in which case ``on_compile(game name)`` is called before
-    compiling starts."""
-    from simcore.engine import jit, loop
+    compiling starts. ``uses``: the copy compiling those (``simcore warm``), not the one ``policies`` pick."""
+    from simcore.engine import jit
+    from simcore.engine.binding import bind
 
-    args = (np.ascontiguousarray(params, dtype=np.int64), np.ascontiguousarray(policies), np.int64(0),
-            np.int64(0), np.zeros((0, width(module)), dtype=np.int64))
-    if traced or counted:
-        args += TraceBlock.empty(module, 0).arrays()
-    batch = batch_function(module, policies, traced or counted, counted)
-    chunks = (np.int64(0), np.int64(1), np.zeros(loop.FLAGS, np.int64))     # what Threaded adds to a call
-    if on_compile is not None and not jit.cached(batch.dispatcher, *args, *chunks):
+    args = batch_args(module, params, policies, traced or counted)
+    batch = (batch_function(module, policies, traced or counted, counted) if uses is None else
+             bind(module).runner(uses, traced or counted))
+    if on_compile is not None and not jit.cached(batch.dispatcher, *args):
         on_compile(module.GAME.name)
-    batch(*args)
+    batch(*args[:-3])
 
 
 def run_blocks(module, params, policies, seed, n_games, start=0, block=BLOCK):

@@ -9,7 +9,6 @@ Each copy is cached under the game's name in the game's own cache folder (``simc
 copies never collide and editing one game recompiles that game alone.
 """
 
-import functools
 import itertools
 import threading
 import types
@@ -20,32 +19,73 @@ from numba import njit
 
 from simcore import CHECK_LEGAL
 from simcore.agents import core
-from simcore.engine import loop
+from simcore.engine import jit, loop
 from simcore.engine.errors import GameError
 from simcore.engine.interface import INTERFACE, SIZES
 from simcore.engine.jit import kernel
 from simcore.games import defaults
 
 TEMPLATES = (core.random_action, core.restrict, core.listed_for, core.any_random, core.any_greedy, core.playout,
-             core.greedy_playout, core.cut_playout, core.play_out, core.all_random, core.distinct, core.best_of,
-             core.copy, core.mc_action, core.expand_pick, core.lone_action, core.to_expand, core.chosen,
+             core.greedy_playout, core.rollout_action, core.cut_playout, core.play_out, core.all_random, core.distinct,
+             core.best_of, core.copy, core.mc_action, core.expand_pick, core.lone_action, core.to_expand, core.chosen,
              core.ismcts_action, core.observe, core.see_dealt, core.observed_ismcts_action, core.decide, loop.offered,
              loop.broken, loop.end_row, loop.play, core.root_stats, loop.count_kinds, loop.record, loop.play_traced)
 OWN = ("random_action",)    # templates a game may replace with its own faster equivalent
 # inlined where called: a call per decision passes eleven arrays on the stack; a restriction's wrappers cost an
 # unrestricted seat one test, not a call, per move of a playout
-INLINE = ("decide", "listed_for", "any_random", "any_greedy")
+INLINE = ("decide", "listed_for", "any_random", "any_greedy", "rollout_action")
+# what a copy compiles beyond random seats, by the flag its templates test (simcore.engine.interface): a copy is
+# compiled for the uses of a run's seats (:func:`uses_of`), so a first run compiles only what it plays
+USES = {"greedy": "PLAYS_GREEDY", "mc": "MC_SEARCH", "tree": "TREE_SEARCH", "observed": "OBSERVED_SEARCH",
+        "cut": "CUTS"}
+EVERY = frozenset(USES)          # the whole copy: every agent (the handle's, the benchmarks' and the tests')
+PLAIN = frozenset({"greedy"})    # random and greedy seats
+RANDOM = frozenset()             # random seats only (a run's default)
 
 
-def instantiate(game_globals, search=True, greedy=True, checked=CHECK_LEGAL):
+def uses_of(policies, observed):
+    """What a copy must compile to play the agents table ``policies`` (one row per seat) in a game that declares
+    its observations (``observed``) or not: greedy for a greedy seat and for a search's greedy rollouts or
+    widening (its first child is greedy's move), mc, the raw or the observed tree, and cut-off playouts."""
+    from simcore import agents
+
+    used = set()
+    for row in policies:
+        kind = row[agents.KIND]
+        used |= {"greedy"} if kind == agents.GREEDY else set()
+        if kind == agents.MC:
+            used |= {"mc", "cut"} if row[agents.MC_CUTOFF] > 0 else {"mc"}
+        if kind == agents.ISMCTS:
+            used.add("observed" if observed and row[agents.IS_TREE] == 1 else "tree")
+            used |= {"greedy"} if row[agents.IS_ROLLOUT] == 1 or row[agents.IS_WIDEN] > 0 else set()
+            used |= {"cut"} if row[agents.IS_CUTOFF] > 0 else set()
+    return frozenset(used)
+
+
+def serving(needed):
+    """The copies that can play what ``needed`` asks for, the smallest first: itself, the plain copy (for random
+    seats) and the whole one."""
+    larger = [PLAIN] if needed < PLAIN else []
+    return [needed] + larger + ([EVERY] if needed != EVERY else [])
+
+
+def copy_suffix(uses):
+    """How a copy's cache entries are named apart from the whole copy's (none): ``.plain``, ``.random``, else
+    the uses it compiles."""
+    if uses == EVERY:
+        return ""
+    return ".plain" if uses == PLAIN else ".random" if uses == RANDOM else "." + "+".join(sorted(uses))
+
+
+def instantiate(game_globals, uses=EVERY, checked=CHECK_LEGAL):
     """Compile the agents, the game loop and ``run_batch`` for one game: name -> jitted function, the
     interface names bound to the game's functions (or the defaults of capabilities it lacks) and the scratch
     sizes to its constants.
 
-    ``search=False`` gives the game's plain copy: its ``run_batch`` plays random and greedy seats only (the
-    same games as the whole one's, for those seats) and compiles no search, in a fraction of the time; the
-    engine takes it when no seat searches (``simcore.engine.batch_function``). ``greedy=False`` as well gives
-    the random copy: random seats only, the game's greedy not compiled either (a run's default seats).
+    ``uses`` (a subset of :data:`USES`) is what the copy compiles beyond random seats; each use is a flag its
+    templates test, so that numba prunes the rest before typing it: the copy plays the same games as the whole
+    one for the seats it serves, in a fraction of the compile. :data:`PLAIN`: random and greedy seats;
+    :data:`RANDOM`: random seats only (a run's default); :func:`uses_of` gives a run's.
 
     ``checked``: ``play_action`` is ``loop.apply_checked`` (every action applied must be legal, else
     ``AssertionError``), else ``loop.apply_unchecked``; by default as ``SIMCORE_CHECK_LEGAL`` says.
@@ -60,14 +100,13 @@ def instantiate(game_globals, search=True, greedy=True, checked=CHECK_LEGAL):
                          "module with every name of simcore.games.CONTRACT and of its CAPABILITIES")
     namespace = {**vars(core), **vars(loop)}
     namespace.update({name: game_globals[name] for name in INTERFACE + SIZES})
-    namespace["SEARCH"] = search
-    namespace["PLAYS_GREEDY"] = greedy
+    namespace["OBSERVED"] = observed = bool(getattr(game_globals.get("GAME"), "observations", False))
+    namespace.update({flag: use in uses and (use != "observed" or observed) for use, flag in USES.items()})
     namespace["N_KINDS"] = len(game_globals["ACTION_KINDS"])
     namespace["MAX_TRACE_STEPS"] = game_globals["MAX_TRACE_STEPS"]
-    namespace["OBSERVED"] = bool(getattr(game_globals.get("GAME"), "observations", False))
     game = game_globals["__name__"].rpartition(".")[2]
     # the checked copy's entries are named apart: a process may hold both, and a cache folder may too
-    prefix = (f"{game}.checked" if checked else game) + ("" if search else ".plain" if greedy else ".random")
+    prefix = (f"{game}.checked" if checked else game) + copy_suffix(uses)
     compiled = {}
     for name in OWN:
         if name in game_globals:
@@ -87,13 +126,13 @@ def instantiate(game_globals, search=True, greedy=True, checked=CHECK_LEGAL):
     for template in TEMPLATES:
         if template.__name__ not in compiled:
             bind_one(template, kernel(inline="always") if template.__name__ in INLINE else kernel)
-    bind_one(core.scratch, njit(cache=True))
-    if search:
-        bind_one(loop.search_batch, njit(cache=True))
-        bind_one(loop.search_tree, njit(cache=True))
-    bind_one(loop.agent_action, njit(cache=True))      # compiled on its first call: the handle's and replays'
-    bind_one(loop.run_batch, njit(cache=True, nogil=True))
-    bind_one(loop.run_traced, njit(cache=True, nogil=True))     # compiled on its first call: a traced run only
+    bind_one(core.scratch, njit(**jit.ENTRY))
+    if uses == EVERY:
+        bind_one(loop.search_batch, njit(**jit.ENTRY))
+        bind_one(loop.search_tree, njit(**jit.ENTRY))
+    bind_one(loop.agent_action, njit(**jit.ENTRY))      # compiled on its first call: the handle's and replays'
+    bind_one(loop.run_batch, njit(**jit.ENTRY, nogil=True))
+    bind_one(loop.run_traced, njit(**jit.ENTRY, nogil=True))     # compiled on its first call: a traced run only
     compiled.update({name: namespace[name] for name in INTERFACE + SIZES})
     return compiled
 
@@ -189,24 +228,46 @@ class Threaded:
 class Bound:
     """A game's agents and game loop, compiled for it (:func:`bind`): the jitted interface (``interface``,
     the game's own functions and the defaults of what it lacks), the whole copy (``compiled``: every agent)
-    and the plain one (random and greedy seats only, no search compiled)."""
+    and the copies for fewer uses (:meth:`copy`), each built on its first use."""
 
     def __init__(self, module, checked=CHECK_LEGAL):
         self.compiled = instantiate(vars(module), checked=checked)
         self.interface = {name: self.compiled[name] for name in INTERFACE + SIZES}
-        self.run_batch = Threaded(self.compiled["run_batch"])
-        self.run_traced = Threaded(self.compiled["run_traced"])
         self.search_batch = self.compiled["search_batch"]
         self.agent_action = self.compiled["agent_action"]
         self.search_tree = self.compiled["search_tree"]
         self._module = module
         self._checked = checked
+        self._copies = {EVERY: self.compiled}
+        self._runners = {}
 
-    @functools.cached_property
+    def copy(self, uses):
+        """The copy compiling ``uses`` (a subset of :data:`USES`), made once: a run of random and greedy seats
+        never builds a search, an ISMCTS run never builds mc."""
+        if uses not in self._copies:
+            self._copies[uses] = instantiate(vars(self._module), uses=uses, checked=self._checked)
+        return self._copies[uses]
+
+    def runner(self, uses, traced=False):
+        """The threaded batch function (``run_batch``, or ``run_traced``) of the copy compiling ``uses``."""
+        key = (uses, traced)
+        if key not in self._runners:
+            self._runners[key] = Threaded(self.copy(uses)["run_traced" if traced else "run_batch"])
+        return self._runners[key]
+
+    def ready(self, uses, traced, args):
+        """Is the copy compiling ``uses`` compiled for ``args`` (``engine.batch_args``), in this process or in
+        numba's cache?"""
+        dispatcher = self.runner(uses, traced).dispatcher
+        return bool(dispatcher.overloads) or jit.cached(dispatcher, *args, unknown=False)
+
+    @property
     def plain(self):
-        """The plain copy (random and greedy seats, no search compiled): built on first use, so a searching run
-        never makes it."""
-        return instantiate(vars(self._module), search=False, checked=self._checked)
+        return self.copy(PLAIN)
+
+    @property
+    def random(self):
+        return self.copy(RANDOM)
 
     @property
     def plain_agent_action(self):
@@ -214,26 +275,13 @@ class Bound:
         ``agent_action`` compiles every search too (a replay of Zwai's random and greedy games compiled for 17 s)."""
         return self.plain["agent_action"]
 
-    @functools.cached_property
-    def random(self):
-        """The random copy (random seats only: no search, no greedy compiled), built on first use."""
-        return instantiate(vars(self._module), search=False, greedy=False, checked=self._checked)
-
-    @functools.cached_property
-    def run_plain(self):
-        return Threaded(self.plain["run_batch"])
-
-    @functools.cached_property
-    def run_plain_traced(self):
-        return Threaded(self.plain["run_traced"])
-
-    @functools.cached_property
-    def run_random(self):
-        return Threaded(self.random["run_batch"])
-
-    @functools.cached_property
-    def run_random_traced(self):
-        return Threaded(self.random["run_traced"])
+    # the threaded batch functions of the whole, plain and random copies, by the names the tests and tools know
+    run_batch = property(lambda self: self.runner(EVERY))
+    run_traced = property(lambda self: self.runner(EVERY, traced=True))
+    run_plain = property(lambda self: self.runner(PLAIN))
+    run_plain_traced = property(lambda self: self.runner(PLAIN, traced=True))
+    run_random = property(lambda self: self.runner(RANDOM))
+    run_random_traced = property(lambda self: self.runner(RANDOM, traced=True))
 
 
 _BOUND = {}

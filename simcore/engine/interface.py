@@ -24,12 +24,12 @@ STATE_SIZE = STATE_DTYPE = MAX_ACTIONS = MAX_SEATS = WORK_SIZE = N_ACTION_CODES 
 SIZES = ("STATE_SIZE", "STATE_DTYPE", "MAX_ACTIONS", "MAX_SEATS", "WORK_SIZE", "N_ACTION_CODES", "MAX_STEPS")
 # The trace's sizes: the game's action kinds and the steps a trace holds.
 N_KINDS = MAX_TRACE_STEPS = None
-# Whether this copy can search (mc, ismcts): False in a game's plain copy, whose branches to the searches numba
-# prunes as dead code before typing them, so a run of random and greedy seats never compiles a search.
-SEARCH = True
-# Whether this copy plays greedy seats: False in a game's random copy (every seat random, as a run is unless told
-# otherwise), whose first compile so skips the game's greedy.
-PLAYS_GREEDY = True
-# Whether the game declares what each seat observes of an action (GameType.observations): only then is the
-# observed tree (``ismcts:tree=observed``) compiled.
+# What this copy compiles beyond random seats (simcore.engine.binding.USES), each a flag its branches test so that
+# numba prunes what a run does not use before typing it: a first run compiles only the agents its seats play.
+# PLAYS_GREEDY: greedy seats, and the greedy rollouts and widening of a search; MC_SEARCH: mc seats; TREE_SEARCH:
+# ISMCTS over one tree keyed by codes; OBSERVED_SEARCH: the observed tree (``ismcts:tree=observed``, only in a game
+# that declares what each seat observes of an action, GameType.observations); CUTS: playouts cut off and scored
+# by the game's ``evaluate``.
+PLAYS_GREEDY = MC_SEARCH = TREE_SEARCH = OBSERVED_SEARCH = CUTS = True
+# Whether the game declares what each seat observes of an action (GameType.observations).
 OBSERVED = False

@@ -4,8 +4,9 @@ A game's game loop comes in copies, each compiled on its first use (``simcore.en
 seats, random and greedy seats, and a copy for each mix of searching agents, each traced or not. One sitting of
 the tutorial met each in turn, each a wait of its own. ``warm`` compiles the copies asked for up front, the games
 in parallel processes (each game compiles into a cache folder of its own), a game's copies over several processes
-where there are more cores than games (:func:`shares`), and says each copy as it is ready; a copy already cached loads in a second. With ``--search`` it compiles the copy with
-every agent, which then serves every search a study plays (``simcore.engine.copy_uses``).
+where there are more cores than games (:func:`shares`), and says each copy as it is ready; a copy already cached
+loads in a second. With ``--search`` it compiles the copy with every agent, which then serves every search a study
+plays (``simcore.engine.copy_uses``).
 """
 
 import concurrent.futures

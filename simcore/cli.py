@@ -197,9 +197,9 @@ def _load(run, quiet, scheduler=None, trace=False, counted=False):
             _fail(str(e))
     if scheduler:
         return
-    policies = run.policies_array()
-    engine.load(run.module, run.params_array(), policies,
-                _compiling(quiet, engine.copy_name(run.module, policies, trace or counted)), traced=trace,
+    policies, params = run.policies_array(), run.params_array()
+    engine.load(run.module, params, policies,
+                _compiling(quiet, engine.copy_name(run.module, policies, trace or counted, params)), traced=trace,
                 counted=counted)
 
 
@@ -1694,19 +1694,21 @@ def _files_under(folder, keep=lambda name: True):
 
 @main.command("warm")
 @click.argument("game_names", nargs=-1, metavar="[GAME]...")
-@click.option("--search", is_flag=True, help="Also the copy with the searching agents (mc, ismcts).")
+@click.option("--search", is_flag=True, help="The copy with every agent instead (random, greedy, mc, ismcts): it "
+                                             "serves every seat.")
 @click.option("--trace", is_flag=True, help="Also the traced copies (run --trace, sweep --trace).")
 def warm_command(game_names, search, trace):
     """Compile, once for this machine, every copy of the game loop a study will play (random seats, greedy seats;
-    with --search and --trace those too), the games in parallel processes; a cached copy loads in a second.
-    GAME: one or more (default: every game)."""
+    with --search the one copy with every agent; with --trace each traced too), the games in parallel processes; a
+    cached copy loads in a second. GAME: one or more (default: every game)."""
     from simcore.studies import warm
 
     names = [_known_game(name) for name in dict.fromkeys(game_names)] or registry.names()
     start = time.monotonic()
     at_once = warm.processes(names, search, trace)
-    click.echo(f"warm: the copies of {', '.join(names)} (random and greedy seats{', searching' * search}"
-               f"{', traced' * trace}), {at_once} process{'es' * (at_once > 1)} at a time; each compiles once for "
+    seats = "every agent, which serves random, greedy and searching seats" if search else "random and greedy seats"
+    click.echo(f"warm: the copies of {', '.join(names)} ({seats}{', traced' * trace}), "
+               f"{at_once} process{'es' * (at_once > 1)} at a time; each compiles once for "
                f"this machine (cached in {os.environ['NUMBA_CACHE_DIR']})")
 
     def ready(game, done):

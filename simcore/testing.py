@@ -272,6 +272,26 @@ def random_action(name, case, quick=False):
         _fail(f"{n_games} games had only {checked} decisions; allowed: more than {5 * n_games}")
 
 
+def random_games(name, case, quick=False):
+    """A game's own whole random game (``random_game``, simcore.games.OPTIONAL) plays the game loop's games with
+    random seats: the same rows as the game loop's copy of random seats, game for game, on one thread and on two.
+    A variant it does not take (its ``prepare_random_game`` says False) plays through the game loop: skipped."""
+    run = _run(name, case, ["random"] * int(_run(name, case).params["players"]))
+    module, params, agents = run.module, run.params_array(), run.policies_array()
+    if not engine.plays_random_games(module, params, agents):
+        raise Skipped("the game's own random game does not take this variant: the game loop plays it")
+    bound, n = bind(module), _games(2000, quick)
+    loop = np.zeros((n, engine.width(module)), np.int64)
+    bound.run_random(params, agents, np.int64(9), np.int64(0), loop)
+    for threads in (1, 2):
+        own = np.zeros_like(loop)
+        _on_threads(threads, bound.run_random_games, params, agents, np.int64(9), np.int64(0), own)
+        differ = np.flatnonzero((own != loop).any(axis=1))
+        if len(differ):
+            _fail(f"game {differ[0]}: the game's own random game wrote {own[differ[0]].tolist()}, the game loop "
+                  f"{loop[differ[0]].tolist()} ({len(differ)} of {n} games differ, {threads} thread(s))")
+
+
 def action_words(name, case, quick=False):
     """At every decision the distinct legal actions have distinct words (a replay names each one), every code
     is below N_ACTION_CODES and the list fits MAX_ACTIONS."""
@@ -807,6 +827,8 @@ CHECKS = (
     Check("own-random-action", random_action, every_case=False,
           unless=lambda module: "" if "random_action" in vars(module) else
           f"{module.GAME.name} draws with the agents' uniform pick itself"),
+    Check("own-random-game", random_games, unless=lambda module: "" if hasattr(module, "random_game") else
+          f"{module.GAME.name} plays its random games through the game loop"),
     Check("action-words", action_words),
     Check("observed-actions", observed_actions),
     Check("reveals", reveals, unless=_without("observations", "hidden actions")),

@@ -51,17 +51,34 @@ def traceable(module):
                          "trace hooks (simcore.games.CAPABILITIES['trace'])")
 
 
-def batch_function(module, policies, traced=False, counted=False):
+def batch_function(module, policies, traced=False, counted=False, params=None):
     """The game's batch function for the agents table ``policies``: that of the copy :func:`copy_uses` picks,
     which compiles what its seats play and no more; every copy plays the same games. ``traced``: the batch that
     also writes each game's trace (``run_traced``, compiled on its first use); ``counted``: the same batch for its
     counts of the kinds of move alone, which a game without the trace hooks has too (its standings are the
-    defaults' nothing)."""
+    defaults' nothing). Given the variant's ``params``, a run of random seats alone plays the game's own whole
+    random games where it has them (:func:`plays_random_games`): the same games."""
     from simcore.engine.binding import bind  # (numba and the templates load with the first game played)
 
     if traced and not counted:
         traceable(module)
+    if not traced and params is not None and plays_random_games(module, params, policies):
+        return bind(module).run_random_games
     return bind(module).runner(copy_uses(module, policies, traced), traced)
+
+
+def plays_random_games(module, params, policies):
+    """Does a run of ``policies`` play the game's own whole random games (``random_game``,
+    ``simcore.games.OPTIONAL``): every seat random and unrestricted, and a game whose ``prepare_random_game``
+    takes ``params`` (Zwai's takes the formations whose shoal fits one 64-bit board)? Asked in plain Python: it
+    compiles nothing."""
+    from simcore.agents import core
+
+    policies = np.asarray(policies)
+    if not hasattr(module, "random_game") or policies.ndim != 2 or not core.all_random(policies):
+        return False
+    scratch = np.zeros(module.RANDOM_GAME_SCRATCH, np.int64)
+    return bool(module.prepare_random_game.py_func(np.asarray(params, np.int64), scratch))
 
 
 def copy_uses(module, policies, traced=False):
@@ -98,9 +115,14 @@ USE_WORDS = {"greedy": "greedy", "mc": "mc", "tree": "ISMCTS", "observed": "the 
              "cut": "cut-off playouts"}
 
 
-def copy_name(module, policies, traced=False):
-    """Which copy of the game loop :func:`batch_function` plays for ``policies``, in words: each compiles once
-    for this machine, so a designer hears which one a wait is for."""
+RANDOM_GAMES = "own whole random games"     # what a run of plays_random_games compiles, in words
+
+
+def copy_name(module, policies, traced=False, params=None):
+    """Which copy of the game loop :func:`batch_function` plays for ``policies`` (and ``params``), in words: each
+    compiles once for this machine, so a designer hears which one a wait is for."""
+    if not traced and params is not None and plays_random_games(module, params, policies):
+        return RANDOM_GAMES
     return use_words(copy_uses(module, policies, traced), traced)
 
 
@@ -127,7 +149,7 @@ def load(module, params, policies, on_compile=None, traced=False, counted=False,
     from simcore.engine.binding import bind
 
     args = batch_args(module, params, policies, traced or counted)
-    batch = (batch_function(module, policies, traced or counted, counted) if uses is None else
+    batch = (batch_function(module, policies, traced or counted, counted, params) if uses is None else
              bind(module).runner(uses, traced or counted))
     if on_compile is not None and not jit.cached(batch.dispatcher, *args):
         on_compile(module.GAME.name)
@@ -144,7 +166,7 @@ def _calls(module, params, policies, seed, n_games, start, block, traced, counte
     """The batch function's calls, block by block: ``(first_index, rows, TraceBlock or None)``."""
     params = np.ascontiguousarray(params, dtype=np.int64)
     policies = np.ascontiguousarray(policies)   # the agents table, or policy ids for a game without it
-    batch = batch_function(module, policies, traced, counted)
+    batch = batch_function(module, policies, traced, counted, params)
     done = 0
     while done < n_games:
         n = min(block, n_games - done)

@@ -21,7 +21,7 @@ from simcore import CHECK_LEGAL
 from simcore.agents import core
 from simcore.engine import jit, loop
 from simcore.engine.errors import GameError
-from simcore.engine.interface import INTERFACE, SIZES
+from simcore.engine.interface import INTERFACE, RANDOM_GAME, SIZES
 from simcore.engine.jit import kernel
 from simcore.games import defaults
 
@@ -133,6 +133,9 @@ def instantiate(game_globals, uses=EVERY, checked=CHECK_LEGAL):
     bind_one(loop.agent_action, njit(**jit.ENTRY))      # compiled on its first call: the handle's and replays'
     bind_one(loop.run_batch, njit(**jit.ENTRY, nogil=True))
     bind_one(loop.run_traced, njit(**jit.ENTRY, nogil=True))     # compiled on its first call: a traced run only
+    if uses == RANDOM and all(name in game_globals for name in RANDOM_GAME):
+        namespace.update({name: game_globals[name] for name in RANDOM_GAME})
+        bind_one(loop.run_random_games, njit(**jit.ENTRY, nogil=True))   # the game's own whole random games
     compiled.update({name: namespace[name] for name in INTERFACE + SIZES})
     return compiled
 
@@ -254,6 +257,13 @@ class Bound:
         if key not in self._runners:
             self._runners[key] = Threaded(self.copy(uses)["run_traced" if traced else "run_batch"])
         return self._runners[key]
+
+    @property
+    def run_random_games(self):
+        """The threaded batch of the game's own whole random games (``loop.run_random_games``)."""
+        if "random_games" not in self._runners:
+            self._runners["random_games"] = Threaded(self.copy(RANDOM)["run_random_games"])
+        return self._runners["random_games"]
 
     def ready(self, uses, traced, args):
         """Is the copy compiling ``uses`` compiled for ``args`` (``engine.batch_args``), in this process or in

@@ -18,6 +18,12 @@ INTERFACE = ("begin", "current_player", "legal_actions", "apply_action", "return
              "evaluate", "observed_action", "revealed", "num_players", "rewind", "dealt", "write_row", "standing",
              "trace_step", "action_kind", "end_condition", "greedy_among")
 
+# A game's own whole random game (simcore.games.OPTIONAL "random_game"): bound only in a game that has one, and
+# played by loop.run_random_games alone.
+prepare_random_game = random_game = _unbound
+RANDOM_GAME = ("prepare_random_game", "random_game", "RANDOM_GAME_SCRATCH")
+RANDOM_GAME_SCRATCH = None
+
 # The game's scratch sizes, for the chunk's scratch (simcore.agents.core.scratch).
 # MAX_STEPS: the decisions a game may last (simcore.games.OPTIONAL): one still running then is a timeout.
 STATE_SIZE = STATE_DTYPE = MAX_ACTIONS = MAX_SEATS = WORK_SIZE = N_ACTION_CODES = MAX_STEPS = None

@@ -41,6 +41,7 @@ from simcore.engine.interface import (
     MAX_TRACE_STEPS,
     N_ACTION_CODES,
     N_KINDS,
+    RANDOM_GAME_SCRATCH,
     action_kind,
     apply_action,
     begin,
@@ -48,6 +49,8 @@ from simcore.engine.interface import (
     end_condition,
     legal_actions,
     play_action,
+    prepare_random_game,
+    random_game,
     standing,
     trace_step,
     write_row,
@@ -177,6 +180,22 @@ def run_batch(params, agents, seed, start, out, first, stop, flags):
                 return
             play(params, agents, seed, start + g, states, streams, actions, floats, work, tree, totals, marks, flags)
             end_row(states[GAME], params, out[g])
+
+
+def run_random_games(params, agents, seed, start, out, first, stop, flags):
+    """:func:`run_batch` of a run whose every seat is random and unrestricted, each game played whole by the game's
+    own ``random_game`` (``simcore.games.OPTIONAL``), which plays the game loop's games, in the same chunks. Bound
+    only for a game that has one, and played only where its ``prepare_random_game`` takes ``params``
+    (``simcore.engine.plays_random_games``)."""
+    n = out.shape[0]
+    scratch = np.zeros(RANDOM_GAME_SCRATCH, np.int64)
+    prepare_random_game(params, scratch)
+    streams = np.zeros(rng.N_STREAMS, np.uint64)
+    for chunk in range(first, min(stop, (n + CHUNK - 1) // CHUNK)):
+        for g in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            if flags[F_HALT]:
+                return
+            random_game(params, scratch, streams, seed, start + g, out[g])
 
 
 def count_kinds(game, params, seat, action, actions, counts, seen, forbid):

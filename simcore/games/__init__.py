@@ -232,6 +232,11 @@ OPTIONAL = {
                     "policy may forbid or prefer (forbid=KIND, simcore options) and a trace counts (default: none)",
     "action_kind": "jitted: (state, params, action) the index in ACTION_KINDS of the action about to be played, -1 "
                    "for a decision of no kind (default: every action is of none)",
+    "random_game": "jitted: (params, scratch, streams, seed, game_index, row) a whole game of random seats, "
+                   "seeded and written as the game loop plays and writes it (runs of random seats alone play it); "
+                   "with prepare_random_game (jitted and plain Python: (params, scratch) fill the scratch, False "
+                   "for a variant it does not take) and RANDOM_GAME_SCRATCH (the scratch's int64 length). The check "
+                   "own-random-game holds it to the game loop's rows (default: the game loop plays them)",
     "MAX_STEPS": "the most decisions a game lasts: the engine stops a game still running after them (and a search's "
                  "playout too) and marks its row a timeout: timeout 1 and no seat's win, its scores as write_row "
                  "wrote them (default: 100,000,000, above what every shipped game reaches at its largest "

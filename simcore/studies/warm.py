@@ -5,8 +5,8 @@ seats, random and greedy seats, and a copy for each mix of searching agents, eac
 the tutorial met each in turn, each a wait of its own. ``warm`` compiles the copies asked for up front, the games
 in parallel processes (each game compiles into a cache folder of its own), a game's copies over several processes
 where there are more cores than games (:func:`shares`), and says each copy as it is ready; a copy already cached
-loads in a second. With ``--search`` it compiles the copy with every agent, which then serves every search a study
-plays (``simcore.engine.copy_uses``).
+loads in a second. With ``--search`` it compiles the copy with every agent alone, which then serves every seat a
+study plays, random, greedy or searching (``simcore.engine.copy_uses``).
 """
 
 import concurrent.futures
@@ -16,17 +16,23 @@ import time
 
 
 def copies(module, search=False, trace=False):
-    """(seats, uses, traced) of each copy of game ``module`` to compile: every seat random, every seat greedy
-    (where the game has a heuristic), the copy with every agent (``search``), each traced too (``trace``, where
-    the game declares a trace). ``seats``: (seat, spec) pairs as ``--policy`` takes them; ``uses``: the copy's
-    (``simcore.engine.binding.USES``), or None for the copy the seats pick."""
+    """(seats, uses, traced) of each copy of game ``module`` to compile: every seat random and every seat greedy
+    (where the game has a heuristic), or with ``search`` the copy with every agent, which serves random and greedy
+    seats too at their speed (``simcore.engine.copy_uses`` takes the smallest copy compiled), and the game's own
+    whole random games where it has them; each traced too (``trace``, where the game declares a trace). ``seats``:
+    (seat, spec) pairs as ``--policy`` takes them; ``uses``: the copy's (``simcore.engine.binding.USES``), or
+    None for the copy the seats pick for the game's default variant."""
     from simcore.engine import binding
 
     own = "greedy" if module.GAME.heuristic else "random"
-    seatings = [([("all", "random")], None)] + ([([("all", own)], None)] if own != "random" else [])
-    seatings += [([("all", own)], binding.EVERY)] if search else []
+    if search:
+        seatings = [([("all", own)], binding.EVERY)]
+    else:
+        seatings = [([("all", "random")], None)] + ([([("all", own)], None)] if own != "random" else [])
     traced = (False, True) if trace and module.GAME.trace else (False,)
-    return [(seats, uses, t) for seats, uses in seatings for t in traced]
+    listed = [(seats, uses, t) for seats, uses in seatings for t in traced]
+    # and the game's own whole random games, where it has them (simcore.engine.plays_random_games)
+    return listed + [([("all", "random")], None, False)] * (search and hasattr(module, "random_game"))
 
 
 def warm_game(game, search=False, trace=False, part=0, parts=1):
@@ -41,7 +47,8 @@ def warm_game(game, search=False, trace=False, part=0, parts=1):
     listed = copies(cfg.resolve(game).module, search, trace)
     for seats, uses, traced in shares(listed, parts)[part]:
         run = cfg.resolve(game, policies=seats)
-        copy = engine.use_words(uses, traced) if uses else engine.copy_name(run.module, run.policies_array(), traced)
+        copy = (engine.use_words(uses, traced) if uses else
+                engine.copy_name(run.module, run.policies_array(), traced, run.params_array()))
         start = time.perf_counter()
         engine.load(run.module, run.params_array(), run.policies_array(), _compiling(True, copy), traced=traced,
                     uses=uses)
@@ -58,9 +65,10 @@ def shares(listed, parts):
 
 
 def split(names, search, trace):
-    """Into how many shares each game's copies go: one, unless there are more cores than games and more than the
-    two copies of random and greedy seats to compile."""
-    return max(1, (os.cpu_count() or 1) // max(1, len(names))) if search or trace else 1
+    """Into how many shares each game's copies go: one, unless there are more cores than games and traced copies
+    beside the untraced ones (with ``search`` the copy with every agent, traced and not: the two longest
+    compiles)."""
+    return max(1, (os.cpu_count() or 1) // max(1, len(names))) if trace else 1
 
 
 def processes(names, search=False, trace=False):

@@ -1696,18 +1696,20 @@ def _files_under(folder, keep=lambda name: True):
 @click.argument("game_names", nargs=-1, metavar="[GAME]...")
 @click.option("--search", is_flag=True, help="The copy with every agent instead (random, greedy, mc, ismcts): it "
                                              "serves every seat.")
-@click.option("--trace", is_flag=True, help="Also the traced copies (run --trace, sweep --trace).")
+@click.option("--trace", is_flag=True, help="Also the traced copies of random and greedy seats (run --trace, "
+                                            "sweep --trace).")
 def warm_command(game_names, search, trace):
     """Compile, once for this machine, every copy of the game loop a study will play (random seats, greedy seats;
-    with --search the one copy with every agent; with --trace each traced too), the games in parallel processes; a
-    cached copy loads in a second. GAME: one or more (default: every game)."""
+    with --search the one copy with every agent, which serves them too; with --trace the traced copies of random
+    and greedy seats) and the agents of a report's replay pages, the games in parallel processes; a cached copy
+    loads in a second. GAME: one or more (default: every game)."""
     from simcore.studies import warm
 
     names = [_known_game(name) for name in dict.fromkeys(game_names)] or registry.names()
     start = time.monotonic()
     at_once = warm.processes(names, search, trace)
     seats = "every agent, which serves random, greedy and searching seats" if search else "random and greedy seats"
-    click.echo(f"warm: the copies of {', '.join(names)} ({seats}{', traced' * trace}), "
+    click.echo(f"warm: the copies of {', '.join(names)} ({seats}{', traced' * trace}, the replay pages' agents), "
                f"{at_once} process{'es' * (at_once > 1)} at a time; each compiles once for "
                f"this machine (cached in {os.environ['NUMBA_CACHE_DIR']})")
 

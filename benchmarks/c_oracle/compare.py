@@ -2,15 +2,16 @@
 
     python benchmarks/c_oracle/compare.py [--repeats 5] [--small 100000] [--large 1100000]
 
-Each repeat times, in turn, a small and a large run of four programs by wall clock, each writing its rows to a
+Each repeat times, in turn, a small and a large run of five programs by wall clock, each writing its rows to a
 file: the fastest C we could write (``zwai_fast.c``: bitboards, the k-th card and cell by BMI2's pdep, 26-byte
-rows) and the C oracle (``zwai.c``: the same games laid out as simcore lays them), both built here with ``gcc -O2
+rows), the same built with one xoshiro256** stream a game (``-DXOSHIRO``: the issue's yardstick, other games) and
+the C oracle (``zwai.c``: the same games laid out as simcore lays them), all built here with ``gcc -O2
 -march=native``, as numba compiles for this machine too; ``simcore run zwai --games N --threads 1 --quiet --out
 FILE.parquet``; and the oracle transcribed into numba (``python -m benchmarks.c_oracle.zwai_numba``), which
 splits the gap into numba's part and simcore's. A side's rate is its extra games over its extra seconds between
 the small and the large run, so start-up, imports and loading compiled code cancel out. Prints each side's
 median rate and the median of the per-repeat ratios to the fastest C.
-All four play the same games (tests/test_c_oracle.py).
+All but the xoshiro build play the same games (tests/test_c_oracle.py).
 """
 
 import argparse
@@ -26,10 +27,11 @@ FASTEST = Path(__file__).with_name("zwai_fast.c")
 REPOSITORY = Path(__file__).resolve().parents[2]
 
 
-def build(folder, source=ORACLE):
-    """Compile ``source`` (the oracle, or the fastest C) into ``folder``; return the binary's path."""
-    binary = Path(folder) / source.stem
-    subprocess.run(["gcc", "-O2", "-march=native", "-o", str(binary), str(source)], check=True)
+def build(folder, source=ORACLE, *defines):
+    """Compile ``source`` (the oracle, or the fastest C) into ``folder``, with ``defines`` (``-DXOSHIRO``); return
+    the binary's path."""
+    binary = Path(folder) / (source.stem + "".join(d.lower().replace("-d", "_") for d in defines))
+    subprocess.run(["gcc", "-O2", "-march=native", *defines, "-o", str(binary), str(source)], check=True)
     return binary
 
 
@@ -48,8 +50,9 @@ def seconds(command):
 
 def commands(binaries, folder, n):
     """name -> the command playing ``n`` games of seed 1 on one thread."""
-    fastest, oracle = binaries
+    fastest, xoshiro, oracle = binaries
     return {"fastest C": [str(fastest), str(n), "1", str(Path(folder) / "fast.rows")],
+            "fastest C, xoshiro streams": [str(xoshiro), str(n), "1", str(Path(folder) / "xoshiro.rows")],
             "C oracle": [str(oracle), str(n), "1", str(Path(folder) / "c.rows")],
             "simcore": [sys.executable, "-m", "simcore", "run", "zwai", "--games", str(n), "--seed", "1",
                         "--threads", "1", "--quiet", "--out", str(Path(folder) / f"simcore-{n}.parquet")],
@@ -65,7 +68,7 @@ def main():
     args = parser.parse_args()
     extra = args.large - args.small
     with tempfile.TemporaryDirectory() as folder:
-        binaries = build(folder, FASTEST), build(folder, ORACLE)
+        binaries = build(folder, FASTEST), build(folder, FASTEST, "-DXOSHIRO"), build(folder, ORACLE)
         small, large = commands(binaries, folder, args.small), commands(binaries, folder, args.large)
         for name in small:
             seconds(small[name])           # numba's cache loaded (or compiled) before any timing

@@ -3,8 +3,10 @@
 the t test over deals it replaced (which called equals stronger or weaker 8% to 11% of the time with 4 or 5
 players at 20 deals when deals suit one policy at every seat).
 
-Each synthetic contest goes through ``versus.score``, as a played one does; only the games are replaced by A's
-points per seating.
+Each synthetic contest goes through ``versus.deal_test``, the test ``versus.score`` makes of a played contest's
+deal means (checked below to be score's verdict); only the games are replaced by A's points per seating. (score
+also runs the seat split's permutation test, calibrated on its own below: through score, the level cases took
+11 minutes of the suite.)
 
     python tests/test_calibration_versus.py      # prints the level and power rows of docs/explanation/statistics.md
 """
@@ -61,16 +63,28 @@ def verdicts(points, old=True):
     fair = 1 / players
     found = []
     for contest in points:
-        result = versus.score(_runs(players), list(contest))
-        assert (result.pvalue < ALPHA) == (not result.low <= fair <= result.high)     # one test: they agree
+        _, low, high, pvalue = versus.deal_test(contest.mean(axis=0), fair)
+        assert (pvalue < ALPHA) == (not low <= fair <= high)     # one test: they agree
         if not old:
-            found.append((result.pvalue < ALPHA, False))
+            found.append((pvalue < ALPHA, False))
             continue
         means = contest.mean(axis=0)
         spread = means.std(ddof=1)
         t = t_test(means.mean(), spread / math.sqrt(deals), deals - 1, null=fair)[0] if spread > 1e-9 else 1.0
-        found.append((result.pvalue < ALPHA, t < ALPHA))
+        found.append((pvalue < ALPHA, t < ALPHA))
     return np.array(found)
+
+
+def test_a_contests_verdict_is_the_deal_test_of_its_deal_means():
+    """What the calibration below plays: versus.score's p-value and interval are versus.deal_test's of the deal
+    means, for every way of drawing contests and 2 to 5 players."""
+    rng = np.random.default_rng(3)
+    for draw in CASES.values():
+        for players in PLAYERS:
+            for contest in draw(rng, 5, 20, players):
+                result = versus.score(_runs(players), list(contest))
+                _, low, high, pvalue = versus.deal_test(contest.mean(axis=0), 1 / players)
+                assert (result.pvalue, result.low, result.high) == (pvalue, low, high)
 
 
 @pytest.mark.parametrize("deals", [20, 50, 200])

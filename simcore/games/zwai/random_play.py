@@ -213,13 +213,7 @@ def random_game(params, t, streams, seed, game_index, row):
     last = -1
     turn = skips = n_rounds = 0
     over = False
-    # the round's shoal (rules.clear_shoal)
-    occupied = 0
-    front = reach = centre
-    feasible = ALL
-    placed = 0
-    shark_row = shark_col = -1
-    t[T_ROW_FISH:T_CELL] = 0
+    occupied, front, reach, feasible, placed, shark_row, shark_col = empty_shoal(t, centre)
     while not over and turn < max_turns:
         round_over = False
         hand = t[T_HAND + seat]
@@ -272,13 +266,17 @@ def random_game(params, t, streams, seed, game_index, row):
             elif placed > 0:
                 starter = next_seat(params, last)
             seat = starter
-            occupied = 0
-            front = reach = centre
-            feasible = ALL
-            placed = 0
-            shark_row = shark_col = -1
-            t[T_ROW_FISH:T_CELL] = 0
+            occupied, front, reach, feasible, placed, shark_row, shark_col = empty_shoal(t, centre)
     write(params, t, players, over, turn, skips, n_rounds, row)
+
+
+@kernel(inline="always")
+def empty_shoal(t, centre):
+    """A round's shoal before its first card (rules.clear_shoal): the cells occupied, the frontier (the centre),
+    the cells reached and the translations feasible (the centre, every one), the cards placed, the sharks' row
+    and column (none); no fish in any row or column."""
+    t[T_ROW_FISH:T_CELL] = 0
+    return np.int64(0), centre, centre, np.int64(ALL), np.int64(0), np.int64(-1), np.int64(-1)
 
 
 @kernel(inline="always")

@@ -166,17 +166,22 @@ def test_fairer_by_the_margin_finds_a_seat_brought_back():
 def versus_level(players, deals, law, reps=R, boost=0.0, seed=None, flips=0):
     """How often ``versus.score`` calls A stronger or weaker when A's score in its own seat gains a Poisson
     ``boost`` a game (0: equals); with ``flips`` > 0, also how often the alternative, a sign-flip permutation
-    test of the deal means with that many flips, does."""
+    test of the deal means with that many flips, does. Each contest's verdict is ``versus.margin_test`` of its
+    deal means, score's test (checked against score on the first contest; score's seat split, a permutation test
+    calibrated on its own, would make this one of the suite's longest waits)."""
     rng = np.random.default_rng(players * deals if seed is None else seed)
     runs = [SimpleNamespace(policies=("a", "b"))] * players
     called, alternative = 0, 0
-    for _ in range(reps):
+    for rep in range(reps):
         raw = scores((2,) * players, deals * players, 1, rng, law)[0].reshape(players, deals, players)
         for seat in range(players):
             raw[seat, :, seat] += rng.poisson(boost, deals)
         table = margins(raw)
         per_seat = [table[seat, :, seat] for seat in range(players)]
-        called += versus.score(runs, per_seat, "prize points").pvalue < ALPHA
+        pvalue = versus.margin_test(np.mean(per_seat, axis=0))[3]
+        if rep == 0:
+            assert versus.score(runs, per_seat, "prize points").pvalue == pvalue
+        called += pvalue < ALPHA
         if flips:
             deal = np.mean(per_seat, axis=0)
             null = np.abs((rng.choice((-1, 1), size=(flips, deals)) * deal).mean(axis=1))

@@ -295,18 +295,24 @@ def margin_score(runs, scores, per_deal, unit):
     margin has no bound, so the points' skew correction (which leans on [0, 1]) does not apply; measured
     (tests/test_calibration_margins.py) the t test holds its level on skewed margins from 20 deals on. Every deal
     alike: no chance in it, the mean is the answer (p = 1 at 0, else 0; a spread of rounding errors is none)."""
-    from analyses.paired import t_test
-
     n, mean = per_deal.size, float(per_deal.mean())
-    if per_deal.max() - per_deal.min() < SAME:
-        method, low, high, pvalue = "constant", mean, mean, 1.0 if abs(mean) < SAME else 0.0
-    else:
-        se = math.sqrt(per_deal.var(ddof=1) / n)
-        method, (pvalue, low, high) = "t", t_test(mean, se, n - 1, confidence=1 - ALPHA)
+    method, low, high, pvalue = margin_test(per_deal)
     return VersusResult(policy=runs[0].policies[0], against=runs[0].policies[1], players=len(runs), deals=n,
                         games=n * len(runs), score=mean, low=low, high=high, fair=0.0, pvalue=pvalue,
                         seat_scores=tuple(float(s.mean()) for s in scores), split=seat_split(scores), method=method,
                         unit=unit)
+
+
+def margin_test(per_deal, alpha=ALPHA):
+    """(method, low, high, p): the test of :func:`margin_score` on the deal means ``per_deal`` (margins) against 0,
+    two-sided at ``alpha`` with the 1 - alpha interval it inverts."""
+    from analyses.paired import t_test
+
+    n, mean = per_deal.size, float(per_deal.mean())
+    if per_deal.max() - per_deal.min() < SAME:
+        return "constant", mean, mean, 1.0 if abs(mean) < SAME else 0.0
+    pvalue, low, high = t_test(mean, math.sqrt(per_deal.var(ddof=1) / n), n - 1, confidence=1 - alpha)
+    return "t", low, high, pvalue
 
 
 def skew_z_test(x, null, alpha=ALPHA):

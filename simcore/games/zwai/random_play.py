@@ -14,7 +14,7 @@ What makes it fast, against the game loop (which asks for a decision, then appli
 * A hand is a mask of the cards of its colour, numbered in ascending fish order: the k-th card of the sorted hand
   is its k-th set bit, as the k-th legal cell is of the legal cells' mask: one pdep each where the CPU has BMI2
   (``simcore.engine.jit.kth_bit``; 1.7x the games a second of a loop over the bits).
-* The sharks move without a branch (the row and column just drawn are hard to predict).
+* The sharks move without a branch (``rules.shark_target``: the row and column just drawn are hard to predict).
 * The translations still feasible and the cells they reach are masks too, as in ``rules.py`` (translation k lays
   formation cell k on the round's first card).
 * A card's fish are banked when its round ends, as in ``rules.py`` (a game stopped by ``max_turns`` mid-round
@@ -61,6 +61,7 @@ from simcore.games.zwai.rules import (
     P_ROUNDS,
     P_SHARK_TIE,
     next_seat,
+    shark_target,
 )
 
 PILE_ROOM = MAX_ROUNDS * MAX_SET      # a pile's room: a colour set, and a set under it per round end
@@ -242,9 +243,9 @@ def random_game(params, t, streams, seed, game_index, row):
                     kept &= kept - 1
             r = t[T_ROW_OF + b]
             c = t[T_COL_OF + b]
-            shark_row = shark(tie, shark_row, t[T_ROW_FISH + max(shark_row, 0)], r, t[T_ROW_FISH + r] + fish)
+            shark_row = shark_target(tie, shark_row, t[T_ROW_FISH + max(shark_row, 0)], r, t[T_ROW_FISH + r] + fish)
             t[T_ROW_FISH + r] += fish
-            shark_col = shark(tie, shark_col, t[T_COL_FISH + max(shark_col, 0)], c, t[T_COL_FISH + c] + fish)
+            shark_col = shark_target(tie, shark_col, t[T_COL_FISH + max(shark_col, 0)], c, t[T_COL_FISH + c] + fish)
             t[T_COL_FISH + c] += fish
             occupied |= bit
             front = (front | bit << 1 | bit >> 1 | bit << stride | bit >> stride) & ~occupied
@@ -277,14 +278,6 @@ def empty_shoal(t, centre):
     and column (none); no fish in any row or column."""
     t[T_ROW_FISH:T_CELL] = 0
     return np.int64(0), centre, centre, np.int64(ALL), np.int64(0), np.int64(-1), np.int64(-1)
-
-
-@kernel(inline="always")
-def shark(tie, marked, marked_total, line, line_total):
-    """rules.shark_target without a branch (the line just drawn is hard to predict): where a shark marking
-    ``marked`` (-1: nothing yet) stands once ``line`` holds ``line_total`` fish."""
-    moves = (marked < 0) | (line == marked) | (line_total > marked_total) | (tie & (line_total == marked_total))
-    return line if moves else marked
 
 
 @kernel

@@ -63,7 +63,7 @@ the hand, so a uniform draw over the list is a uniform card), a cell is
 import numpy as np
 
 from simcore.engine import O_FIRST_SEAT, O_N_TURNS, O_TIMEOUT, O_WIN, extra_offset, rng, score_offset
-from simcore.engine.jit import kernel, lowest_bit, popcount
+from simcore.engine.jit import kernel, kth_bit, lowest_bit, popcount
 from simcore.games import DATA, GameType, Param, StateView, scalar_offsets, shipped_maps
 
 MAX_SEATS = 4
@@ -524,9 +524,7 @@ def random_cell(state, params, streams, seat):
             if k >= n2:
                 k -= n2
                 word, bits = lo + 3, w3
-    for _ in range(k):
-        bits &= bits - 1
-    return bit_cell(64 * word + lowest_bit(bits))
+    return bit_cell(64 * word + kth_bit(bits, k))
 
 
 @kernel
@@ -555,17 +553,19 @@ def narrow(state, params, cell):
 # --- step ---------------------------------------------------------------------
 
 
-@kernel
+@kernel(inline="always")
 def shark_moves(moves_on_tie, new_total, marked_total):
     """RB: 'A shark changes its position only if the number of fish in a row or column is at least 1 greater
     than in the row or column it currently marks. In case of a tie, do not move the shark!'"""
-    return new_total > marked_total or (moves_on_tie and new_total == marked_total)
+    return (new_total > marked_total) | (moves_on_tie & (new_total == marked_total))
 
 
-@kernel
+@kernel(inline="always")
 def shark_target(tie, marked, marked_total, line, line_total):
-    """Where a shark marking ``marked`` (-1: nothing yet) stands once ``line`` holds ``line_total`` fish."""
-    moves = marked < 0 or line == marked or shark_moves(tie, line_total, marked_total)
+    """Where a shark marking ``marked`` (-1: nothing yet) stands once ``line`` holds ``line_total`` fish. Without
+    a branch (``|``, not ``or``): the line just played is hard to predict (Zwai's own random game played 1.07x
+    as many games a second so)."""
+    moves = (marked < 0) | (line == marked) | shark_moves(tie, line_total, marked_total)
     return line if moves else marked
 
 

@@ -276,8 +276,8 @@ def random_games(name, case, quick=False):
     """A game's own whole random game (``random_game``, simcore.games.OPTIONAL) plays the game loop's games with
     random seats: the same rows as the game loop's copy of random seats, game for game, on one thread and on two.
     A variant it does not take (its ``prepare_random_game`` says False) plays through the game loop: skipped."""
-    run = _run(name, case, ["random"] * int(_run(name, case).params["players"]))
-    module, params, agents = run.module, run.params_array(), run.policies_array()
+    module, params, players = _setup(name, case)
+    agents = _run(name, case, _kinds(module, players, "random")).policies_array()
     if not engine.plays_random_games(module, params, agents):
         raise Skipped("the game's own random game does not take this variant: the game loop plays it")
     bound, n = bind(module), _games(2000, quick)

@@ -42,8 +42,7 @@ def test_the_own_random_game_plays_the_game_loops_games(params):
     values, agents = resolved(params)
     assert engine.plays_random_games(zwai, values, agents)
     bound = binding.bind(zwai)
-    loop = np.zeros((3000, engine.width(zwai)), np.int64)
-    bound.run_random(values, agents, np.int64(7), np.int64(100), loop)
+    loop = _game_loop(bound, values, agents, 7, 3000, start=100)
     own = np.zeros_like(loop)
     bound.run_random_games(values, agents, np.int64(7), np.int64(100), own)
     assert np.array_equal(own, loop)
@@ -65,9 +64,10 @@ def test_a_run_of_random_seats_plays_it_and_other_seats_or_formations_the_game_l
                           _game_loop(bound, ring, agents, 3, 500))
 
 
-def _game_loop(bound, values, agents, seed, n):
+def _game_loop(bound, values, agents, seed, n, start=0):
+    """The rows of games ``start ..`` played by the game loop's copy of random seats."""
     rows = np.zeros((n, engine.width(zwai)), np.int64)
-    bound.run_random(values, agents, np.int64(seed), np.int64(0), rows)
+    bound.run_random(values, agents, np.int64(seed), np.int64(start), rows)
     return rows
 
 

@@ -251,19 +251,18 @@ class Bound:
             self._copies[uses] = instantiate(vars(self._module), uses=uses, checked=self._checked)
         return self._copies[uses]
 
-    def runner(self, uses, traced=False):
-        """The threaded batch function (``run_batch``, or ``run_traced``) of the copy compiling ``uses``."""
-        key = (uses, traced)
+    def runner(self, uses, traced=False, entry=None):
+        """The threaded batch function of the copy compiling ``uses``: ``run_batch``, ``run_traced``, or the
+        ``entry`` named (``run_random_games``), made once."""
+        key = (uses, entry or ("run_traced" if traced else "run_batch"))
         if key not in self._runners:
-            self._runners[key] = Threaded(self.copy(uses)["run_traced" if traced else "run_batch"])
+            self._runners[key] = Threaded(self.copy(uses)[key[1]])
         return self._runners[key]
 
     @property
     def run_random_games(self):
         """The threaded batch of the game's own whole random games (``loop.run_random_games``)."""
-        if "random_games" not in self._runners:
-            self._runners["random_games"] = Threaded(self.copy(RANDOM)["run_random_games"])
-        return self._runners["random_games"]
+        return self.runner(RANDOM, entry="run_random_games")
 
     def ready(self, uses, traced, args):
         """Is the copy compiling ``uses`` compiled for ``args`` (``engine.batch_args``), in this process or in
